@@ -1,0 +1,254 @@
+/**
+ * The intermediate representation (IR): what the user wrote in a `.resource`
+ * file, as plain typed data with source locations.
+ *
+ * The grammar (`grammar/to-ir.ts`) produces it, the validator
+ * (`compiler/validate`) checks it, and every backend reads it. It is never
+ * seen by the runtime: `compiler/descriptor.ts` turns a validated IR into the
+ * runtime's descriptors. Values here are as written (a ceiling may be
+ * negative); the validator decides what is legal.
+ */
+
+/** A region of a source file. Lines and columns are 1-based; `offset` and `length` count UTF-16 code units. */
+export interface Span {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  length: number;
+}
+
+/** How serious a diagnostic is: an error stops compilation, a warning (lint) does not. */
+export type Severity = "error" | "warning";
+
+/**
+ * One problem found in a schema, by the parser, the IR builder or the
+ * validator. `code` is a stable kebab-case identifier (for example
+ * `unknown-attribute`, `array-sortable`) that tests and editors may key on.
+ */
+export interface Diagnostic {
+  severity: Severity;
+  code: string;
+  message: string;
+  span: Span;
+}
+
+/** The whole schema of one `.resource` file. */
+export interface Schema {
+  /** The file name the schema was read from, as given to the parser. */
+  file: string;
+  api?: ApiDecl;
+  generate?: GenerateDecl;
+  enums: EnumDecl[];
+  domains: DomainDecl[];
+  tables: TableDecl[];
+}
+
+/** The `api { … }` block: OpenAPI title, version and security schemes (spec: Versioning, Authentication). */
+export interface ApiDecl {
+  title?: string;
+  version?: string;
+  securitySchemes: SecuritySchemeDecl[];
+  doc?: string;
+  span: Span;
+}
+
+/** `security bearerAuth { scheme = "bearer", bearer_format = "JWT" }`: an HTTP security scheme, declared once. */
+export interface SecuritySchemeDecl {
+  name: string;
+  /** OpenAPI scheme type; only `http` is expressible today. */
+  type: "http";
+  /** The HTTP auth scheme, for example `bearer`. */
+  scheme: string;
+  bearerFormat?: string;
+  span: Span;
+}
+
+/** The `generate { … }` block (spec: Generator configuration). Paths are as written, relative to the schema file. */
+export interface GenerateDecl {
+  dir?: string;
+  package?: string;
+  cliDir?: string;
+  cliName?: string;
+  clientDir?: string;
+  span: Span;
+}
+
+/** `enum name { a b c }`: a PostgreSQL enum type. Values keep their order and exact spelling. */
+export interface EnumDecl {
+  name: string;
+  values: string[];
+  doc?: string;
+  span: Span;
+}
+
+/** `domain year integer @check("VALUE >= 1901")`: a PostgreSQL domain over a base type. */
+export interface DomainDecl {
+  name: string;
+  base: TypeRef;
+  /** The CHECK expression, as SQL text, without the `CHECK` keyword. */
+  check?: string;
+  doc?: string;
+  span: Span;
+}
+
+/**
+ * A column's type as written. `name` is the canonical PostgreSQL spelling of
+ * a built-in type (`integer`, `character varying`, `timestamp with time zone`
+ * are canonicalized to `integer`, `varchar`, `timestamptz`), or the name of a
+ * declared enum or domain.
+ */
+export interface TypeRef {
+  name: string;
+  /** Type modifiers, e.g. `[5, 2]` for `numeric(5,2)`, `[20]` for `character(20)`. */
+  args: number[];
+  /** Number of array dimensions written (`text[]` is 1). */
+  arrayDims: number;
+  span: Span;
+}
+
+/** The value of `@default(…)`. */
+export type DefaultValue =
+  /** A literal: `@default(0)`, `@default("x")`, `@default(true)`, `@default(null)`. */
+  | { kind: "literal"; value: string | number | boolean | null }
+  /** A bare identifier, read as an enum value: `@default(todo)`. */
+  | { kind: "enum-value"; value: string }
+  /** `@default(identity)` / `@default(autoincrement())`: the database numbers the rows. */
+  | { kind: "identity" }
+  /** A SQL function call or raw expression: `@default(now())`, `@default(sql("nextval('s')"))`. */
+  | { kind: "sql"; sql: string };
+
+/** One sort term: a column in schema spelling and a direction. */
+export interface SortTermDecl {
+  column: string;
+  descending: boolean;
+  span: Span;
+}
+
+/** `@inverse(name, expandable, order: [a, -b], limit: 20)` on a reference column. */
+export interface InverseDecl {
+  name: string;
+  expandable: boolean;
+  order: SortTermDecl[];
+  limit?: number;
+  span: Span;
+}
+
+/** `@ref(relation, target_table, expandable)` (optionally `column: target_column`). */
+export interface RefDecl {
+  relation: string;
+  target: string;
+  /** The referenced column of the target; absent means the target's single-column primary key. */
+  targetColumn?: string;
+  expandable: boolean;
+  span: Span;
+}
+
+/**
+ * Where a column attribute appeared, kept so the validator can point at the
+ * attribute itself rather than the whole column.
+ */
+export interface AttributeUse {
+  name: string;
+  span: Span;
+}
+
+/** One column of a table, with everything it may do over HTTP (spec: Column capabilities). */
+export interface ColumnDecl {
+  name: string;
+  type: TypeRef;
+  nullable: boolean;
+  default?: DefaultValue;
+  primaryKey: boolean;
+  unique: boolean;
+  filterable: boolean;
+  /** Present when `@sortable`; `nulls` when a placement is declared. */
+  sortable?: { nulls?: "first" | "last" };
+  searchable: boolean;
+  hidden: boolean;
+  readOnly: boolean;
+  immutable: boolean;
+  /** `@computed("sql expression")`: not stored; computed from the row when selected. */
+  computed?: string;
+  /** `@soft_delete`: a non-null value marks the row as removed. */
+  softDelete: boolean;
+  ref?: RefDecl;
+  /** Only meaningful together with `ref`; the validator refuses it otherwise. */
+  inverse?: InverseDecl;
+  /** `@check("sql")`: a CHECK constraint, emitted by the SQL backend. */
+  check?: string;
+  doc?: string;
+  attributes: AttributeUse[];
+  span: Span;
+}
+
+/** `@@index([a, b], using: gin, unique: true, name: "idx")`. */
+export interface IndexDecl {
+  name?: string;
+  columns: string[];
+  /** Access method; absent means btree. */
+  using?: string;
+  unique: boolean;
+  span: Span;
+}
+
+/** The operations a resource can expose (spec: Resource declaration, Ops). */
+export type Op = "list" | "read" | "create" | "update" | "delete";
+
+/** One security requirement: scheme name → scopes. */
+export interface SecurityRequirementDecl {
+  scheme: string;
+  scopes: string[];
+  span: Span;
+}
+
+/**
+ * The `resource "/path" { … }` block inside a table. Ceilings are as written
+ * (0 or absent takes the package default; negative is refused by the
+ * validator).
+ */
+export interface ResourceDecl {
+  path: string;
+  /** Named sets (`crud`, `reads`) are expanded; duplicates removed; in the order list, read, create, update, delete. */
+  ops: Op[];
+  defaultSort: SortTermDecl[];
+  defaultPageSize?: number;
+  maxPageSize?: number;
+  maxFilters?: number;
+  maxSortTerms?: number;
+  maxOffset?: number;
+  security: SecurityRequirementDecl[];
+  disableTransactions: boolean;
+  /** Which computed columns this resource computes; absent means all of them. */
+  computed?: string[];
+  doc?: string;
+  span: Span;
+  /** Spans of each setting by key (`ops`, `max_page_size`, …) for precise diagnostics. */
+  settingSpans: Record<string, Span>;
+}
+
+/** One table: storage (columns, keys, indexes) and, optionally, its exposure. */
+export interface TableDecl {
+  name: string;
+  columns: ColumnDecl[];
+  /** The primary key columns, from inline `@primary_key` or `@@primary_key([a, b])`. */
+  primaryKey: string[];
+  indexes: IndexDecl[];
+  /** `@@unique([a, b])` constraints. */
+  uniques: string[][];
+  /** `@@scoped`: does not mount until a BeforeQuery hook confines it. */
+  scoped: boolean;
+  resource?: ResourceDecl;
+  doc?: string;
+  span: Span;
+  /** Span of the table's name, for diagnostics about the table as a whole. */
+  nameSpan: Span;
+}
+
+/** The result of parsing: a schema built as far as possible, and every diagnostic. Parsing never throws on user input. */
+export interface ParseResult {
+  schema: Schema;
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,158 @@
+/**
+ * Descriptors: what a request needs at run time, as constant data.
+ *
+ * Generated code emits a {@link ServiceDescriptor} literal; `resc dev` builds
+ * the same value in memory from the IR (`compiler/descriptor.ts`). The
+ * runtime never sees the IR. Every table of the schema has a descriptor (an
+ * expansion may reach a table); only tables with `resource` are served.
+ */
+
+/**
+ * How the runtime treats a column's values: which operators it takes
+ * (spec: Operators by column type), how URL text is decoded and how the value
+ * is written to JSON. Arrays are described by `array: true` plus the element
+ * kind.
+ */
+export type ValueKind =
+  | "text"
+  | "integer"
+  | "bigint"
+  | "numeric"
+  | "float"
+  | "boolean"
+  | "date"
+  | "timestamptz"
+  | "timestamp"
+  | "time"
+  | "uuid"
+  | "jsonb"
+  | "bytea"
+  | "enum"
+  | "other";
+
+/** One column as the runtime sees it (spec: Column capabilities). */
+export interface ColumnDescriptor {
+  name: string;
+  /** The SQL type used to cast bind parameters, e.g. `integer`, `numeric`, `mpaa_rating`, `text[]`. Quoted when needed. */
+  sqlType: string;
+  /** Element kind for arrays, value kind otherwise. Domains take their base type's kind. */
+  kind: ValueKind;
+  array: boolean;
+  /** For `kind: "enum"`: the allowed values in declaration order. */
+  enumValues?: string[];
+  nullable: boolean;
+  /** A database default exists: the column is optional on create. */
+  hasDefault: boolean;
+  filterable: boolean;
+  sortable: boolean;
+  /** Declared null placement; absent means the database default. */
+  nulls?: "first" | "last";
+  searchable: boolean;
+  hidden: boolean;
+  readOnly: boolean;
+  immutable: boolean;
+  /** For a computed column: the SQL expression over the table's columns (trusted schema text). */
+  computed?: string;
+  /** The soft-delete marker column. */
+  softDelete: boolean;
+  doc?: string;
+}
+
+/** A relation reachable by `expand` (spec: Expansion). */
+export interface RelationDescriptor {
+  /** The relation's name, used in `expand=`; never a column name. */
+  name: string;
+  /** forward: this table's column references the target; inverse: the target's column references this table. */
+  kind: "forward" | "inverse";
+  /** The other table's name. */
+  target: string;
+  /** forward: local referencing column; inverse: the child's referencing column. */
+  column: string;
+  /** forward: the target's referenced column; inverse: this table's referenced column. */
+  targetColumn: string;
+  expandable: boolean;
+  /** Inverse only: declared child order, most significant first. */
+  order: SortTerm[];
+  /** Inverse only: declared cap; absent means the package default (50). */
+  limit?: number;
+}
+
+/** A sort term: column and direction. */
+export interface SortTerm {
+  column: string;
+  descending: boolean;
+}
+
+/** Resolved ceilings: the package defaults already applied (spec: Limits). */
+export interface Limits {
+  defaultPageSize: number;
+  maxPageSize: number;
+  maxFilters: number;
+  maxSortTerms: number;
+  maxOffset: number;
+}
+
+/** Which operations are exposed (spec: Generated operations). */
+export interface OpSet {
+  list: boolean;
+  read: boolean;
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+/** The exposure of a table: its HTTP resource. */
+export interface ResourceDescriptor {
+  /** Collection path, `/films`. */
+  path: string;
+  ops: OpSet;
+  /** DefaultSort as declared; empty means primary-key order. */
+  defaultSort: SortTerm[];
+  limits: Limits;
+  /** Security requirements (documentation only). */
+  security: { scheme: string; scopes: string[] }[];
+  disableTransactions: boolean;
+  /** Computed columns this resource computes. */
+  computed: string[];
+  doc?: string;
+}
+
+/** One table of the schema. */
+export interface TableDescriptor {
+  name: string;
+  columns: ColumnDescriptor[];
+  primaryKey: string[];
+  relations: RelationDescriptor[];
+  /** `@@scoped`: needs a BeforeQuery hook before it mounts. */
+  scoped: boolean;
+  /** Name of the soft-delete column, if any. */
+  softDeleteColumn?: string;
+  resource?: ResourceDescriptor;
+  doc?: string;
+}
+
+/** The whole service: API metadata and every table. */
+export interface ServiceDescriptor {
+  title: string;
+  version: string;
+  securitySchemes: { name: string; scheme: string; bearerFormat?: string }[];
+  tables: TableDescriptor[];
+}
+
+/** Package defaults for the five ceilings and the other request limits (docs/decisions/0002-default-limits.md). */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  defaultPageSize: 25,
+  maxPageSize: 200,
+  maxFilters: 24,
+  maxSortTerms: 4,
+  maxOffset: 100000,
+});
+
+/** Maximum nesting of `or`/`and`/`not` groups, the outer parameter counting as 1. */
+export const MAX_GROUP_DEPTH = 3;
+/** Maximum number of values in one list (`in`, `nin`, `hasany`, …). */
+export const MAX_LIST_VALUES = 100;
+/** Maximum size of one value, in UTF-8 bytes. */
+export const MAX_VALUE_BYTES = 256;
+/** Default cap of an inverse expansion (spec: Expansion rule 5). */
+export const DEFAULT_EXPAND_LIMIT = 50;
