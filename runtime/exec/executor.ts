@@ -30,6 +30,11 @@ export interface Executor {
    * rejects (the rejection is passed on).
    */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs a trusted multi-statement SQL script (schema DDL, a seed file) with
+   * the simple query protocol; never used with request text.
+   */
+  script(sql: string): Promise<void>;
   /** Releases connections; the executor is unusable afterwards. */
   close(): Promise<void>;
 }

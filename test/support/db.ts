@@ -1,0 +1,108 @@
+/**
+ * Finds a PostgreSQL for the tests and gives each caller a fresh database.
+ *
+ * Order (DEVELOPERS.md, Tests): `DATABASE_URL` when set; else the local
+ * server at 127.0.0.1:5432 (user postgres, trust auth); else a
+ * testcontainers PostgreSQL when Docker answers; else embedded PGlite. Each
+ * call creates its own database and `drop()` removes it.
+ */
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+import { createPgExecutor } from "../../runtime/exec/pg.js";
+import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+
+/** A database made for one test file. */
+export interface TestDatabase {
+  kind: "pg" | "pglite";
+  executor: Executor;
+  /** Connection string of the database (pg only). */
+  url?: string;
+  /** The PGlite instance (pglite only). */
+  pglite?: PGlite;
+  /** Closes connections and drops the database. */
+  drop(): Promise<void>;
+}
+
+let serverUrl: Promise<string | undefined> | undefined;
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+async function startContainer(): Promise<string | undefined> {
+  try {
+    const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
+    const container = await new PostgreSqlContainer("postgres:16-alpine").start();
+    return container.getConnectionUri();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The admin URL of a reachable server, or undefined when only PGlite is left. */
+export function findServer(): Promise<string | undefined> {
+  serverUrl ??= (async () => {
+    if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+    const local = "postgres://postgres@127.0.0.1:5432/postgres";
+    if (await reachable(local)) return local;
+    if (process.env.RESC_TEST_NO_CONTAINERS !== "1") {
+      const url = await startContainer();
+      if (url) return url;
+    }
+    return undefined;
+  })();
+  return serverUrl;
+}
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = "/" + db;
+  return u.toString();
+}
+
+/**
+ * Creates a fresh database named `resc_<label>_<random>` and an executor on
+ * it. `RESC_TEST_PGLITE=1` forces the embedded database.
+ */
+export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
+  const admin = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
+  if (!admin) {
+    const pglite = new PGlite();
+    await pglite.waitReady;
+    return {
+      kind: "pglite",
+      pglite,
+      executor: createPgliteExecutor(pglite),
+      drop: () => pglite.close(),
+    };
+  }
+  const name = `resc_${label.replace(/\W/g, "_").toLowerCase()}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE "${name}"`);
+  await c.end();
+  const url = withDatabase(admin, name);
+  const executor = createPgExecutor({ connectionString: url, max: 5 });
+  return {
+    kind: "pg",
+    url,
+    executor,
+    async drop() {
+      await executor.close();
+      const a = new pg.Client({ connectionString: admin });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      // Generated code imports `resc/runtime`; tests run it from source.
+      "resc/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)),
+    },
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
