@@ -1,0 +1,7 @@
+/** The `resc` command tree, loaded by oclif's explicit command strategy (package.json `oclif.commands`). */
+import Check from "./check.js";
+import Dev from "./dev.js";
+import Generate from "./generate.js";
+import Sql from "./sql.js";
+
+export const commands = { check: Check, dev: Dev, generate: Generate, sql: Sql };

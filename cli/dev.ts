@@ -1,0 +1,89 @@
+import path from "node:path";
+import { Args, Command, Flags } from "@oclif/core";
+import { serve } from "@hono/node-server";
+import { buildDescriptor, emitSql } from "../compiler/index.js";
+import { createPgExecutor } from "../runtime/exec/pg.js";
+import type { Executor } from "../runtime/exec/executor.js";
+import { loadSchema } from "./load.js";
+import { createDevApp } from "./dev/app.js";
+import { openEmbedded } from "./dev/embedded.js";
+import { findSchemaMismatches } from "./dev/schema-check.js";
+
+/**
+ * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (issue #2 §6).
+ * Embedded PGlite unless `--database-url` names a server, which must already
+ * hold everything the schema declares.
+ */
+export default class Dev extends Command {
+  static override description = "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";
+  static override examples = [
+    "<%= config.bin %> dev spec.resource --seed examples/tracker/seed.sql",
+    "<%= config.bin %> dev fixtures/pagila/pagila.resource --database-url postgres://postgres@127.0.0.1/pagila",
+  ];
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
+  static override flags = {
+    port: Flags.integer({ description: "TCP port on 127.0.0.1", default: 3000, min: 0, max: 65535 }),
+    "database-url": Flags.string({ description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one" }),
+    seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
+    "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
+    reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Dev);
+    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
+    if (!r.ok) this.error(r.message, { exit: 1 });
+    const service = buildDescriptor(r.schema);
+    let db: Executor;
+    if (flags["database-url"]) {
+      db = createPgExecutor({ connectionString: flags["database-url"] });
+      let mismatches: string[];
+      try {
+        mismatches = await findSchemaMismatches(db, r.schema);
+      } catch (e) {
+        await db.close();
+        this.error(`cannot reach the database: ${(e as Error).message}`, { exit: 1 });
+      }
+      if (mismatches.length > 0) {
+        await db.close();
+        this.error(`the database does not match ${args.file}:\n  - ${mismatches.join("\n  - ")}`, { exit: 1 });
+      }
+    } else {
+      const emb = await openEmbedded({
+        dataDir: path.resolve(flags["data-dir"]),
+        reset: flags.reset,
+        ddl: emitSql(r.schema),
+        seedFile: flags.seed,
+        log: (l) => this.log(l),
+      });
+      db = emb.executor;
+      if (!emb.fresh) {
+        const mismatches = await findSchemaMismatches(db, r.schema);
+        if (mismatches.length > 0) {
+          await db.close();
+          this.error(
+            `the embedded database in ${flags["data-dir"]} was made from an older schema:\n  - ${mismatches.join("\n  - ")}\nrun again with --reset to recreate it`,
+            { exit: 1 },
+          );
+        }
+      }
+    }
+    const { app, mounted } = createDevApp(service, { db, log: (l) => this.log(l) });
+    if (!mounted.ok) {
+      await db.close();
+      this.error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"), { exit: 1 });
+    }
+    await new Promise<void>((resolve) => {
+      const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: flags.port }, (info) => {
+        this.log(`resc: serving ${args.file} at http://127.0.0.1:${info.port}`);
+      });
+      const stop = () => {
+        server.close(() => {
+          void db.close().finally(resolve);
+        });
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+  }
+}

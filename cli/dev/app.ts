@@ -1,0 +1,43 @@
+/**
+ * The default server of `resc dev`: a Hono app with a one-line request log,
+ * problem documents for unknown paths and unexpected faults, and the
+ * generated routes of every resource.
+ */
+import { Hono } from "hono";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import type { Hooks } from "../../runtime/hooks.js";
+import { mountService, type MountResult } from "../../runtime/http/mount.js";
+import { problemResponse } from "../../runtime/http/respond.js";
+import { ProblemError } from "../../runtime/problem.js";
+
+/** Options of {@link createDevApp}. */
+export interface DevAppOptions {
+  db: Executor;
+  hooks?: Hooks;
+  /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
+  log?: (line: string) => void;
+}
+
+/** Builds the app; `mounted` carries registration errors, if any. */
+export function createDevApp(service: ServiceDescriptor, options: DevAppOptions): { app: Hono; mounted: MountResult } {
+  const app = new Hono();
+  const log = options.log;
+  if (log) {
+    app.use(async (c, next) => {
+      const start = performance.now();
+      await next();
+      const url = new URL(c.req.url);
+      log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
+    });
+  }
+  app.notFound((c) =>
+    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+  );
+  app.onError((e, c) => {
+    console.error(e);
+    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
+  });
+  const mounted = mountService(app, service, { db: options.db, hooks: options.hooks });
+  return { app, mounted };
+}

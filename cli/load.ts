@@ -1,0 +1,38 @@
+/**
+ * Reads and compiles a schema file for a command, printing every diagnostic
+ * with its code frame on stderr (Prisma style). Shared by every command that
+ * takes a FILE.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { compileSource } from "../compiler/index.js";
+import { formatDiagnostics } from "../grammar/index.js";
+import type { Schema } from "../compiler/ir.js";
+
+/** A compiled schema, or the reason there is none. */
+export type LoadResult =
+  | { ok: true; schema: Schema; source: string; warnings: number }
+  | { ok: false; message: string };
+
+/**
+ * Compiles `file`. Diagnostics (errors and lint warnings) are written to
+ * `stderr`; the result is `ok: false` when the file cannot be read or has an
+ * error.
+ */
+export async function loadSchema(file: string, stderr: (s: string) => void): Promise<LoadResult> {
+  let source: string;
+  try {
+    source = await readFile(file, "utf8");
+  } catch (e) {
+    return { ok: false, message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+  }
+  const shown = path.relative(process.cwd(), file) || file;
+  const result = compileSource(source, shown);
+  if (result.diagnostics.length > 0) stderr(formatDiagnostics(result.diagnostics, source) + "\n");
+  if (!result.ok) {
+    const n = result.diagnostics.filter((d) => d.severity === "error").length;
+    return { ok: false, message: `${shown}: ${n} error${n === 1 ? "" : "s"}` };
+  }
+  const warnings = result.diagnostics.filter((d) => d.severity === "warning").length;
+  return { ok: true, schema: result.schema, source, warnings };
+}

@@ -1,0 +1,17 @@
+import { Args, Command } from "@oclif/core";
+import { emitSql } from "../compiler/index.js";
+import { loadSchema } from "./load.js";
+
+/** `resc sql FILE`: prints the DDL (CREATE TYPE / TABLE / INDEX in dependency order). */
+export default class Sql extends Command {
+  static override description = "Print the SQL DDL that creates what a .resource file declares.";
+  static override examples = ["<%= config.bin %> sql spec.resource > schema.sql"];
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(Sql);
+    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
+    if (!r.ok) this.error(r.message, { exit: 1 });
+    process.stdout.write(emitSql(r.schema));
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `resc/runtime`: what generated code and applications import. The runtime
+ * never imports the compiler or the grammar.
+ */
+export type {
+  ColumnDescriptor,
+  Limits,
+  OpSet,
+  RelationDescriptor,
+  ResourceDescriptor,
+  ServiceDescriptor,
+  SortTerm,
+  TableDescriptor,
+  ValueKind,
+} from "./descriptor.js";
+export { DEFAULT_LIMITS, DEFAULT_EXPAND_LIMIT, MAX_GROUP_DEPTH, MAX_LIST_VALUES, MAX_VALUE_BYTES } from "./descriptor.js";
+export type { Predicate, Comparison, And, Or, Not, RawPredicate, Operator, JsonValue, ScalarValue } from "./predicate.js";
+export { and, or, not, cmp, raw, countLeaves } from "./predicate.js";
+export type { ProblemDocument, ProblemItem } from "./problem.js";
+export { ProblemError } from "./problem.js";
+export type { Executor, SqlStatement, QueryResult } from "./exec/executor.js";
+export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
+export { createPgliteExecutor } from "./exec/pglite.js";
+export type { Hooks, HookContext, HookOperation, BeforeQueryHook, BeforeCreateHook, AfterCommitHook, CommitEvent, RowValues } from "./hooks.js";
+export { mountService, type MountOptions, type MountResult, type RegistrationError } from "./http/mount.js";
+export { problemResponse } from "./http/respond.js";
