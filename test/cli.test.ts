@@ -1,0 +1,152 @@
+/**
+ * The `resc` command as a user runs it: the built binary (`bin/resc.js`,
+ * built by `npm run build`, which `npm test` runs first).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "./support/db.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BIN = path.join(ROOT, "bin/resc.js");
+const tmp = mkdtempSync(path.join(tmpdir(), "resc-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function resc(args: string[], cwd = ROOT) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("resc check", () => {
+  it("accepts the reference application", () => {
+    const r = resc(["check", "spec.resource"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("spec.resource: ok");
+  });
+
+  it("prints a code frame per error and exits non-zero", () => {
+    const file = path.join(tmp, "broken.resource");
+    writeFileSync(file, 'table t {\n  id integer @primary_key\n  name text @sortabel\n  resource "/t" { ops = [reads] }\n}\n');
+    const r = resc(["check", file]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/@sortabel/);
+    expect(r.stderr).toMatch(/broken\.resource:3:13/);
+    expect(r.stderr).toMatch(/name text @sortabel\n.*\^+/);
+  });
+
+  it("names an unreadable file", () => {
+    const r = resc(["check", "no-such.resource"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("cannot read no-such.resource");
+  });
+});
+
+describe("resc sql and resc generate", () => {
+  it("prints the DDL", () => {
+    const r = resc(["sql", "spec.resource"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/CREATE TABLE "tasks"/);
+    expect(r.stdout).toMatch(/CREATE TYPE "task_status" AS ENUM/);
+  });
+
+  it("generates, and --check finds stale files", () => {
+    const dir = path.join(tmp, "gen");
+    cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"), { recursive: true });
+    const first = resc(["generate", "spec.resource"], dir);
+    expect(first.code, first.stderr).toBe(0);
+    const written = first.stdout.trim().split("\n").map((l) => l.replace(/^wrote /, ""));
+    expect(written.length).toBeGreaterThan(0);
+    for (const f of written) expect(readFileSync(path.join(dir, f), "utf8")).toMatch(/resc/);
+    expect(resc(["generate", "--check", "spec.resource"], dir).code).toBe(0);
+    const src = readFileSync(path.join(dir, "spec.resource"), "utf8");
+    writeFileSync(path.join(dir, "spec.resource"), src.replace(/title(\s+)text/, "title$1varchar(300)"));
+    const stale = resc(["generate", "--check", "spec.resource"], dir);
+    expect(stale.code).not.toBe(0);
+    expect(stale.stderr).toMatch(/stale: /);
+  });
+});
+
+/** Starts `resc dev` and resolves with its base URL once it prints it. */
+function startDev(args: string[]): Promise<{ url: string; stop: () => Promise<void>; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, "dev", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        resolve({
+          url: m[1],
+          output: () => out,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once("exit", () => done());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}:\n${out}`)));
+  });
+}
+
+describe("resc dev", () => {
+  it("serves spec.resource on the embedded database, keeps rows across restarts, logs each request", async () => {
+    const dataDir = path.join(tmp, "db");
+    const args = ["spec.resource", "--port", "0", "--data-dir", dataDir, "--seed", "examples/tracker/seed.sql"];
+    let dev = await startDev(args);
+    let created: { id: number | string };
+    try {
+      const list = await fetch(`${dev.url}/tasks?per_page=2`);
+      expect(list.status).toBe(200);
+      const body = (await list.json()) as { items: unknown[] };
+      expect(body.items.length).toBeGreaterThan(0);
+      const orgs = (await (await fetch(`${dev.url}/orgs`)).json()) as { items: { id: string }[] };
+      expect(orgs.items.length).toBeGreaterThan(0);
+      const lists = (await (await fetch(`${dev.url}/lists`)).json()) as { items: { id: number }[] };
+      const post = await fetch(`${dev.url}/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ list_id: lists.items[0].id, title: "survives a restart", labels: [] }),
+      });
+      expect(post.status, await post.clone().text()).toBe(201);
+      created = (await post.json()) as { id: number };
+      expect(dev.output()).toMatch(/GET \/tasks\?per_page=2 200 \d+ms/);
+    } finally {
+      await dev.stop();
+    }
+    expect(readdirSync(dataDir).length).toBeGreaterThan(0);
+    dev = await startDev(args);
+    try {
+      const again = await fetch(`${dev.url}/tasks/${created.id}`);
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { title: string }).title).toBe("survives a restart");
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  it("refuses a database that lacks what the schema declares, listing every mismatch", async (t) => {
+    const db = await createTestDatabase("cli_mismatch");
+    if (!db.url) {
+      // Only PGlite is available: there is no server URL to hand to resc dev.
+      await db.drop();
+      t.skip();
+    }
+    try {
+      await db.executor.script('CREATE TABLE "orgs" (id uuid primary key)');
+      const r = resc(["dev", "spec.resource", "--port", "0", "--database-url", db.url ?? ""]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/table "tasks" is missing/);
+      expect(r.stderr).toMatch(/column "orgs\.name" is missing/);
+      expect(r.stderr).toMatch(/enum type "task_status" is missing/);
+    } finally {
+      await db.drop();
+    }
+  });
+});
