@@ -1,0 +1,79 @@
+/**
+ * The lexer of the `.resource` language: one Chevrotain `Lexer` built once
+ * from the token families in `tokens/`, and `lex()` which turns its output
+ * into tokens plus diagnostics (it never throws).
+ */
+import { Lexer, type IToken, type TokenType } from "chevrotain";
+import type { Diagnostic } from "../compiler/ir.js";
+import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
+import { literalTokens, UnterminatedString } from "./tokens/literals.js";
+import { punctuationTokens } from "./tokens/punctuation.js";
+import { Identifier, keywordTokens } from "./tokens/keywords.js";
+import type { SourceMap } from "./span.js";
+
+/** Every token type, in the order the lexer tries them. The parser is built from the same list. */
+export const allTokens: readonly TokenType[] = [
+  ...triviaTokens,
+  ...literalTokens,
+  ...punctuationTokens,
+  ...keywordTokens,
+  Identifier,
+];
+
+const lexer = new Lexer([...allTokens], {
+  positionTracking: "full",
+  ensureOptimizations: false,
+});
+
+/** What `lex` returns: significant tokens, doc comments (in source order) and lexical diagnostics. */
+export interface LexResult {
+  tokens: IToken[];
+  docComments: IToken[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Splits `text` into tokens. Unknown characters, unterminated strings and
+ * unterminated block comments become diagnostics (codes
+ * `unexpected-character`, `unterminated-string`, `unterminated-comment`);
+ * the tokens around them are kept so parsing can go on.
+ */
+export function lex(text: string, source: SourceMap): LexResult {
+  const result = lexer.tokenize(text);
+  const diagnostics: Diagnostic[] = [];
+  for (const e of result.errors) {
+    const bad = text.slice(e.offset, e.offset + e.length);
+    const shown = bad.length > 20 ? `${bad.slice(0, 20)}…` : bad;
+    diagnostics.push({
+      severity: "error",
+      code: "unexpected-character",
+      message:
+        bad.length === 1
+          ? `Unexpected character "${shown}"`
+          : `Unexpected characters "${shown}"`,
+      span: source.span(e.offset, e.offset + e.length),
+    });
+  }
+  for (const t of result.tokens) {
+    if (t.tokenType === UnterminatedString) {
+      diagnostics.push({
+        severity: "error",
+        code: "unterminated-string",
+        message: `Unterminated string: add a closing " before the end of the line`,
+        span: source.span(t.startOffset, t.startOffset + t.image.length),
+      });
+    }
+  }
+  for (const t of result.groups["errors"] ?? []) {
+    if (t.tokenType === UnterminatedBlockComment) {
+      diagnostics.push({
+        severity: "error",
+        code: "unterminated-comment",
+        message: `Unterminated block comment: "/*" is never closed by "*/"`,
+        span: source.span(t.startOffset, t.startOffset + 2),
+      });
+    }
+  }
+  diagnostics.sort((a, b) => a.span.offset - b.span.offset);
+  return { tokens: result.tokens, docComments: result.groups["docs"] ?? [], diagnostics };
+}

@@ -1,0 +1,307 @@
+/**
+ * The concrete-syntax parser of the `.resource` language (grammar in
+ * docs/language.md and docs/syntax-diagrams.html).
+ *
+ * One Chevrotain `CstParser`, built once and reused (building a parser runs
+ * a grammar analysis that is far more expensive than a parse). Error
+ * recovery is on, so one typo does not hide the errors after it; the CST it
+ * returns may hold partial nodes, which the IR builder tolerates.
+ *
+ * The grammar needs no separators: commas are optional inside blocks and
+ * lists, and a column may continue over several lines because every
+ * attribute starts with `@`. Newlines matter in exactly two places, both
+ * decided by gates that look at token lines: a multi-word type
+ * (`double precision`) continues only on the same line, and `domain x y`
+ * is a declaration only when it sits on one line (otherwise `domain` can be
+ * a column name).
+ */
+import { CstParser, type CstNode, type IToken, type TokenType } from "chevrotain";
+import { allTokens } from "./lexer.js";
+import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
+import {
+  AttributeName,
+  BlockAttributeName,
+  NumberLiteral,
+  SqlString,
+  StringLiteral,
+} from "./tokens/literals.js";
+import {
+  Colon,
+  Comma,
+  DoubleColon,
+  Equals,
+  LBracket,
+  LCurly,
+  LParen,
+  Minus,
+  Question,
+  RBracket,
+  RCurly,
+  RParen,
+} from "./tokens/punctuation.js";
+import { syntaxMessageProvider } from "./syntax-errors.js";
+
+/** Words that may continue a multi-word PostgreSQL type name (`double precision`, `timestamp with time zone`). */
+const TYPE_CONTINUATIONS = new Set(["precision", "varying", "with", "without", "time", "zone"]);
+
+function onSameLine(a: IToken, b: IToken): boolean {
+  return a.endLine !== undefined && b.startLine !== undefined && a.endLine === b.startLine;
+}
+
+/** The parser class; use the shared `parser` instance rather than building another. */
+export class ResourceParser extends CstParser {
+  constructor() {
+    super([...allTokens], {
+      recoveryEnabled: true,
+      maxLookahead: 3,
+      nodeLocationTracking: "full",
+      errorMessageProvider: syntaxMessageProvider,
+    });
+    this.performSelfAnalysis();
+  }
+
+  /** True when the next tokens begin a top-level declaration, so a table body missing its `}` ends here. */
+  private atDeclarationStart(): boolean {
+    const t1 = this.LA(1);
+    const type: TokenType = t1.tokenType;
+    if (type === Api || type === Generate) return this.LA(2).tokenType === LCurly;
+    if (type === Table || type === Enum) return this.LA(3).tokenType === LCurly;
+    if (type === Domain) {
+      const t2 = this.LA(2);
+      const t3 = this.LA(3);
+      return onSameLine(t1, t2) && onSameLine(t2, t3) && t3.tokenType !== LCurly;
+    }
+    return false;
+  }
+
+  /** The whole file: declarations in any order. */
+  public schema = this.RULE("schema", () => {
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.apiDecl) },
+        { ALT: () => this.SUBRULE(this.generateDecl) },
+        { ALT: () => this.SUBRULE(this.enumDecl) },
+        { ALT: () => this.SUBRULE(this.domainDecl) },
+        { ALT: () => this.SUBRULE(this.tableDecl) },
+      ]);
+    });
+  });
+
+  /** `api { title = "…"  security name { … } }`. */
+  public apiDecl = this.RULE("apiDecl", () => {
+    this.CONSUME(Api);
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.securityScheme) },
+        { ALT: () => this.SUBRULE(this.setting) },
+      ]);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /** `security bearerAuth { scheme = "bearer", bearer_format = "JWT" }`. */
+  public securityScheme = this.RULE("securityScheme", () => {
+    this.CONSUME(Security);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.SUBRULE(this.settingsBlock);
+  });
+
+  /** `generate { dir = "…" … }`. */
+  public generateDecl = this.RULE("generateDecl", () => {
+    this.CONSUME(Generate);
+    this.SUBRULE(this.settingsBlock);
+  });
+
+  /** `{ key = value … }`, commas optional. */
+  public settingsBlock = this.RULE("settingsBlock", () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.setting);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /** `key = value`. */
+  public setting = this.RULE("setting", () => {
+    this.CONSUME(Identifier, { LABEL: "key" });
+    this.CONSUME(Equals);
+    this.SUBRULE(this.value);
+  });
+
+  /** `enum name { a b "PG-13" }`. */
+  public enumDecl = this.RULE("enumDecl", () => {
+    this.CONSUME(Enum);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE2(this.anyName, { LABEL: "member" }) },
+        { ALT: () => this.CONSUME(StringLiteral, { LABEL: "member" }) },
+      ]);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /** `domain name base_type @check("…")`. */
+  public domainDecl = this.RULE("domainDecl", () => {
+    this.CONSUME(Domain);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.SUBRULE(this.typeRef);
+    this.MANY(() => this.SUBRULE(this.attribute));
+  });
+
+  /** `table name { columns  @@attributes  resource "/path" { … } }`. */
+  public tableDecl = this.RULE("tableDecl", () => {
+    this.CONSUME(Table);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.CONSUME(LCurly);
+    this.MANY({
+      GATE: () => !this.atDeclarationStart(),
+      DEF: () => {
+        this.OR([
+          { ALT: () => this.SUBRULE(this.resourceDecl) },
+          { ALT: () => this.SUBRULE(this.blockAttribute) },
+          { ALT: () => this.SUBRULE(this.columnDecl) },
+        ]);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /** `resource "/path" { settings }`. */
+  public resourceDecl = this.RULE("resourceDecl", () => {
+    this.CONSUME(Resource);
+    this.CONSUME(StringLiteral, { LABEL: "path" });
+    this.SUBRULE(this.settingsBlock);
+  });
+
+  /** `name type @attribute…`; the attributes may continue on the next lines. */
+  public columnDecl = this.RULE("columnDecl", () => {
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.SUBRULE(this.typeRef);
+    this.MANY(() => this.SUBRULE(this.attribute));
+  });
+
+  /** `numeric(5,2)`, `varchar(50)?`, `text[]?`, `timestamp with time zone`. */
+  public typeRef = this.RULE("typeRef", () => {
+    this.CONSUME(Identifier, { LABEL: "word" });
+    this.MANY({
+      GATE: () => {
+        const next = this.LA(1);
+        return (
+          next.tokenType === Identifier &&
+          TYPE_CONTINUATIONS.has(next.image.toLowerCase()) &&
+          onSameLine(this.LA(0), next)
+        );
+      },
+      DEF: () => this.CONSUME2(Identifier, { LABEL: "word" }),
+    });
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.CONSUME(NumberLiteral, { LABEL: "modifier" });
+      this.MANY2(() => {
+        this.CONSUME(Comma);
+        this.CONSUME2(NumberLiteral, { LABEL: "modifier" });
+      });
+      this.CONSUME(RParen);
+    });
+    this.MANY3(() => {
+      this.CONSUME(LBracket);
+      this.CONSUME(RBracket);
+    });
+    this.OPTION2(() => this.CONSUME(Question));
+  });
+
+  /** `@name` or `@name(arguments)` on a column or domain. */
+  public attribute = this.RULE("attribute", () => {
+    this.CONSUME(AttributeName);
+    this.OPTION(() => this.SUBRULE(this.argList));
+  });
+
+  /** `@@name` or `@@name(arguments)` in a table body. */
+  public blockAttribute = this.RULE("blockAttribute", () => {
+    this.CONSUME(BlockAttributeName);
+    this.OPTION(() => this.SUBRULE(this.argList));
+  });
+
+  /** `( arg, name: value … )`. */
+  public argList = this.RULE("argList", () => {
+    this.CONSUME(LParen);
+    this.MANY(() => {
+      this.SUBRULE(this.arg);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RParen);
+  });
+
+  /** A positional value or `name: value`. */
+  public arg = this.RULE("arg", () => {
+    this.OPTION(() => {
+      this.CONSUME(Identifier, { LABEL: "key" });
+      this.CONSUME(Colon);
+    });
+    this.SUBRULE(this.value);
+  });
+
+  /** `[ item, … ]`, items as in argument lists. */
+  public list = this.RULE("list", () => {
+    this.CONSUME(LBracket);
+    this.MANY(() => {
+      this.SUBRULE(this.arg);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RBracket);
+  });
+
+  /** A string, number, `-number`, `-name`, list, name or call, optionally followed by a SQL cast `::type`. */
+  public value = this.RULE("value", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(StringLiteral) },
+      { ALT: () => this.CONSUME(SqlString) },
+      { ALT: () => this.CONSUME(NumberLiteral) },
+      {
+        ALT: () => {
+          this.CONSUME(Minus);
+          this.OR2([
+            { ALT: () => this.CONSUME2(NumberLiteral) },
+            { ALT: () => this.SUBRULE(this.anyName, { LABEL: "negatedName" }) },
+          ]);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.list) },
+      {
+        ALT: () => {
+          this.SUBRULE2(this.anyName);
+          this.OPTION(() => this.SUBRULE(this.argList));
+        },
+      },
+    ]);
+    this.OPTION2(() => {
+      this.CONSUME(DoubleColon);
+      this.CONSUME(Identifier, { LABEL: "cast" });
+    });
+  });
+
+  /** Any name, including the hard keywords, for positions where a keyword cannot be meant. */
+  public anyName = this.RULE("anyName", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Identifier) },
+      { ALT: () => this.CONSUME(Api) },
+      { ALT: () => this.CONSUME(Generate) },
+      { ALT: () => this.CONSUME(Enum) },
+      { ALT: () => this.CONSUME(Domain) },
+      { ALT: () => this.CONSUME(Table) },
+    ]);
+  });
+}
+
+/** The one parser instance; set `parser.input` then call `parser.schema()`. */
+export const parser = new ResourceParser();
+
+/** A CST node as produced by this parser. */
+export type Cst = CstNode;

@@ -1,0 +1,47 @@
+/**
+ * "Did you mean …?" suggestions for unknown names (attributes, types,
+ * settings, ops). Uses the optimal-string-alignment edit distance, so a
+ * swapped pair of letters (`@sortabel`) costs one edit.
+ */
+
+/** Edit distance between `a` and `b`, counting insertions, deletions, substitutions and adjacent transpositions as 1 each. */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i++) d.push([i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate closest to `name` (case-insensitive), or undefined when
+ * none is within a third of the name's length (at least 2 edits allowed),
+ * so unrelated names are not suggested.
+ */
+export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  const lower = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const dist = editDistance(lower, c.toLowerCase());
+    if (dist < bestDistance) {
+      best = c;
+      bestDistance = dist;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** ` Did you mean "x"?` or the empty string, ready to append to a message. */
+export function didYouMean(name: string, candidates: Iterable<string>, prefix = ""): string {
+  const c = closest(name, candidates);
+  return c === undefined ? "" : ` Did you mean "${prefix}${c}"?`;
+}

@@ -1,0 +1,125 @@
+/**
+ * CST → IR: builds a `Schema` from the parser's CST nodes, collecting every
+ * problem as a diagnostic and never throwing (docs/language.md). Works in
+ * two passes so declaration order does not matter: first every declaration
+ * is read, then every type is checked against the enums and domains of the
+ * whole file. Later duplicates of a table, enum, domain or block are
+ * reported and left out of the IR.
+ */
+import type { CstNode } from "chevrotain";
+import type { Diagnostic, EnumDecl, Schema } from "../compiler/ir.js";
+import { nameToken, node, nodes, token, tokens } from "./to-ir/cst.js";
+import { unquote, type Ctx } from "./to-ir/context.js";
+import { readAttribute } from "./to-ir/args.js";
+import { requirePositional, splitArgs } from "./to-ir/args.js";
+import { expectString } from "./to-ir/expect.js";
+import { readApi, readGenerate } from "./to-ir/settings.js";
+import { readTable } from "./to-ir/table.js";
+import { checkType, readType, type ReadType } from "./to-ir/types.js";
+import { didYouMean } from "./suggest.js";
+
+function readEnum(n: CstNode, ctx: Ctx): EnumDecl | undefined {
+  const keyword = token(n, "Enum");
+  const name = nameToken(node(n, "name"));
+  if (!name) return undefined;
+  const e: EnumDecl = { name: name.image, values: [], span: ctx.nodeSpan(n, keyword) };
+  const doc = ctx.docs.docFor(keyword);
+  if (doc !== undefined) e.doc = doc;
+  const members = [...nodes(n, "member").map((m) => nameToken(m)), ...tokens(n, "member")]
+    .filter((t) => t !== undefined)
+    .sort((a, b) => a.startOffset - b.startOffset);
+  for (const m of members) {
+    const value = m.image.startsWith('"') ? unquote(m.image) : m.image;
+    if (e.values.includes(value)) {
+      ctx.error("duplicate-enum-value", `Duplicate value "${value}" in enum "${e.name}"`, ctx.tok(m));
+      continue;
+    }
+    e.values.push(value);
+  }
+  return e;
+}
+
+function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): void {
+  const keyword = token(n, "Domain");
+  const name = nameToken(node(n, "name"));
+  if (!name) return;
+  const base = readType(node(n, "typeRef"), ctx);
+  if (schema.domains.some((d) => d.name === name.image)) {
+    ctx.error("duplicate-domain", `Domain "${name.image}" is already declared`, ctx.tok(name));
+    return;
+  }
+  types.push(base);
+  const domain = { name: name.image, base: base.type, span: ctx.nodeSpan(n, keyword) } as Schema["domains"][number];
+  const doc = ctx.docs.docFor(keyword);
+  if (doc !== undefined) domain.doc = doc;
+  if (base.nullable) ctx.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
+  for (const a of nodes(n, "attribute")) {
+    const use = readAttribute(a, ctx);
+    if (!use) continue;
+    if (use.name !== "check") {
+      const hint = didYouMean(use.name, ["check"], "@");
+      ctx.error("unknown-attribute", `Unknown domain attribute "${use.written}": a domain takes only @check("…")${hint}`, use.nameSpan);
+      continue;
+    }
+    if (domain.check !== undefined) {
+      ctx.error("duplicate-attribute", `Duplicate attribute "@check" on domain "${domain.name}"`, use.nameSpan);
+      continue;
+    }
+    const usage = `@check("VALUE > 0")`;
+    const split = splitArgs(use, [], 1, usage, ctx);
+    if (!requirePositional(use, split, 1, usage, ctx)) continue;
+    const sql = expectString(split.positional[0]!.value, { what: "@check", code: "invalid-argument" }, ctx);
+    if (sql !== undefined) domain.check = sql;
+  }
+  schema.domains.push(domain);
+}
+
+/**
+ * Builds the schema of `file` from the CST roots of one parse (several roots
+ * when the parser resumed after unparseable text). Returns the schema and the
+ * IR-building diagnostics (lexical and syntax diagnostics are the caller's).
+ */
+export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema: Schema; diagnostics: Diagnostic[] } {
+  const schema: Schema = { file, enums: [], domains: [], tables: [] };
+  const types: ReadType[] = [];
+  for (const root of roots) {
+    for (const n of nodes(root, "apiDecl")) {
+      const api = readApi(n, ctx, token(n, "Api"));
+      if (schema.api) ctx.error("duplicate-block", `The api block is already declared at line ${schema.api.span.line}`, ctx.tok(token(n, "Api") ?? token(n, "LCurly")!));
+      else schema.api = api;
+    }
+    for (const n of nodes(root, "generateDecl")) {
+      const g = readGenerate(n, ctx);
+      if (schema.generate) ctx.error("duplicate-block", `The generate block is already declared at line ${schema.generate.span.line}`, ctx.tok(token(n, "Generate")!));
+      else schema.generate = g;
+    }
+    for (const n of nodes(root, "enumDecl")) {
+      const e = readEnum(n, ctx);
+      if (!e) continue;
+      if (schema.enums.some((x) => x.name === e.name)) {
+        ctx.error("duplicate-enum", `Enum "${e.name}" is already declared`, ctx.tok(nameToken(node(n, "name"))!));
+        continue;
+      }
+      schema.enums.push(e);
+    }
+    for (const n of nodes(root, "domainDecl")) readDomain(n, ctx, schema, types);
+    for (const n of nodes(root, "tableDecl")) {
+      const t = readTable(n, ctx);
+      if (!t) continue;
+      const first = schema.tables.find((x) => x.name === t.table.name);
+      if (first) {
+        ctx.error("duplicate-table", `Table "${t.table.name}" is already declared at line ${first.span.line}`, t.table.nameSpan);
+        continue;
+      }
+      schema.tables.push(t.table);
+      types.push(...t.types);
+    }
+  }
+  for (const d of schema.domains) {
+    const e = schema.enums.find((x) => x.name === d.name);
+    if (e) ctx.error("duplicate-type", `"${d.name}" is declared both as an enum (line ${e.span.line}) and as a domain`, d.span);
+  }
+  const userTypes = new Set([...schema.enums.map((e) => e.name), ...schema.domains.map((d) => d.name)]);
+  for (const t of types) checkType(t, userTypes, ctx);
+  return { schema, diagnostics: ctx.diagnostics };
+}

@@ -1,0 +1,50 @@
+/**
+ * Typed access to the CST the parser builds. Error recovery can leave any
+ * child missing, so every accessor may return nothing and callers cope.
+ */
+import type { CstElement, CstNode, IToken } from "chevrotain";
+import { real } from "../span.js";
+
+function isNode(e: CstElement): e is CstNode {
+  return (e as CstNode).children !== undefined;
+}
+
+/** The sub-nodes stored under `key` (a rule name or label). */
+export function nodes(node: CstNode | undefined, key: string): CstNode[] {
+  return (node?.children[key] ?? []).filter(isNode);
+}
+
+/** The first sub-node under `key`. */
+export function node(parent: CstNode | undefined, key: string): CstNode | undefined {
+  return nodes(parent, key)[0];
+}
+
+/** The real (not recovery-inserted) tokens stored under `key` (a token name or label). */
+export function tokens(node: CstNode | undefined, key: string): IToken[] {
+  return (node?.children[key] ?? []).filter((e): e is IToken => !isNode(e) && real(e));
+}
+
+/** The first real token under `key`. */
+export function token(node: CstNode | undefined, key: string): IToken | undefined {
+  return tokens(node, key)[0];
+}
+
+/** Every real token of a node, in source order. */
+export function allTokens(n: CstNode | undefined): IToken[] {
+  const out: IToken[] = [];
+  const walk = (x: CstNode): void => {
+    for (const list of Object.values(x.children)) {
+      for (const e of list) {
+        if (isNode(e)) walk(e);
+        else if (real(e)) out.push(e);
+      }
+    }
+  };
+  if (n) walk(n);
+  return out.sort((a, b) => a.startOffset - b.startOffset);
+}
+
+/** The token of an `anyName` node (an identifier or a keyword used as a name). */
+export function nameToken(n: CstNode | undefined): IToken | undefined {
+  return allTokens(n)[0];
+}

@@ -1,0 +1,109 @@
+/**
+ * Column types: PostgreSQL spellings, their canonical names in
+ * `TypeRef.name`, and reading a `typeRef` CST node (docs/language.md, Types).
+ */
+import type { CstNode } from "chevrotain";
+import type { Span, TypeRef } from "../../compiler/ir.js";
+import { tokens } from "./cst.js";
+import type { Ctx } from "./context.js";
+import { didYouMean } from "../suggest.js";
+
+/**
+ * Built-in type spellings (lower case, words joined by one space) and the
+ * canonical name each becomes. Canonical names are what backends switch
+ * on; aliases follow PostgreSQL's own equivalences.
+ */
+export const BUILTIN_TYPES: ReadonlyMap<string, string> = new Map([
+  ["smallint", "smallint"],
+  ["int2", "smallint"],
+  ["integer", "integer"],
+  ["int", "integer"],
+  ["int4", "integer"],
+  ["bigint", "bigint"],
+  ["int8", "bigint"],
+  ["numeric", "numeric"],
+  ["decimal", "numeric"],
+  ["real", "real"],
+  ["float4", "real"],
+  ["double precision", "double precision"],
+  ["float8", "double precision"],
+  ["float", "double precision"],
+  ["text", "text"],
+  ["varchar", "varchar"],
+  ["character varying", "varchar"],
+  ["character", "character"],
+  ["char", "character"],
+  ["bpchar", "character"],
+  ["boolean", "boolean"],
+  ["bool", "boolean"],
+  ["date", "date"],
+  ["time", "time"],
+  ["time without time zone", "time"],
+  ["timetz", "timetz"],
+  ["time with time zone", "timetz"],
+  ["timestamp", "timestamp"],
+  ["timestamp without time zone", "timestamp"],
+  ["timestamptz", "timestamptz"],
+  ["timestamp with time zone", "timestamptz"],
+  ["interval", "interval"],
+  ["uuid", "uuid"],
+  ["json", "json"],
+  ["jsonb", "jsonb"],
+  ["bytea", "bytea"],
+  ["tsvector", "tsvector"],
+  ["inet", "inet"],
+  ["cidr", "cidr"],
+  ["macaddr", "macaddr"],
+  ["money", "money"],
+  ["citext", "citext"],
+]);
+
+/** A type as read from the CST, before names of enums and domains are known. */
+export interface ReadType {
+  type: TypeRef;
+  nullable: boolean;
+  /** True when the spelling is a built-in type; otherwise it must name an enum or domain. */
+  builtin: boolean;
+  /** Span of the type's name words only. */
+  nameSpan: Span;
+}
+
+/** Reads a `typeRef` node: words, modifiers `(p, s)`, `[]` suffixes and `?`. */
+export function readType(n: CstNode | undefined, ctx: Ctx): ReadType {
+  const words = tokens(n, "word");
+  const written = words.map((w) => w.image).join(" ");
+  const canonical = BUILTIN_TYPES.get(written.toLowerCase());
+  const ends = [...words, ...tokens(n, "RParen"), ...tokens(n, "RBracket")].sort((a, b) => a.startOffset - b.startOffset);
+  const span =
+    words.length > 0 ? ctx.source.between(words[0]!, ends[ends.length - 1]!) : ctx.nodeSpan(n);
+  return {
+    type: {
+      name: canonical ?? written,
+      args: tokens(n, "modifier").map((t) => Number(t.image)),
+      arrayDims: tokens(n, "LBracket").length,
+      span,
+    },
+    nullable: tokens(n, "Question").length > 0,
+    builtin: canonical !== undefined,
+    nameSpan: words.length > 0 ? ctx.source.between(words[0]!, words[words.length - 1]!) : span,
+  };
+}
+
+/**
+ * Reports `unknown-type` when `t` is neither built in nor a declared enum or
+ * domain (`userTypes`, collected from the whole file first, so declaration
+ * order does not matter). An empty name was already a syntax error. The
+ * span is the type's name, without modifiers or suffixes.
+ */
+export function checkType(t: ReadType, userTypes: ReadonlySet<string>, ctx: Ctx): void {
+  if (t.builtin || t.type.name === "" || userTypes.has(t.type.name)) return;
+  const candidates = [...new Set(BUILTIN_TYPES.values()), ...userTypes];
+  const hint = didYouMean(t.type.name, candidates);
+  ctx.error(
+    "unknown-type",
+    hint
+      ? `Unknown type "${t.type.name}".${hint}`
+      : `Unknown type "${t.type.name}": use a PostgreSQL type or declare it with enum or domain`,
+    t.nameSpan,
+  );
+}
