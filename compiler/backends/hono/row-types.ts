@@ -1,0 +1,96 @@
+/**
+ * The TypeScript types of a resource (spec: Resources and their fields):
+ * the response row, the create body and the update body, derived from the
+ * runtime descriptor so the types say exactly what the handlers accept.
+ *
+ * JSON travel (docs/decisions/0209-json-value-types.md): numeric as a
+ * string (no precision lost), bigint as a number, dates and times as
+ * RFC 3339 strings, bytea as base64 text, jsonb as a JsonValue, extension
+ * types as text.
+ */
+import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../../../runtime/descriptor.js";
+import { docComment, pascalCase, propertyKey } from "./names.js";
+
+const SCALAR: Record<ValueKind, string> = {
+  text: "string",
+  integer: "number",
+  bigint: "number",
+  numeric: "string",
+  float: "number",
+  boolean: "boolean",
+  date: "string",
+  timestamptz: "string",
+  timestamp: "string",
+  time: "string",
+  uuid: "string",
+  jsonb: "JsonValue",
+  bytea: "string",
+  enum: "string",
+  other: "string",
+};
+
+/** The TypeScript type of a column's value, without `| null`. `json` is kind `other` (no containment operators) but travels as a document. */
+export function valueType(column: ColumnDescriptor): string {
+  const isJson = column.kind === "other" && column.sqlType.replace(/(\[\])+$/, "") === "json";
+  const scalar =
+    column.kind === "enum" && column.enumValues && column.enumValues.length > 0
+      ? column.enumValues.map((v) => JSON.stringify(v)).join(" | ")
+      : isJson
+        ? "JsonValue"
+        : SCALAR[column.kind];
+  if (!column.array) return scalar;
+  return scalar.includes(" | ") ? `(${scalar})[]` : `${scalar}[]`;
+}
+
+function field(column: ColumnDescriptor, optional: boolean, nullable: boolean): string {
+  const type = valueType(column) + (nullable ? " | null" : "");
+  return `${docComment(column.doc)}${propertyKey(column.name)}${optional ? "?" : ""}: ${type};`;
+}
+
+function declare(name: string, doc: string, fields: string[]): string {
+  if (fields.length === 0) return `${doc}export type ${name} = Record<string, never>;`;
+  return `${doc}export interface ${name} {\n${fields.join("\n")}\n}`;
+}
+
+/** Type names of one table's resource: `<Pascal>Row`, `<Pascal>Create`, `<Pascal>Update`. */
+export function typeNames(table: TableDescriptor): { row: string; create: string; update: string } {
+  const stem = pascalCase(table.name);
+  return { row: `${stem}Row`, create: `${stem}Create`, update: `${stem}Update` };
+}
+
+/**
+ * The three declarations of a served table. Row: every non-hidden column,
+ * computed ones only when the resource computes them. Create: not hidden,
+ * read-only or computed; optional when nullable or defaulted. Update: the
+ * create fields minus immutable ones, all optional, `| null` only where the
+ * column is nullable. A resource exposing neither create nor update uses
+ * the empty placeholder for both.
+ */
+export function rowTypes(table: TableDescriptor): string {
+  const resource = table.resource;
+  if (!resource) return "";
+  const names = typeNames(table);
+  const visible = table.columns.filter(
+    (c) => !c.hidden && (c.computed === undefined || resource.computed.includes(c.name)),
+  );
+  const writable = visible.filter((c) => !c.readOnly && c.computed === undefined);
+  const writes = resource.ops.create || resource.ops.update;
+  const what = `\`${resource.path}\` (table \`${table.name}\`)`;
+  return [
+    declare(
+      names.row,
+      docComment(table.doc ? `${table.doc}\n\nA row of ${what}.` : `A row of ${what}.`),
+      visible.map((c) => field(c, false, c.nullable)),
+    ),
+    declare(
+      names.create,
+      docComment(`The create body of ${what}.`),
+      writes ? writable.map((c) => field(c, c.nullable || c.hasDefault, c.nullable)) : [],
+    ),
+    declare(
+      names.update,
+      docComment(`The update body of ${what}: every field optional.`),
+      writes ? writable.filter((c) => !c.immutable).map((c) => field(c, true, c.nullable)) : [],
+    ),
+  ].join("\n\n");
+}

@@ -1,0 +1,22 @@
+/**
+ * Column and domain types as written in DDL: built-in types in their
+ * canonical spelling with the declared modifiers (`numeric(5,2)`,
+ * `character(20)`), declared enums and domains (and pass-through types)
+ * double-quoted, `[]` per array dimension.
+ */
+import { quoteIdent } from "../../ident.js";
+import type { TypeRef } from "../../ir.js";
+import { lookupBuiltin } from "../../pgtypes.js";
+
+/** The DDL spelling of a type reference. */
+export function ddlType(ref: TypeRef): string {
+  const builtin = lookupBuiltin(ref.name);
+  const name = builtin ? builtin.name : quoteIdent(ref.name);
+  const args = ref.args.length > 0 ? `(${ref.args.join(",")})` : "";
+  return name + args + "[]".repeat(ref.arrayDims);
+}
+
+/** `value` as a SQL string literal (standard-conforming: only quotes are doubled). */
+export function stringLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}

@@ -1,0 +1,175 @@
+/**
+ * IR → runtime descriptors (architecture: "Two models, on purpose"): what a
+ * request needs at run time, computed once from a validated schema. `resc
+ * dev` hands the result to the runtime in memory; the Hono backend prints
+ * it as constant data.
+ *
+ * Optional descriptor fields are left out rather than set to undefined, so
+ * the printed literal carries no noise and two builds compare equal.
+ */
+import {
+  DEFAULT_LIMITS,
+  type ColumnDescriptor,
+  type Limits,
+  type OpSet,
+  type RelationDescriptor,
+  type ResourceDescriptor,
+  type ServiceDescriptor,
+  type SortTerm,
+  type TableDescriptor,
+} from "../runtime/descriptor.js";
+import type { ColumnDecl, ResourceDecl, Schema, SortTermDecl, TableDecl } from "./ir.js";
+import { SchemaIndex } from "./schema-index.js";
+
+/** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
+export function apiInfo(schema: Schema): { title: string; version: string } {
+  const stem = schema.file.replace(/^.*[\\/]/, "").replace(/\.resource$/, "");
+  return { title: schema.api?.title ?? stem, version: schema.api?.version ?? "0.0.0" };
+}
+
+function sortTerms(terms: readonly SortTermDecl[]): SortTerm[] {
+  return terms.map((t) => ({ column: t.column, descending: t.descending }));
+}
+
+function columnDescriptor(index: SchemaIndex, column: ColumnDecl): ColumnDescriptor {
+  const type = index.resolve(column.type);
+  const computed = column.computed !== undefined;
+  const serial = type.base.kind === "builtin" && type.base.type.serial;
+  const d: ColumnDescriptor = {
+    name: column.name,
+    sqlType: type.castType,
+    kind: type.kind,
+    array: type.arrayDims > 0,
+    nullable: column.nullable,
+    hasDefault: column.default !== undefined || serial || computed,
+    filterable: column.filterable,
+    sortable: column.sortable !== undefined,
+    searchable: column.searchable,
+    hidden: column.hidden,
+    // A computed column is an expression: never written (docs/decisions/0206-computed-columns.md).
+    readOnly: column.readOnly || computed,
+    immutable: column.immutable || computed,
+    softDelete: column.softDelete,
+  };
+  if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
+  if (column.sortable?.nulls) d.nulls = column.sortable.nulls;
+  if (computed) d.computed = column.computed;
+  if (column.doc !== undefined) d.doc = column.doc;
+  return d;
+}
+
+/**
+ * The page-size default resolves below the page-size ceiling in force: a
+ * resource that lowers `max_page_size` under the package default page size
+ * gets pages of `max_page_size` (docs/decisions/0202-ceilings.md).
+ */
+export function resolveLimits(resource: ResourceDecl): Limits {
+  const pick = (declared: number | undefined, fallback: number): number =>
+    declared !== undefined && declared > 0 ? declared : fallback;
+  const maxPageSize = pick(resource.maxPageSize, DEFAULT_LIMITS.maxPageSize);
+  return {
+    defaultPageSize: pick(resource.defaultPageSize, Math.min(DEFAULT_LIMITS.defaultPageSize, maxPageSize)),
+    maxPageSize,
+    maxFilters: pick(resource.maxFilters, DEFAULT_LIMITS.maxFilters),
+    maxSortTerms: pick(resource.maxSortTerms, DEFAULT_LIMITS.maxSortTerms),
+    maxOffset: pick(resource.maxOffset, DEFAULT_LIMITS.maxOffset),
+  };
+}
+
+function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceDescriptor {
+  const ops: OpSet = { list: false, read: false, create: false, update: false, delete: false };
+  for (const op of resource.ops) ops[op] = true;
+  const r: ResourceDescriptor = {
+    path: resource.path,
+    ops,
+    defaultSort: sortTerms(resource.defaultSort),
+    limits: resolveLimits(resource),
+    security: resource.security.map((s) => ({ scheme: s.scheme, scopes: [...s.scopes] })),
+    disableTransactions: resource.disableTransactions,
+    computed: resource.computed
+      ? [...resource.computed]
+      : table.columns.filter((c) => c.computed !== undefined).map((c) => c.name),
+  };
+  if (resource.doc !== undefined) r.doc = resource.doc;
+  return r;
+}
+
+/**
+ * Forward relations of `table` (its own `@ref` columns, in column order),
+ * then inverse relations declared on other tables' references to it (in
+ * schema order).
+ * @throws Error when a reference does not resolve (the schema was not validated)
+ */
+function relations(index: SchemaIndex, table: TableDecl): RelationDescriptor[] {
+  const out: RelationDescriptor[] = [];
+  for (const column of table.columns) {
+    if (!column.ref) continue;
+    const target = index.refTarget(column.ref);
+    if (!target) throw new Error(`unresolved reference on ${table.name}.${column.name}; validate the schema first`);
+    out.push({
+      name: column.ref.relation,
+      kind: "forward",
+      target: target.table.name,
+      column: column.name,
+      targetColumn: target.column.name,
+      expandable: column.ref.expandable,
+      order: [],
+    });
+  }
+  for (const child of index.schema.tables) {
+    for (const column of child.columns) {
+      if (!column.ref || !column.inverse || column.ref.target !== table.name) continue;
+      const target = index.refTarget(column.ref);
+      if (!target) throw new Error(`unresolved reference on ${child.name}.${column.name}; validate the schema first`);
+      const rel: RelationDescriptor = {
+        name: column.inverse.name,
+        kind: "inverse",
+        target: child.name,
+        column: column.name,
+        targetColumn: target.column.name,
+        expandable: column.inverse.expandable,
+        order: sortTerms(column.inverse.order),
+      };
+      if (column.inverse.limit !== undefined) rel.limit = column.inverse.limit;
+      out.push(rel);
+    }
+  }
+  return out;
+}
+
+function tableDescriptor(index: SchemaIndex, table: TableDecl): TableDescriptor {
+  const t: TableDescriptor = {
+    name: table.name,
+    columns: table.columns.map((c) => columnDescriptor(index, c)),
+    primaryKey: [...table.primaryKey],
+    relations: relations(index, table),
+    scoped: table.scoped,
+  };
+  const softDelete = table.columns.find((c) => c.softDelete);
+  if (softDelete) t.softDeleteColumn = softDelete.name;
+  if (table.resource) t.resource = resourceDescriptor(table, table.resource);
+  if (table.doc !== undefined) t.doc = table.doc;
+  return t;
+}
+
+/**
+ * Maps a valid schema (no error from `validate`) to the runtime's
+ * {@link ServiceDescriptor}: every table, in declaration order, with value
+ * kinds resolved through domains, relations on both sides and ceilings
+ * resolved against `DEFAULT_LIMITS` (spec: Resource declaration, Limits).
+ * @throws Error when a reference does not resolve, which validation rules out
+ */
+export function buildDescriptor(schema: Schema): ServiceDescriptor {
+  const index = new SchemaIndex(schema);
+  const { title, version } = apiInfo(schema);
+  return {
+    title,
+    version,
+    securitySchemes: (schema.api?.securitySchemes ?? []).map((s) =>
+      s.bearerFormat !== undefined
+        ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
+        : { name: s.name, scheme: s.scheme },
+    ),
+    tables: schema.tables.map((t) => tableDescriptor(index, t)),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The PostgreSQL built-in types the compiler knows by name, and how each one
+ * travels at run time (its {@link ValueKind}).
+ *
+ * The parser canonicalizes the common spellings (`int` → `integer`,
+ * `timestamp with time zone` → `timestamptz`); the alias table below accepts
+ * the remaining catalog spellings too, so a schema copied from `pg_dump`
+ * output still resolves. Types outside this table are passed through to the
+ * DDL unchanged and travel as kind `other` (docs/decisions/0201-unknown-types.md).
+ */
+import type { ValueKind } from "../runtime/descriptor.js";
+
+/**
+ * A built-in type. `family` groups types a foreign key may join across
+ * (PostgreSQL compares them with one btree operator family); `cast` is the
+ * name used to cast bind parameters, modifiers dropped because the
+ * unmodified type is unbounded (`character` becomes `bpchar`, since a bare
+ * `character` means `character(1)`).
+ */
+export interface BuiltinType {
+  /** The spelling written in DDL and shown in messages. */
+  name: string;
+  kind: ValueKind;
+  family: string;
+  cast: string;
+  /** Whether modifiers are meaningful in DDL for this type (`numeric(5,2)`); casts never carry them. */
+  takesModifiers: boolean;
+  /** `serial` types: the database supplies a value. */
+  serial: boolean;
+}
+
+function t(
+  name: string,
+  kind: ValueKind,
+  family: string,
+  extra: Partial<Pick<BuiltinType, "cast" | "takesModifiers" | "serial">> = {},
+): BuiltinType {
+  return {
+    name,
+    kind,
+    family,
+    cast: extra.cast ?? name,
+    takesModifiers: extra.takesModifiers ?? false,
+    serial: extra.serial ?? false,
+  };
+}
+
+const CANONICAL: BuiltinType[] = [
+  t("smallint", "integer", "integer"),
+  t("integer", "integer", "integer"),
+  t("bigint", "bigint", "integer"),
+  t("smallserial", "integer", "integer", { cast: "smallint", serial: true }),
+  t("serial", "integer", "integer", { cast: "integer", serial: true }),
+  t("bigserial", "bigint", "integer", { cast: "bigint", serial: true }),
+  t("numeric", "numeric", "numeric", { takesModifiers: true }),
+  t("real", "float", "float"),
+  t("double precision", "float", "float"),
+  t("text", "text", "text"),
+  t("varchar", "text", "text", { takesModifiers: true }),
+  t("character", "text", "text", { cast: "bpchar", takesModifiers: true }),
+  t("citext", "text", "citext"),
+  t("boolean", "boolean", "boolean"),
+  t("date", "date", "date"),
+  t("timestamptz", "timestamptz", "timestamptz", { takesModifiers: true }),
+  t("timestamp", "timestamp", "timestamp", { takesModifiers: true }),
+  t("time", "time", "time", { takesModifiers: true }),
+  t("timetz", "time", "timetz", { takesModifiers: true }),
+  t("uuid", "uuid", "uuid"),
+  t("jsonb", "jsonb", "jsonb"),
+  t("bytea", "bytea", "bytea"),
+  t("json", "other", "json"),
+  t("interval", "other", "interval", { takesModifiers: true }),
+  t("money", "other", "money"),
+  t("inet", "other", "inet"),
+  t("cidr", "other", "cidr"),
+  t("macaddr", "other", "macaddr"),
+  t("tsvector", "other", "tsvector"),
+  t("tsquery", "other", "tsquery"),
+  t("xml", "other", "xml"),
+  t("oid", "other", "oid"),
+  t("point", "other", "point"),
+  t("bit", "other", "bit", { cast: "varbit", takesModifiers: true }),
+  t("varbit", "other", "varbit", { takesModifiers: true }),
+];
+
+/** Catalog and SQL-standard spellings that name a canonical type. */
+const ALIASES: Record<string, string> = {
+  int: "integer",
+  int2: "smallint",
+  int4: "integer",
+  int8: "bigint",
+  serial2: "smallserial",
+  serial4: "serial",
+  serial8: "bigserial",
+  decimal: "numeric",
+  float4: "real",
+  float8: "double precision",
+  double: "double precision",
+  float: "double precision",
+  "character varying": "varchar",
+  char: "character",
+  bpchar: "character",
+  bool: "boolean",
+  "timestamp with time zone": "timestamptz",
+  "timestamp without time zone": "timestamp",
+  "time without time zone": "time",
+  "time with time zone": "timetz",
+  "bit varying": "varbit",
+};
+
+const BY_NAME = new Map<string, BuiltinType>(CANONICAL.map((b) => [b.name, b]));
+
+/** The built-in type a name denotes (case-insensitive, aliases accepted), or undefined. */
+export function lookupBuiltin(name: string): BuiltinType | undefined {
+  const lower = name.toLowerCase();
+  return BY_NAME.get(ALIASES[lower] ?? lower);
+}

@@ -1,0 +1,53 @@
+/**
+ * The validator: every rule the spec states about a schema, each reported
+ * as a located diagnostic, all of them at once; never throws on a bad
+ * schema. Errors stop compilation; warnings are lint. One file per rule
+ * family; this module only runs them (docs/decisions/0200-validation-diagnostics.md).
+ */
+import type { Diagnostic, Schema } from "../ir.js";
+import { SchemaIndex } from "../schema-index.js";
+import { checkArrays } from "./arrays.js";
+import { checkCeilings } from "./ceilings.js";
+import { checkComputed } from "./computed.js";
+import { ValidationContext, type Rule } from "./context.js";
+import { checkDefaults } from "./defaults.js";
+import { checkHidden } from "./hidden.js";
+import { checkKeys } from "./keys.js";
+import { checkLint } from "./lint.js";
+import { checkNames } from "./names.js";
+import { checkRelations } from "./relations.js";
+import { checkResources } from "./resources.js";
+import { checkSoftDelete } from "./soft-delete.js";
+import { checkSorting } from "./sorting.js";
+import { checkTypes } from "./types.js";
+
+const RULES: Rule[] = [
+  checkNames,
+  checkTypes,
+  checkKeys,
+  checkResources,
+  checkCeilings,
+  checkArrays,
+  checkSorting,
+  checkHidden,
+  checkComputed,
+  checkSoftDelete,
+  checkRelations,
+  checkDefaults,
+  checkLint,
+];
+
+/**
+ * Validates a schema as the parser built it. Returns every diagnostic in
+ * source order; the schema is valid when none has severity `error`.
+ */
+export function validate(schema: Schema): Diagnostic[] {
+  const ctx = new ValidationContext(new SchemaIndex(schema));
+  for (const rule of RULES) rule(ctx);
+  return ctx.diagnostics();
+}
+
+/** Whether a list of diagnostics contains an error (warnings do not count). */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}

@@ -1,0 +1,78 @@
+/**
+ * Declarations and the names they use: tables, columns, enum values and
+ * types are declared once; every column list (`@@primary_key`, `@@index`,
+ * `@@unique`) names columns of its table. Enums, domains and tables share
+ * PostgreSQL's type namespace (a table is also a row type), and none may
+ * take the name of a built-in type, which would change what that name means
+ * everywhere in the schema.
+ */
+import type { Span, TableDecl } from "../ir.js";
+import { lookupBuiltin } from "../pgtypes.js";
+import type { ValidationContext } from "./context.js";
+
+function checkTypeNamespace(ctx: ValidationContext): void {
+  const seen = new Map<string, string>();
+  const declare = (kind: string, name: string, span: Span): void => {
+    const first = seen.get(name);
+    if (first) {
+      ctx.error("duplicate-name", `${kind} \`${name}\` has the name of an earlier ${first}`, span);
+    } else {
+      seen.set(name, kind);
+    }
+    if (kind !== "table" && lookupBuiltin(name)) {
+      ctx.error("type-shadows-builtin", `${kind} \`${name}\` has the name of the built-in type \`${lookupBuiltin(name)?.name}\``, span);
+    }
+  };
+  const all = [
+    ...ctx.index.schema.enums.map((e) => ({ kind: "enum", name: e.name, span: e.span })),
+    ...ctx.index.schema.domains.map((d) => ({ kind: "domain", name: d.name, span: d.span })),
+    ...ctx.index.schema.tables.map((t) => ({ kind: "table", name: t.name, span: t.nameSpan })),
+  ].sort((a, b) => a.span.offset - b.span.offset);
+  for (const d of all) declare(d.kind, d.name, d.span);
+  for (const e of ctx.index.schema.enums) {
+    const values = new Set<string>();
+    for (const value of e.values) {
+      if (values.has(value)) ctx.error("duplicate-enum-value", `enum \`${e.name}\` lists \`${value}\` more than once`, e.span);
+      values.add(value);
+    }
+  }
+}
+
+/** PostgreSQL's built-in index access methods. */
+const INDEX_METHODS = ["btree", "hash", "gist", "spgist", "gin", "brin"];
+
+function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
+  const names = new Set<string>();
+  for (const column of table.columns) {
+    if (names.has(column.name)) {
+      ctx.error("duplicate-column", `table \`${table.name}\` declares column \`${column.name}\` more than once`, column.span);
+    }
+    names.add(column.name);
+  }
+  const need = (cols: readonly string[], what: string, span: Span): void => {
+    for (const col of cols) {
+      if (!names.has(col)) {
+        ctx.error("unknown-column", `${what} names \`${col}\`, which is not a column of table \`${table.name}\``, span);
+      }
+    }
+  };
+  need(table.primaryKey, "the primary key", table.nameSpan);
+  for (const index of table.indexes) {
+    need(index.columns, "@@index", index.span);
+    if (index.using !== undefined && !INDEX_METHODS.includes(index.using.toLowerCase())) {
+      ctx.error(
+        "unknown-index-method",
+        `index method \`${index.using}\` is not one of ${INDEX_METHODS.join(", ")}`,
+        index.span,
+      );
+    }
+  }
+  // @@unique carries no span of its own in the IR; the table name stands in.
+  for (const unique of table.uniques) need(unique, "@@unique", table.nameSpan);
+}
+
+/** Reports `duplicate-name`, `type-shadows-builtin`, `duplicate-enum-value`, `duplicate-column`, `unknown-column` and `unknown-index-method`. */
+export function checkNames(ctx: ValidationContext): void {
+  checkTypeNamespace(ctx);
+  for (const table of ctx.index.schema.tables) checkColumnLists(ctx, table);
+}
