@@ -1,0 +1,90 @@
+/**
+ * Columns as SQL: finding a column of a descriptor, referring to it under a
+ * FROM alias, and binding a value cast to the column's type. Shared by the
+ * predicate compiler, the row output builder and the write statements.
+ */
+import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import type { JsonValue, ScalarValue } from "../predicate.js";
+import { encodeArray, encodeJson, encodeScalar, type ArrayElement, type Params } from "./bind.js";
+import { qualified } from "./ident.js";
+
+/** A value a column can be compared with or written to: a scalar, a list, a JSON document or SQL NULL. */
+export type ColumnValue = ScalarValue | ScalarValue[] | JsonValue;
+
+/**
+ * The descriptor of column `name` of `table`. Throws a plain `Error` naming
+ * both when the table has no such column: names reach this compiler already
+ * validated (runtime/query), so a miss is a programming error, not a 400.
+ */
+export function findColumn(table: TableDescriptor, name: string): ColumnDescriptor {
+  const col = table.columns.find((c) => c.name === name);
+  if (!col) throw new Error(`relation "${table.name}" has no column "${name}"`);
+  return col;
+}
+
+/**
+ * SQL for the column's value on the row aliased `alias`: `"t0"."title"`, or
+ * for a computed column its expression in parentheses. The expression is
+ * trusted schema text naming its table's columns unqualified, so it resolves
+ * against the innermost FROM item, which is always the column's own table
+ * (docs/decisions/0401-list-statement-shape.md).
+ */
+export function columnRef(col: ColumnDescriptor, alias: string): string {
+  return col.computed !== undefined ? `(${col.computed})` : qualified(alias, col.name);
+}
+
+/** The element type of an array column (`text[]` gives `text`); the type itself for a scalar column. */
+export function elementType(col: ColumnDescriptor): string {
+  return col.array ? col.sqlType.replace(/\s*\[\s*\]\s*$/, "") : col.sqlType;
+}
+
+/** The array type over the column's element type: `integer` gives `integer[]`. */
+export function listType(col: ColumnDescriptor): string {
+  return `${elementType(col)}[]`;
+}
+
+function isScalar(v: unknown): v is ScalarValue {
+  return (
+    typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof Date
+  );
+}
+
+/**
+ * Binds one scalar of the column's element type and returns the SQL for it,
+ * `$n::type`. A `bytea` value is PostgreSQL's own input text (`\x0a1b`, as
+ * runtime/query decodes it). Throws when `value` is not a scalar.
+ */
+export function bindElement(col: ColumnDescriptor, value: unknown, params: Params): string {
+  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
+  return params.typed(encodeScalar(value), elementType(col));
+}
+
+/**
+ * Binds a list of scalars as one array parameter of the element type:
+ * `$n::integer[]` (used by `in`, `nin`, `hasany`, …). Throws when an item is
+ * not a scalar.
+ */
+export function bindList(col: ColumnDescriptor, values: readonly unknown[], params: Params): string {
+  const items = values.map((v) => {
+    if (!isScalar(v)) throw new Error(`column "${col.name}" expects a list of values, got ${JSON.stringify(v)}`);
+    return v;
+  });
+  return params.typed(encodeArray(items), listType(col));
+}
+
+/**
+ * Binds a whole value for the column as its stored form: SQL NULL for
+ * `null`; a JSON document for a `jsonb` column (so a JSON string or number
+ * is a document too); an array literal for an array column (a JSON document
+ * per element for `jsonb[]`); a scalar otherwise. Throws when the shape does
+ * not fit the column.
+ */
+export function bindColumnValue(col: ColumnDescriptor, value: ColumnValue | null, params: Params): string {
+  if (value === null) return params.typed(null, col.sqlType);
+  if (col.array) {
+    if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${JSON.stringify(value)}`);
+    return params.typed(encodeArray(value as ArrayElement[]), col.sqlType);
+  }
+  if (col.kind === "jsonb") return params.typed(encodeJson(value as JsonValue), col.sqlType);
+  return bindElement(col, value, params);
+}

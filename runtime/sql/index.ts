@@ -1,0 +1,15 @@
+/**
+ * The SQL compiler of the runtime: predicate trees and list, read and write
+ * requests to SQL text with `$n` bind parameters (runtime/exec/executor.ts
+ * `SqlStatement`), the response JSON built by PostgreSQL.
+ */
+export { compileWhere } from "./where.js";
+export { compileList, type ListStatements } from "./list.js";
+export { compileRead } from "./read.js";
+export { compileInsert, compileUpdate, compileDelete, type WriteValues } from "./write.js";
+export type { CompileOptions } from "./options.js";
+export { Params, encodeArray, encodeJson, encodeScalar, type ArrayElement } from "./bind.js";
+export { quoteIdent } from "./ident.js";
+export { escapeLike } from "./like.js";
+export { orderKeys, orderByTerms, withKeyTiebreak, type OrderKey } from "./order.js";
+export type { ColumnValue } from "./column.js";

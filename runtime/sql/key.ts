@@ -1,0 +1,21 @@
+/**
+ * Addressing one row by primary key (`/{id}` of read, update and delete).
+ */
+import type { TableDescriptor } from "../descriptor.js";
+import type { ScalarValue } from "../predicate.js";
+import type { Params } from "./bind.js";
+import { bindElement, columnRef, findColumn } from "./column.js";
+
+/**
+ * `"t0"."id" = $n::type` for the single-column primary key of `table`.
+ * Throws a plain `Error` when the key is composite or missing: a resource
+ * with a composite key is list-only (language sketch), so no item path
+ * reaches here.
+ */
+export function keyCondition(table: TableDescriptor, key: ScalarValue, alias: string, params: Params): string {
+  if (table.primaryKey.length !== 1) {
+    throw new Error(`relation "${table.name}" has no single-column primary key to address one row by`);
+  }
+  const col = findColumn(table, table.primaryKey[0]);
+  return `${columnRef(col, alias)} = ${bindElement(col, key, params)}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * The statements of a list request (spec: Query grammar, List response
+ * shape): one page of rows as JSON, and optionally the count of the whole
+ * filtered set. Statement shape decided in
+ * docs/decisions/0401-list-statement-shape.md.
+ */
+import type { SqlStatement } from "../exec/executor.js";
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Predicate } from "../predicate.js";
+import type { ListQuery } from "../query/types.js";
+import { Params } from "./bind.js";
+import { compileFilter, whereClause } from "./filter.js";
+import { quoteIdent } from "./ident.js";
+import { Aliases, type CompileOptions } from "./options.js";
+import { orderByTerms, orderKeys } from "./order.js";
+import { rowSelect } from "./row.js";
+
+/** The statements of one list request. */
+export interface ListStatements {
+  /**
+   * At most `perPage + 1` rows, each with one text column `j` (the row
+   * object); the extra row only tells `has_more`.
+   */
+  rows: SqlStatement;
+  /** Present when `q.count`: one row with text column `n`, the size of the whole filtered set. */
+  count?: SqlStatement;
+}
+
+/**
+ * Compiles a validated list query on `table`.
+ *
+ * Rows are filtered by `q.where` AND `scope` AND the search, ordered by
+ * `q.sort` (already ending with the primary-key tiebreak) with each column's
+ * declared null placement, and paged by `LIMIT perPage + 1 OFFSET offset`
+ * (both bound). Expansions are correlated subqueries inside each row, so the
+ * count statement never joins and is never multiplied by children.
+ * `q.cursor` is not read here (the keyset seek belongs to the cursor
+ * module). Throws a plain `Error` for names the descriptors do not know or a
+ * scope that cannot be requalified onto an expanded table
+ * ({@link CompileOptions.scopeFor}).
+ */
+export function compileList(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  q: ListQuery,
+  scope?: Predicate,
+  options: CompileOptions = {},
+): ListStatements {
+  const from = ` FROM ${quoteIdent(table.name)} AS "t0"`;
+  const filter = { where: q.where, scope, search: q.search };
+
+  const params = new Params();
+  const aliases = new Aliases();
+  const alias = aliases.next();
+  const select = rowSelect(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
+  const where = whereClause(compileFilter(table, alias, params, filter));
+  const order = orderByTerms(orderKeys(table, q.sort, alias));
+  const page = ` LIMIT ${params.typed(String(q.perPage + 1), "bigint")} OFFSET ${params.typed(String(q.offset), "bigint")}`;
+  const rows = params.statement(`SELECT ${select}${from}${where}${order === "" ? "" : ` ORDER BY ${order}`}${page}`);
+
+  if (!q.count) return { rows };
+  const countParams = new Params();
+  const countWhere = whereClause(compileFilter(table, "t0", countParams, filter));
+  return { rows, count: countParams.statement(`SELECT count(*)::text AS "n"${from}${countWhere}`) };
+}

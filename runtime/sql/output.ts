@@ -1,0 +1,108 @@
+/**
+ * The JSON form of a row, built by PostgreSQL. One builder serves list,
+ * read, insert, update, delete and expansions, so a value has one form
+ * everywhere (spec: Expanded relation shapes; forms decided in
+ * docs/decisions/0400-row-json-forms.md).
+ */
+import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../descriptor.js";
+import { columnRef } from "./column.js";
+import { quoteIdent } from "./ident.js";
+
+/** One member of a row object: the JSON key and the SQL computing its value. */
+export interface OutputEntry {
+  name: string;
+  sql: string;
+}
+
+const RFC3339_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS'`;
+
+/** Seconds, then the microseconds with trailing zeros (and a bare dot) trimmed: `…:05.1234`, `…:05`. */
+function clockWithFraction(ts: string): string {
+  return `to_char(${ts}, ${RFC3339_SECONDS}) || rtrim(rtrim(to_char(${ts}, '.US'), '0'), '.')`;
+}
+
+/** Keeps `infinity`/`-infinity` as their text, which `to_char` cannot format. */
+function finiteOr(x: string, formatted: string): string {
+  return `CASE WHEN isfinite(${x}) THEN ${formatted} ELSE ${x}::text END`;
+}
+
+/**
+ * The JSON-ready form of one scalar of `kind`, or undefined when
+ * `row_to_json` already writes the right JSON (text, enum, uuid, boolean,
+ * integer, bigint as a number, float, time, jsonb as the document,
+ * character(n) padded as stored).
+ */
+function formatScalar(kind: ValueKind, x: string): string | undefined {
+  switch (kind) {
+    case "numeric":
+      return `${x}::text`;
+    case "date":
+      return finiteOr(x, `to_char(${x}::timestamp, ${RFC3339_SECONDS}) || 'Z'`);
+    case "timestamptz":
+      return finiteOr(x, `${clockWithFraction(`(${x} AT TIME ZONE 'UTC')`)} || 'Z'`);
+    case "timestamp":
+      return finiteOr(x, clockWithFraction(x));
+    case "bytea":
+      // encode() wraps base64 every 76 characters; the JSON form is one line.
+      return `replace(encode(${x}, 'base64'), chr(10), '')`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * SQL for the JSON-ready value of `col` on the row aliased `alias`. Arrays
+ * keep their element order; numeric arrays become text arrays, date-like
+ * and bytea arrays are formatted element by element (NULL elements stay
+ * null, an empty array stays empty).
+ */
+export function outputExpr(col: ColumnDescriptor, alias: string): string {
+  const ref = columnRef(col, alias);
+  if (!col.array) return formatScalar(col.kind, ref) ?? ref;
+  if (col.kind === "numeric") return `${ref}::text[]`;
+  const element = formatScalar(col.kind, `"u"."e"`);
+  if (element === undefined) return ref;
+  return `CASE WHEN ${ref} IS NULL THEN NULL ELSE ARRAY(SELECT ${element} FROM unnest(${ref}) WITH ORDINALITY AS "u"("e", "i") ORDER BY "u"."i") END`;
+}
+
+/**
+ * The columns a row object carries, in declaration order
+ * (docs/decisions/0401-list-statement-shape.md): never a hidden column;
+ * a computed column only when the resource computes it (`computed`) and,
+ * with a projection, when `select` names it; a stored column when there is
+ * no projection, when `select` names it, or when it is part of the primary
+ * key (spec: Projection).
+ */
+export function outputColumns(
+  table: TableDescriptor,
+  computed: readonly string[],
+  select?: readonly string[],
+): ColumnDescriptor[] {
+  return table.columns.filter((c) => {
+    if (c.hidden) return false;
+    if (c.computed !== undefined) return computed.includes(c.name) && (select === undefined || select.includes(c.name));
+    return select === undefined || select.includes(c.name) || table.primaryKey.includes(c.name);
+  });
+}
+
+/** The computed columns the table's resource computes; none when the table is not served. */
+export function resourceComputed(table: TableDescriptor): readonly string[] {
+  return table.resource?.computed ?? [];
+}
+
+/**
+ * The row object as a SQL `json` expression: a scalar subquery
+ * `(SELECT row_to_json("o") FROM (SELECT <sql> AS "<name>", …) AS "o")`.
+ * `row_to_json` keeps member order and has no argument limit (unlike
+ * `json_build_object`'s 100); the inner SELECT has no FROM, so the entries
+ * read the enclosing row.
+ */
+export function rowJson(entries: readonly OutputEntry[]): string {
+  const list = entries.map((e) => `${e.sql} AS ${quoteIdent(e.name)}`).join(", ");
+  return `(SELECT row_to_json("o") FROM (SELECT ${list}) AS "o")`;
+}
+
+/** The entries of `columns` on the row aliased `alias`. */
+export function columnEntries(columns: readonly ColumnDescriptor[], alias: string): OutputEntry[] {
+  return columns.map((c) => ({ name: c.name, sql: outputExpr(c, alias) }));
+}

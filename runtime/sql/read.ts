@@ -1,0 +1,40 @@
+/**
+ * The statement of a read (spec: Generated operations, OpRead): one row by
+ * primary key, with expansions, as JSON.
+ */
+import type { SqlStatement } from "../exec/executor.js";
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Predicate, ScalarValue } from "../predicate.js";
+import { Params } from "./bind.js";
+import { keyCondition } from "./key.js";
+import { compileFilter } from "./filter.js";
+import { quoteIdent } from "./ident.js";
+import { Aliases, type CompileOptions } from "./options.js";
+import { rowSelect } from "./row.js";
+
+/**
+ * Compiles a read of the row of `table` whose primary key is `key`, with the
+ * relations `expand` expanded, confined by `scope`. The statement returns
+ * zero rows (absent or out of scope) or one row with text column `j`, the
+ * same object a list returns for that row without projection. Throws a
+ * plain `Error` when the table's primary key is not a single column (such
+ * resources are list-only), for unknown relations, or for a scope that
+ * cannot be requalified onto an expanded table.
+ */
+export function compileRead(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  key: ScalarValue,
+  expand: readonly string[] = [],
+  scope?: Predicate,
+  options: CompileOptions = {},
+): SqlStatement {
+  const params = new Params();
+  const aliases = new Aliases();
+  const alias = aliases.next();
+  const select = rowSelect(service, table, alias, { expand }, { params, aliases, options });
+  const conds = [keyCondition(table, key, alias, params)];
+  const scoped = compileFilter(table, alias, params, { scope });
+  if (scoped !== undefined) conds.push(scoped);
+  return params.statement(`SELECT ${select} FROM ${quoteIdent(table.name)} AS ${quoteIdent(alias)} WHERE ${conds.join(" AND ")}`);
+}

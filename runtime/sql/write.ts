@@ -1,0 +1,109 @@
+/**
+ * The statements of create, update and delete (spec: Generated operations).
+ * Each writes inside a CTE and selects the written row through the same
+ * JSON builder as a read, so a stored row has one form everywhere
+ * (docs/decisions/0402-write-statements.md). Expansions are never added:
+ * writes return the stored row only.
+ */
+import type { SqlStatement } from "../exec/executor.js";
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Predicate, ScalarValue } from "../predicate.js";
+import { Params } from "./bind.js";
+import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
+import { compileFilter } from "./filter.js";
+import { quoteIdent } from "./ident.js";
+import { keyCondition } from "./key.js";
+import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
+import { Aliases } from "./options.js";
+import { rowSelect } from "./row.js";
+
+/**
+ * Column values of a write, keyed by column name. `undefined` members are
+ * skipped (absent); `null` writes SQL NULL (also for a `jsonb` column).
+ */
+export type WriteValues = Record<string, ColumnValue | null | undefined>;
+
+/** The present values as (quoted column, bound SQL) pairs; refuses computed columns, which are never stored. */
+function assignments(table: TableDescriptor, values: WriteValues, params: Params): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const col = findColumn(table, name);
+    if (col.computed !== undefined) throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
+    out.push([quoteIdent(col.name), bindColumnValue(col, value, params)]);
+  }
+  return out;
+}
+
+/** `WITH "w" AS (<write> RETURNING *) SELECT <row json> AS "j" FROM "w" AS "t0"`. */
+function returningRow(service: ServiceDescriptor, table: TableDescriptor, write: string, params: Params): SqlStatement {
+  const select = rowSelect(service, table, "t0", { expand: [] }, { params, aliases: new Aliases(), options: {} });
+  return params.statement(`WITH "w" AS (${write} RETURNING *) SELECT ${select} FROM "w" AS "t0"`);
+}
+
+/**
+ * Compiles an INSERT of one row of `table` with `values` (every value bound
+ * and cast to its column's type; `DEFAULT VALUES` when none is present).
+ * The statement returns one row with text column `j`, the stored row as a
+ * read returns it (database defaults and triggers applied). Throws a plain
+ * `Error` for an unknown or computed column or a value of the wrong shape;
+ * callers have already refused read-only, hidden and immutable fields for
+ * request bodies, so hook-stamped columns pass here.
+ */
+export function compileInsert(service: ServiceDescriptor, table: TableDescriptor, values: WriteValues): SqlStatement {
+  const params = new Params();
+  const set = assignments(table, values, params);
+  const body =
+    set.length === 0
+      ? "DEFAULT VALUES"
+      : `(${set.map(([c]) => c).join(", ")}) VALUES (${set.map(([, v]) => v).join(", ")})`;
+  return returningRow(service, table, `INSERT INTO ${quoteIdent(table.name)} ${body}`, params);
+}
+
+/**
+ * Compiles an UPDATE of the row of `table` whose primary key is `key`,
+ * confined by `scope`. Returns zero rows (absent or out of scope) or one row
+ * with text column `j`, the written row. Throws a plain `Error` when no
+ * value is present (the handler answers an empty change set with 400 before
+ * this), for an unknown or computed column, or for a composite key.
+ */
+export function compileUpdate(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  key: ScalarValue,
+  values: WriteValues,
+  scope?: Predicate,
+): SqlStatement {
+  const params = new Params();
+  const set = assignments(table, values, params);
+  if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
+  const conds = [keyCondition(table, key, "t0", params)];
+  const scoped = compileFilter(table, "t0", params, { scope });
+  if (scoped !== undefined) conds.push(scoped);
+  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${set.map(([c, v]) => `${c} = ${v}`).join(", ")} WHERE ${conds.join(" AND ")}`;
+  return returningRow(service, table, write, params);
+}
+
+/**
+ * Compiles a DELETE of the row of `table` whose primary key is `key`,
+ * confined by `scope`. The statement's row count (0 or 1) tells whether a
+ * row was deleted; the row returned has text column `j` holding the deleted
+ * key as an object, e.g. `{"id":7}`. Throws a plain `Error` for a composite
+ * key.
+ */
+export function compileDelete(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  key: ScalarValue,
+  scope?: Predicate,
+): SqlStatement {
+  void service;
+  const params = new Params();
+  const conds = [keyCondition(table, key, "t0", params)];
+  const scoped = compileFilter(table, "t0", params, { scope });
+  if (scoped !== undefined) conds.push(scoped);
+  const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
+  const write = `DELETE FROM ${quoteIdent(table.name)} AS "t0" WHERE ${conds.join(" AND ")}`;
+  const select = `${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`;
+  return params.statement(`WITH "w" AS (${write} RETURNING *) SELECT ${select} FROM "w" AS "t0"`);
+}
