@@ -1,0 +1,100 @@
+/**
+ * Write bodies: the JSON object of POST (create) and PATCH (update)
+ * (spec: Generated operations rules 5 and 6, Column capabilities).
+ * Which fields each accepts, and the JSON form of each type, are in
+ * docs/decisions/0304-write-bodies.md.
+ */
+import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { badRequest } from "../problem.js";
+import { decodeJsonValue, type WriteValue } from "./codecs.js";
+import { ProblemList } from "./problems.js";
+import { vocabulary, type TableVocabulary } from "./vocabulary.js";
+
+/** The decoded fields of a body, by column name. */
+export type BodyValues = Record<string, WriteValue>;
+
+/** The decoded update body: exactly the fields the request carried. */
+export interface UpdateBody {
+  fields: BodyValues;
+}
+
+type WriteOp = "create" | "update";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The column `field` names when `op` may write it, or why it may not. A
+ * hidden column reads exactly like an unknown field, so a refusal never
+ * reveals it (spec: guarantee 2).
+ */
+function writableColumn(vocab: TableVocabulary, field: string, op: WriteOp): ColumnDescriptor | string {
+  const col = vocab.visible.get(field);
+  if (!col) return `unknown field ${field}`;
+  if (col.computed !== undefined) return `${field} is computed from other columns and cannot be written`;
+  if (col.readOnly) return `${field} is read-only; only the server sets it`;
+  if (op === "update" && col.immutable) return `${field} is immutable; it cannot change after creation`;
+  return col;
+}
+
+/** Decodes every field of `body`, recording refusals; shared by create and update. */
+function decodeFields(table: TableDescriptor, body: unknown, op: WriteOp, problems: ProblemList): BodyValues {
+  if (!isObject(body)) {
+    throw badRequest("invalid-body", [{ location: "body", detail: "the body must be a JSON object" }]);
+  }
+  const vocab = vocabulary(table);
+  const writable = op === "create" ? vocab.createWritable : vocab.updateWritable;
+  const out: BodyValues = {};
+  for (const [field, value] of Object.entries(body)) {
+    const col = writableColumn(vocab, field, op);
+    if (typeof col === "string") {
+      problems.add(`body.${field}`, col, { allowed: writable });
+      continue;
+    }
+    const d = decodeJsonValue(col, value);
+    if (d.ok) out[field] = d.value;
+    else problems.add(`body.${field}`, `invalid value for ${field}: ${d.detail}`, { value, allowed: d.allowed });
+  }
+  return out;
+}
+
+/**
+ * Decodes a create body. Every writable field is optional except those
+ * that are not nullable and have no database default; read-only, computed,
+ * hidden and unknown fields are refused (`allowed` = the writable fields, in
+ * declaration order).
+ * @param body the parsed JSON body
+ * @returns the values to insert, by column name
+ * @throws ProblemError 400 (`invalid-body`) listing every problem: at `body`
+ *   when the body is not an object, at `body.<field>` otherwise
+ */
+export function parseCreateBody(table: TableDescriptor, body: unknown): BodyValues {
+  const problems = new ProblemList();
+  const out = decodeFields(table, body, "create", problems);
+  const carried = body as Record<string, unknown>;
+  for (const name of vocabulary(table).required) {
+    if (!Object.hasOwn(carried, name)) problems.add(`body.${name}`, `${name} is required (it is not nullable and has no default)`);
+  }
+  problems.throwIfAny("invalid-body");
+  return out;
+}
+
+/**
+ * Decodes an update body: every writable field is optional; read-only,
+ * immutable, computed, hidden and unknown fields are refused (`allowed` =
+ * the fields an update may carry). The result holds exactly the fields the
+ * request carried, so the update sets nothing else (spec: Generated
+ * operations rule 6).
+ * @throws ProblemError 400 (`invalid-body`) listing every problem; an
+ *   empty object is an empty change set, refused at `body`
+ */
+export function parseUpdateBody(table: TableDescriptor, body: unknown): UpdateBody {
+  const problems = new ProblemList();
+  const fields = decodeFields(table, body, "update", problems);
+  if (Object.keys(body as object).length === 0) {
+    problems.add("body", "empty change set: the body carries no field to update", { allowed: vocabulary(table).updateWritable });
+  }
+  problems.throwIfAny("invalid-body");
+  return { fields };
+}

@@ -1,0 +1,204 @@
+/**
+ * Value codecs: a column's value from URL text (filters, keys) and from a
+ * JSON value (write bodies, `?filter=` trees). The rules per type are in
+ * docs/decisions/0301-value-codecs.md; the results are what the predicate
+ * tree and the SQL compiler expect (runtime/predicate.ts `ScalarValue`):
+ * integers as numbers, bigints as `bigint`, numerics as their decimal text,
+ * dates and timestamps as canonical text, uuids lower-cased.
+ *
+ * On an array column each codec decodes one element (the column's `kind` is
+ * the element kind), except {@link decodeJson}, which takes the whole array.
+ */
+import type { ColumnDescriptor } from "../descriptor.js";
+import type { JsonValue, ScalarValue } from "../predicate.js";
+import { ProblemError } from "../problem.js";
+import { echoValue } from "./problems.js";
+import { isDate, isTime, readTimestamp } from "./temporal.js";
+
+/** A decoded value, or why it was refused (`allowed` lists the enum values of an enum column). */
+export type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string; allowed?: readonly string[] };
+
+/** A column value in a write body: scalar, array, JSON document, or SQL NULL. */
+export type WriteValue = ScalarValue | ScalarValue[] | JsonValue | null;
+
+const ok = <T>(value: T): Decoded<T> => ({ ok: true, value });
+const fail = (detail: string, allowed?: readonly string[]): Decoded<never> =>
+  allowed ? { ok: false, detail, allowed } : { ok: false, detail };
+
+const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const BYTEA_HEX = /^\\x(?:[0-9a-fA-F]{2})*$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** `smallint` columns (and domains declared over it keep their own name, so they fall back to 32 bits). */
+function integerRange(col: ColumnDescriptor): [number, number] {
+  const base = col.sqlType.toLowerCase().replace(/\[\]$/, "");
+  return base === "smallint" || base === "int2" ? [-32768, 32767] : [-2147483648, 2147483647];
+}
+
+function checkInteger(col: ColumnDescriptor, n: number): Decoded<number> {
+  const [min, max] = integerRange(col);
+  return n >= min && n <= max ? ok(n) : fail(`expected an integer from ${min} to ${max}`);
+}
+
+function checkBigint(n: bigint): Decoded<bigint> {
+  return n >= INT64_MIN && n <= INT64_MAX ? ok(n) : fail(`expected an integer from ${INT64_MIN} to ${INT64_MAX}`);
+}
+
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps it from surfacing as a database fault. */
+function plainText(text: string): Decoded<string> {
+  return text.includes("\u0000") ? fail("text may not contain the NUL character") : ok(text);
+}
+
+/**
+ * Decodes URL text for `col` (one element on an array column), returning
+ * the refusal instead of throwing. The rule per kind is in
+ * docs/decisions/0301-value-codecs.md.
+ */
+export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarValue> {
+  switch (col.kind) {
+    case "text":
+    case "other":
+      return plainText(text);
+    case "enum": {
+      const values = col.enumValues ?? [];
+      return values.includes(text) ? ok(text) : fail("expected one of the enum values", values);
+    }
+    case "integer":
+      return INTEGER.test(text) ? checkInteger(col, Number(text)) : fail("expected an integer");
+    case "bigint":
+      return INTEGER.test(text) ? checkBigint(BigInt(text)) : fail("expected an integer");
+    case "numeric":
+      return DECIMAL.test(text) ? ok(text) : fail("expected a decimal number, e.g. 4.99");
+    case "float": {
+      const n = DECIMAL.test(text) ? Number(text) : NaN;
+      return Number.isFinite(n) ? ok(n) : fail("expected a finite decimal number");
+    }
+    case "boolean":
+      return text === "true" ? ok(true) : text === "false" ? ok(false) : fail("expected true or false");
+    case "date":
+      return isDate(text) ? ok(text) : fail("expected a date YYYY-MM-DD");
+    case "timestamptz":
+    case "timestamp": {
+      const r = readTimestamp(text, col.kind === "timestamptz");
+      return r.ok ? ok(r.text) : fail(r.detail);
+    }
+    case "time":
+      return isTime(text) ? ok(text) : fail("expected a time HH:MM[:SS[.fraction]]");
+    case "uuid":
+      return UUID.test(text) ? ok(text.toLowerCase()) : fail("expected a UUID");
+    case "jsonb":
+      try {
+        return ok(JSON.stringify(JSON.parse(text) as JsonValue));
+      } catch {
+        return fail("expected a JSON document");
+      }
+    case "bytea":
+      return BYTEA_HEX.test(text) ? ok(text) : fail("expected bytes in hex form, \\x0a1b…");
+  }
+}
+
+/**
+ * True when `v` is plain JSON data (what `JSON.parse` yields): checked
+ * iteratively so a deeply nested body cannot exhaust the stack.
+ */
+export function isJsonValue(v: unknown): v is JsonValue {
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x === "string" || typeof x === "boolean") continue;
+    if (typeof x === "number") {
+      if (!Number.isFinite(x)) return false;
+    } else if (Array.isArray(x)) {
+      stack.push(...x);
+    } else if (typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) {
+      stack.push(...Object.values(x));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Decodes one JSON scalar for `col` (one element on an array column): the
+ * JSON type must fit the column (a number for integer and float columns, a
+ * boolean for boolean ones, a string for text-like ones), except that
+ * numeric and bigint also take their decimal text as a string, so values
+ * beyond a double's precision survive.
+ */
+export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<ScalarValue> {
+  switch (col.kind) {
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v) ? checkInteger(col, v) : fail("expected a JSON integer");
+    case "bigint":
+      if (typeof v === "string") return decodeText(col, v);
+      return typeof v === "number" && Number.isSafeInteger(v)
+        ? checkBigint(BigInt(v))
+        : fail("expected a JSON integer (as a string beyond 2^53)");
+    case "numeric":
+      if (typeof v === "string") return decodeText(col, v);
+      return typeof v === "number" && Number.isFinite(v) ? ok(String(v)) : fail("expected a number or its decimal text");
+    case "float":
+      return typeof v === "number" && Number.isFinite(v) ? ok(v) : fail("expected a JSON number");
+    case "boolean":
+      return typeof v === "boolean" ? ok(v) : fail("expected true or false");
+    case "jsonb":
+      return isJsonValue(v) ? ok(JSON.stringify(v)) : fail("expected a JSON value");
+    default:
+      return typeof v === "string" ? decodeText(col, v) : fail("expected a JSON string");
+  }
+}
+
+/**
+ * Decodes the JSON value of a body field for `col`, returning the refusal
+ * instead of throwing: `null` only on a nullable column (SQL NULL, also on
+ * a jsonb column); an array column takes a JSON array of non-null elements;
+ * a jsonb column any JSON value; other columns per {@link decodeJsonScalar}.
+ */
+export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<WriteValue> {
+  if (v === null) return col.nullable ? ok(null) : fail("may not be null");
+  if (col.array) {
+    if (!Array.isArray(v)) return fail("expected a JSON array");
+    const out: ScalarValue[] = [];
+    for (let i = 0; i < v.length; i++) {
+      if (v[i] === null) return fail(`element ${i}: may not be null`);
+      const d = decodeJsonScalar(col, v[i]);
+      if (!d.ok) return fail(`element ${i}: ${d.detail}`, d.allowed);
+      out.push(d.value);
+    }
+    return ok(out);
+  }
+  if (col.kind === "jsonb") return isJsonValue(v) ? ok(v) : fail("expected a JSON value");
+  return decodeJsonScalar(col, v);
+}
+
+function refusal(location: string, col: ColumnDescriptor, value: unknown, d: { detail: string; allowed?: readonly string[] }): ProblemError {
+  const item = { location, detail: `invalid value for column ${col.name}: ${d.detail}`, value: echoValue(value) };
+  return new ProblemError(400, "invalid-value", item.detail, [d.allowed ? { ...item, allowed: [...d.allowed] } : item]);
+}
+
+/**
+ * Decodes URL text for `col` (one element on an array column).
+ * @throws ProblemError 400 at `query.<column>` naming the column; for an
+ *   enum column `allowed` lists its values in declaration order
+ *   (spec: Query grammar, Operators by column type "enum")
+ */
+export function decodeValue(col: ColumnDescriptor, text: string): ScalarValue {
+  const d = decodeText(col, text);
+  if (!d.ok) throw refusal(`query.${col.name}`, col, text, d);
+  return d.value;
+}
+
+/**
+ * Decodes the JSON value of a body field for `col` (see
+ * {@link decodeJsonValue} for the rules).
+ * @throws ProblemError 400 at `body.<column>` naming the column
+ */
+export function decodeJson(col: ColumnDescriptor, value: unknown): WriteValue {
+  const d = decodeJsonValue(col, value);
+  if (!d.ok) throw refusal(`body.${col.name}`, col, value, d);
+  return d.value;
+}

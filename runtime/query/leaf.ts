@@ -1,0 +1,188 @@
+/**
+ * One leaf condition of a filter, `column op value`, checked against the
+ * descriptor and decoded into a {@link Comparison}. The URL parameters, the
+ * group children and the `?filter=` JSON tree all end here, so a condition
+ * means the same however it was written and they share one MaxFilters
+ * budget (spec: Query grammar, Operators by column type, Limits).
+ */
+import { MAX_LIST_VALUES, MAX_VALUE_BYTES, type ColumnDescriptor } from "../descriptor.js";
+import { cmp, type Comparison, type JsonValue, type ScalarValue } from "../predicate.js";
+import { decodeJsonScalar, decodeText, isJsonValue, type Decoded } from "./codecs.js";
+import { isOperatorName, minListItems, normaliseOperator, operatorsFor, valueShape } from "./operators.js";
+import type { ProblemExtras, ProblemList } from "./problems.js";
+import { readList, readScalar } from "./syntax.js";
+import type { TableVocabulary } from "./vocabulary.js";
+
+/** State shared by every filter of one request. */
+export interface FilterContext {
+  readonly vocab: TableVocabulary;
+  readonly problems: ProblemList;
+  /** The resource's MaxFilters ceiling. */
+  readonly maxFilters: number;
+  /** Leaf conditions met so far in the URL filters, groups and tree together. */
+  leaves: number;
+  /** Set once the MaxFilters refusal is recorded, so it is recorded once. */
+  overLimitReported: boolean;
+}
+
+/** Where a leaf was written, for its problems. */
+export interface LeafSite {
+  /** `query.<param>` of the parameter holding the leaf. */
+  location: string;
+  /** Prefix of every detail, naming the leaf inside a group or tree (empty for a column parameter). */
+  prefix: string;
+  /** True for a `?<column>=` parameter: an unknown name is then an unknown parameter. */
+  parameter: boolean;
+}
+
+/**
+ * A leaf's value as written: URL text (absent when the leaf has no value
+ * part; `bare` for the `?col=v` shorthand), or a member of a JSON tree
+ * (`present` false when the node has no `value`).
+ */
+export type LeafValue =
+  | { from: "url"; text: string | undefined; bare?: boolean }
+  | { from: "json"; present: boolean; value: unknown };
+
+const utf8 = new TextEncoder();
+
+function tooLong(text: string): boolean {
+  // A UTF-8 byte is at least one UTF-16 unit apart, so short strings skip the encoding.
+  return text.length > MAX_VALUE_BYTES / 3 && utf8.encode(text).length > MAX_VALUE_BYTES;
+}
+
+/** Records the MaxFilters refusal the first time the count goes over (spec: Limits). */
+function countLeaf(ctx: FilterContext, site: LeafSite): void {
+  ctx.leaves++;
+  if (ctx.leaves > ctx.maxFilters && !ctx.overLimitReported) {
+    ctx.overLimitReported = true;
+    ctx.problems.add(
+      site.location,
+      `too many filter conditions: at most ${ctx.maxFilters} per request, counting every condition in the URL, its groups and the filter tree`,
+    );
+  }
+}
+
+/** Decodes one URL or JSON item for the column's (element) type. */
+function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Decoded<ScalarValue> {
+  if (typeof raw === "string") {
+    if (tooLong(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+    if (textOnly) return raw.includes("\u0000") ? { ok: false, detail: "text may not contain the NUL character" } : { ok: true, value: raw };
+    return decodeText(col, raw);
+  }
+  if (raw === null || raw === undefined) return { ok: false, detail: "a value is required" };
+  if (textOnly) return { ok: false, detail: "expected a JSON string" };
+  return decodeJsonScalar(col, raw);
+}
+
+/** Reads a JSON document value: URL text parsed as JSON, or a tree member taken as is. */
+function decodeDocument(value: LeafValue): Decoded<JsonValue> {
+  if (value.from === "url") {
+    const text = value.text ?? "";
+    if (tooLong(text)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+    try {
+      return { ok: true, value: JSON.parse(text) as JsonValue };
+    } catch {
+      return { ok: false, detail: "expected a JSON document, e.g. {\"key\":\"value\"}" };
+    }
+  }
+  if (!value.present) return { ok: false, detail: "a JSON value is required" };
+  if (!isJsonValue(value.value)) return { ok: false, detail: "expected a JSON value" };
+  if (tooLong(JSON.stringify(value.value))) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+  return { ok: true, value: value.value };
+}
+
+/** The raw items of a list value, or the syntax problem. */
+function listItems(value: LeafValue): Decoded<unknown[]> {
+  if (value.from === "url") {
+    if (value.text === undefined) return { ok: false, detail: "a list value is required (column.operator.(a,b))" };
+    const l = readList(value.text);
+    return l.ok ? l : { ok: false, detail: l.detail };
+  }
+  return Array.isArray(value.value) ? { ok: true, value: value.value } : { ok: false, detail: "expected a JSON array" };
+}
+
+/** The raw single value, or the syntax problem. */
+function singleItem(value: LeafValue): Decoded<unknown> {
+  if (value.from === "url") {
+    if (value.text === undefined) return { ok: false, detail: "a value is required (column.operator.value)" };
+    const s = readScalar(value.text);
+    return s.ok ? s : { ok: false, detail: s.detail };
+  }
+  return value.present ? { ok: true, value: value.value } : { ok: false, detail: "a value is required" };
+}
+
+/**
+ * Checks and decodes one leaf, recording every problem in `ctx.problems`.
+ * @param field the column name as written
+ * @param opName the operator as written (`neq` is normalised to `ne`)
+ * @returns the comparison, or undefined when a problem was recorded
+ */
+export function buildLeaf(ctx: FilterContext, site: LeafSite, field: string, opName: string, value: LeafValue): Comparison | undefined {
+  countLeaf(ctx, site);
+  const problems = ctx.problems;
+  const add = (detail: string, extras: ProblemExtras = {}): undefined => {
+    problems.add(site.location, site.prefix + detail, extras);
+    return undefined;
+  };
+  const col = ctx.vocab.visible.get(field);
+  if (!col || !col.filterable) {
+    // A hidden column reads exactly like an unknown one, so a refusal never reveals it.
+    const what = col ? `column ${field} is not filterable` : site.parameter ? `unknown parameter ${field}: not a filterable column nor a query parameter` : `unknown column ${field}`;
+    return add(what, { value: field, allowed: ctx.vocab.filterable });
+  }
+  const allowedOps = operatorsFor(col);
+  if (!isOperatorName(opName)) return add(`unknown operator ${opName} for column ${field}`, { value: opName, allowed: allowedOps });
+  if (!allowedOps.includes(opName)) {
+    return add(`operator ${opName} is not valid for column ${field} (${col.sqlType}${col.nullable ? ", nullable" : ""})`, {
+      value: opName,
+      allowed: allowedOps,
+    });
+  }
+  if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {
+    return add(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed: allowedOps });
+  }
+  const op = normaliseOperator(opName);
+  const shape = valueShape(col, op);
+  const bad = (d: { detail: string; allowed?: readonly string[] }, raw?: unknown): undefined =>
+    add(`invalid value for column ${field}: ${d.detail}`, { value: raw, allowed: d.allowed });
+
+  switch (shape) {
+    case "none": {
+      const given = value.from === "url" ? value.text !== undefined : value.present && value.value !== null;
+      return given ? add(`operator ${opName} takes no value`) : cmp(field, op);
+    }
+    case "document": {
+      const d = decodeDocument(value);
+      return d.ok ? cmp(field, op, d.value) : bad(d, value.from === "url" ? value.text : value.value);
+    }
+    case "list":
+    case "pair": {
+      const l = listItems(value);
+      if (!l.ok) return bad(l, value.from === "url" ? value.text : value.value);
+      const [min, max] = shape === "pair" ? [2, 2] : [minListItems(col, op), MAX_LIST_VALUES];
+      if (l.value.length < min || l.value.length > max) {
+        const want = shape === "pair" ? "exactly 2 values (low,high)" : `${min} to ${max} values`;
+        return add(`operator ${opName} on column ${field} takes ${want}; ${l.value.length} given`);
+      }
+      const out: ScalarValue[] = [];
+      let failed = false;
+      for (const raw of l.value) {
+        const d = decodeItem(col, raw, false);
+        if (d.ok) {
+          out.push(d.value);
+        } else {
+          bad(d, raw);
+          failed = true;
+        }
+      }
+      return failed ? undefined : cmp(field, op, out);
+    }
+    default: {
+      const s = singleItem(value);
+      if (!s.ok) return bad(s);
+      const d = decodeItem(col, s.value, shape === "text");
+      return d.ok ? cmp(field, op, d.value) : bad(d, s.value);
+    }
+  }
+}

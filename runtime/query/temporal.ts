@@ -1,0 +1,69 @@
+/**
+ * Dates, times and timestamps as request text: validated (a real calendar
+ * date, a real clock time) and put in one canonical spelling PostgreSQL
+ * reads the same way whatever its DateStyle or session time zone
+ * (docs/decisions/0301-value-codecs.md).
+ */
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** True for `YYYY-MM-DD` naming a real date of years 0001–9999. */
+export function isDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+}
+
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
+
+/** True for `HH:MM`, `HH:MM:SS` or `HH:MM:SS.fraction` naming a real clock time (no leap second, no 24:00). */
+export function isTime(text: string): boolean {
+  const m = TIME.exec(text);
+  if (!m) return false;
+  return Number(m[1]) <= 23 && Number(m[2]) <= 59 && (m[3] === undefined || Number(m[3]) <= 59);
+}
+
+/**
+ * A timestamp split at its parts. The offset group also takes a space in
+ * place of `+`: an unencoded `+` in a query string arrives as a space, and
+ * `2005-05-25T10:00:00 02:00` has no other reading.
+ */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|z|[+\- ]\d{2}:\d{2})?)?$/;
+
+/** The result of reading a timestamp: canonical text, or why it was refused. */
+export type TimestampResult = { ok: true; text: string } | { ok: false; detail: string };
+
+/**
+ * Reads an RFC 3339 / ISO 8601 timestamp.
+ *
+ * @param withZone true for `timestamptz`: an offset (`Z` or `±HH:MM`) is
+ *   required, because without one PostgreSQL would apply the session time
+ *   zone; a bare date means midnight UTC. False for `timestamp`: an offset
+ *   is refused, because PostgreSQL would silently drop it; a bare date means
+ *   midnight.
+ * @returns canonical text `YYYY-MM-DDTHH:MM[:SS[.f]](Z|±HH:MM)` (the offset
+ *   only with a zone), or a detail sentence saying what is wrong
+ */
+export function readTimestamp(text: string, withZone: boolean): TimestampResult {
+  const m = TIMESTAMP.exec(text);
+  const expected = withZone
+    ? "expected an RFC 3339 timestamp with an offset, e.g. 2005-05-25T11:30:37Z"
+    : "expected an ISO 8601 timestamp without offset, e.g. 2005-05-25T11:30:37";
+  if (!m || !isDate(m[1]) || (m[2] !== undefined && !isTime(m[2]))) return { ok: false, detail: expected };
+  const [, date, time, zone] = m;
+  if (time === undefined) return { ok: true, text: `${date}T00:00:00${withZone ? "Z" : ""}` };
+  if (!withZone) {
+    if (zone !== undefined) return { ok: false, detail: `${expected} (this column has no time zone)` };
+    return { ok: true, text: `${date}T${time}` };
+  }
+  if (zone === undefined) return { ok: false, detail: expected };
+  if (zone === "Z" || zone === "z") return { ok: true, text: `${date}T${time}Z` };
+  const sign = zone[0] === "-" ? "-" : "+";
+  const [hh, mm] = zone.slice(1).split(":").map(Number);
+  if (hh > 15 || mm > 59) return { ok: false, detail: `${expected} (offset out of range)` };
+  return { ok: true, text: `${date}T${time}${sign}${zone.slice(1)}` };
+}
