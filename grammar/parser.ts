@@ -15,7 +15,7 @@
  * is a declaration only when it sits on one line (otherwise `domain` can be
  * a column name).
  */
-import { CstParser, type CstNode, type IToken, type TokenType } from "chevrotain";
+import { CstParser, tokenMatcher, type CstNode, type IToken, type TokenType } from "chevrotain";
 import { allTokens } from "./lexer.js";
 import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
 import {
@@ -91,12 +91,24 @@ export class ResourceParser extends CstParser {
   public apiDecl = this.RULE("apiDecl", () => {
     this.CONSUME(Api);
     this.CONSUME(LCurly);
-    this.MANY(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE(this.securityScheme) },
-        { ALT: () => this.SUBRULE(this.setting) },
-      ]);
-      this.OPTION(() => this.CONSUME(Comma));
+    // One token of lookahead, so `title "x"` is read as a setting missing its
+    // "=" rather than as nothing at all; `security` followed by a name is a scheme.
+    this.MANY({
+      MAX_LOOKAHEAD: 1,
+      DEF: () => {
+        this.OR({
+          MAX_LOOKAHEAD: 1,
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            {
+              GATE: () => tokenMatcher(this.LA(2), Identifier),
+              ALT: () => this.SUBRULE(this.securityScheme),
+            },
+            { ALT: () => this.SUBRULE(this.setting) },
+          ],
+        });
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RCurly);
   });
@@ -159,14 +171,26 @@ export class ResourceParser extends CstParser {
     this.CONSUME(Table);
     this.SUBRULE(this.anyName, { LABEL: "name" });
     this.CONSUME(LCurly);
+    // One token of lookahead: any name starts a column, so `title @sortable`
+    // is a column missing its type (a precise message) rather than an
+    // unrecognisable member. `resource` starts a resource block only when a
+    // path string follows, so a column may still be called `resource`.
     this.MANY({
       GATE: () => !this.atDeclarationStart(),
+      MAX_LOOKAHEAD: 1,
       DEF: () => {
-        this.OR([
-          { ALT: () => this.SUBRULE(this.resourceDecl) },
-          { ALT: () => this.SUBRULE(this.blockAttribute) },
-          { ALT: () => this.SUBRULE(this.columnDecl) },
-        ]);
+        this.OR({
+          MAX_LOOKAHEAD: 1,
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            {
+              GATE: () => tokenMatcher(this.LA(2), StringLiteral),
+              ALT: () => this.SUBRULE(this.resourceDecl),
+            },
+            { ALT: () => this.SUBRULE(this.blockAttribute) },
+            { ALT: () => this.SUBRULE(this.columnDecl) },
+          ],
+        });
         this.OPTION(() => this.CONSUME(Comma));
       },
     });

@@ -22,12 +22,12 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to `name` (case-insensitive), or undefined when
- * none is within a third of the name's length (at least 2 edits allowed),
- * so unrelated names are not suggested.
+ * none is within `maxDistance` edits (default: a third of the name's length,
+ * at least 2), so unrelated names are not suggested.
  */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
+export function closest(name: string, candidates: Iterable<string>, maxDistance?: number): string | undefined {
   const lower = name.toLowerCase();
-  const limit = Math.max(2, Math.floor(name.length / 3));
+  const limit = maxDistance ?? Math.max(2, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {

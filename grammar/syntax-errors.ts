@@ -71,7 +71,8 @@ const OPENERS: Record<string, string> = { "}": "{", ")": "(", "]": "[" };
 
 function show(t: IToken | undefined): string {
   if (!real(t) || t.tokenType.name === "EOF") return "the end of the file";
-  return `"${t.image.length > 30 ? `${t.image.slice(0, 30)}…` : t.image}"`;
+  const image = t.image.length > 30 ? `${t.image.slice(0, 30)}…` : t.image;
+  return image.startsWith('"') ? image : `"${image}"`;
 }
 
 function isEof(t: IToken): boolean {
@@ -159,7 +160,9 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
   });
   const expected = info.expected[0] ?? "";
 
-  if (info.kind === "notAllInput") {
+  // With recovery on, Chevrotain reports leftover top-level text as a
+  // mismatch against EOF rather than as "not all input parsed".
+  if (info.kind === "notAllInput" || (info.kind === "mismatch" && expected === "EOF")) {
     if (actual.image === "}") return diag("unexpected-token", `Unexpected "}": there is no open block to close`);
     return diag(
       "unexpected-token",

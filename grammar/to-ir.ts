@@ -115,10 +115,6 @@ export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema:
       types.push(...t.types);
     }
   }
-  for (const d of schema.domains) {
-    const e = schema.enums.find((x) => x.name === d.name);
-    if (e) ctx.error("duplicate-type", `"${d.name}" is declared both as an enum (line ${e.span.line}) and as a domain`, d.span);
-  }
   const userTypes = new Set([...schema.enums.map((e) => e.name), ...schema.domains.map((d) => d.name)]);
   for (const t of types) checkType(t, userTypes, ctx);
   return { schema, diagnostics: ctx.diagnostics };
