@@ -19,19 +19,19 @@ export function checkArrays(ctx: ValidationContext): void {
       if (ctx.index.resolve(column.type).arrayDims === 0) continue;
       const name = qualified(table, column.name);
       if (column.sortable) {
-        ctx.error("array-sortable", `array column \`${name}\` cannot be @sortable`, attributeSpan(column, "sortable"));
+        ctx.error("array-sortable", `array column "${name}" cannot be @sortable`, attributeSpan(column, "sortable"));
       }
       if (column.searchable) {
         ctx.error(
           "array-searchable",
-          `array column \`${name}\` cannot be @searchable`,
+          `array column "${name}" cannot be @searchable`,
           attributeSpan(column, "searchable"),
         );
       }
       if (column.filterable && !table.indexes.some((i) => isGinOn(i, column.name))) {
         ctx.error(
           "array-filterable-without-gin",
-          `filterable array column \`${name}\` needs a GIN index: add @@index([${column.name}], using: gin)`,
+          `filterable array column "${name}" needs a GIN index: add @@index([${column.name}], using: gin)`,
           attributeSpan(column, "filterable"),
         );
       }

@@ -25,7 +25,7 @@ export function checkCeilings(ctx: ValidationContext): void {
       if (value !== undefined && value < 0) {
         ctx.error(
           "negative-ceiling",
-          `\`${key}\` must not be negative (got ${value}); 0 takes the package default`,
+          `"${key}" must not be negative (got ${value}); 0 takes the package default`,
           settingSpan(resource, key),
         );
       }
@@ -35,7 +35,7 @@ export function checkCeilings(ctx: ValidationContext): void {
     if (declared > max) {
       ctx.error(
         "default-page-size-above-max",
-        `\`default_page_size\` (${declared}) exceeds the page-size ceiling in force (${max})`,
+        `"default_page_size" (${declared}) exceeds the page-size ceiling in force (${max})`,
         settingSpan(resource, "default_page_size"),
       );
     }
@@ -46,7 +46,7 @@ export function checkCeilings(ctx: ValidationContext): void {
       if (column.inverse && limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
         ctx.error(
           "invalid-inverse-limit",
-          `the limit of inverse \`${column.inverse.name}\` on \`${qualified(table, column.name)}\` must be a positive integer (got ${limit})`,
+          `the limit of inverse "${column.inverse.name}" on "${qualified(table, column.name)}" must be a positive integer (got ${limit})`,
           column.inverse.span,
         );
       }

@@ -26,8 +26,9 @@ export class ValidationContext {
     this.report("warning", code, message, span);
   }
 
+  /** Messages read as sentences, like the parser's: the first letter is upper case. */
   private report(severity: Severity, code: string, message: string, span: Span): void {
-    this.found.push({ severity, code, message, span });
+    this.found.push({ severity, code, message: message.charAt(0).toUpperCase() + message.slice(1), span });
   }
 
   /** Every diagnostic, in source order (then by code) so output is deterministic. */

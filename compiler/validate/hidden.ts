@@ -18,33 +18,33 @@ export function checkHidden(ctx: ValidationContext): void {
       const name = qualified(table, column.name);
       for (const attr of REFUSED) {
         const on = attr === "sortable" ? column.sortable !== undefined : column[attr];
-        if (on) ctx.error("hidden-conflict", `hidden column \`${name}\` cannot be @${attr}`, attributeSpan(column, attr));
+        if (on) ctx.error("hidden-conflict", `hidden column "${name}" cannot be @${attr}`, attributeSpan(column, attr));
       }
       if (column.ref?.expandable) {
         ctx.error(
           "hidden-conflict",
-          `hidden column \`${name}\` cannot carry an expandable relation: expanding \`${column.ref.relation}\` would reveal it`,
+          `hidden column "${name}" cannot carry an expandable relation: expanding "${column.ref.relation}" would reveal it`,
           column.ref.span,
         );
       }
       if (column.inverse) {
         ctx.error(
           "hidden-conflict",
-          `hidden column \`${name}\` cannot carry inverse \`${column.inverse.name}\`: its collection would be keyed by a hidden value`,
+          `hidden column "${name}" cannot carry inverse "${column.inverse.name}": its collection would be keyed by a hidden value`,
           column.inverse.span,
         );
       }
       if (column.primaryKey || table.primaryKey.includes(column.name)) {
         ctx.error(
           "hidden-conflict",
-          `primary key column \`${name}\` cannot be hidden: the key is served with every row`,
+          `primary key column "${name}" cannot be hidden: the key is served with every row`,
           attributeSpan(column, "hidden"),
         );
       }
       if (column.computed !== undefined) {
         ctx.error(
           "hidden-conflict",
-          `computed column \`${name}\` cannot be hidden: it exists only to be served`,
+          `computed column "${name}" cannot be hidden: it exists only to be served`,
           attributeSpan(column, "hidden"),
         );
       }

@@ -7,23 +7,15 @@
  */
 import { attributeSpan, qualified, settingSpan, type ValidationContext } from "./context.js";
 
-/** Reports `missing-primary-key`, `composite-key-item-op`, `nullable-primary-key` and `multiple-primary-keys`. */
+/** Reports `missing-primary-key`, `composite-key-item-op` and `nullable-primary-key` (the parser reports a second `@primary_key`). */
 export function checkKeys(ctx: ValidationContext): void {
   for (const table of ctx.index.schema.tables) {
-    const inline = table.columns.filter((c) => c.primaryKey);
-    if (inline.length > 1 && table.primaryKey.length !== inline.length) {
-      ctx.error(
-        "multiple-primary-keys",
-        `table \`${table.name}\` marks several columns @primary_key; declare a composite key with @@primary_key([…])`,
-        attributeSpan(inline[1], "primary_key"),
-      );
-    }
     for (const name of table.primaryKey) {
       const column = ctx.index.column(table, name);
       if (column?.nullable) {
         ctx.error(
           "nullable-primary-key",
-          `primary key column \`${qualified(table, name)}\` cannot be nullable`,
+          `primary key column "${qualified(table, name)}" cannot be nullable`,
           column.primaryKey ? attributeSpan(column, "primary_key") : column.type.span,
         );
       }
@@ -33,7 +25,7 @@ export function checkKeys(ctx: ValidationContext): void {
     if (table.primaryKey.length === 0) {
       ctx.error(
         "missing-primary-key",
-        `table \`${table.name}\` is served at \`${resource.path}\` but has no primary key`,
+        `table "${table.name}" is served at "${resource.path}" but has no primary key`,
         resource.span,
       );
       continue;
@@ -42,7 +34,7 @@ export function checkKeys(ctx: ValidationContext): void {
     if (table.primaryKey.length > 1 && itemOps.length > 0) {
       ctx.error(
         "composite-key-item-op",
-        `${itemOps.join(", ")} need${itemOps.length === 1 ? "s" : ""} a single-column primary key, but table \`${table.name}\` has a composite key (${table.primaryKey.join(", ")}); a composite key allows list and create only`,
+        `${itemOps.join(", ")} need${itemOps.length === 1 ? "s" : ""} a single-column primary key, but table "${table.name}" has a composite key (${table.primaryKey.join(", ")}); a composite key allows list and create only`,
         settingSpan(resource, "ops"),
       );
     }

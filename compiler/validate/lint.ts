@@ -30,14 +30,14 @@ export function checkLint(ctx: ValidationContext): void {
       if (column.inverse && !column.filterable) {
         ctx.warning(
           "inverse-ref-not-filterable",
-          `\`${name}\` carries inverse \`${column.inverse.name}\` but is not @filterable, so the rest of a capped collection cannot be paged with ?${column.name}=eq.<id>`,
+          `"${name}" carries inverse "${column.inverse.name}" but is not @filterable, so the rest of a capped collection cannot be paged with ?${column.name}=eq.<id>`,
           attributeSpan(column, "inverse"),
         );
       }
       if (!hasLeadingIndex(table, column.name)) {
         ctx.warning(
           "unindexed-foreign-key",
-          `foreign key \`${name}\` has no index leading with it; add @@index([${column.name}])`,
+          `foreign key "${name}" has no index leading with it; add @@index([${column.name}])`,
           column.ref.span,
         );
       }

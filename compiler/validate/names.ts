@@ -15,12 +15,12 @@ function checkTypeNamespace(ctx: ValidationContext): void {
   const declare = (kind: string, name: string, span: Span): void => {
     const first = seen.get(name);
     if (first) {
-      ctx.error("duplicate-name", `${kind} \`${name}\` has the name of an earlier ${first}`, span);
+      ctx.error("duplicate-name", `${kind} "${name}" has the name of an earlier ${first}`, span);
     } else {
       seen.set(name, kind);
     }
     if (kind !== "table" && lookupBuiltin(name)) {
-      ctx.error("type-shadows-builtin", `${kind} \`${name}\` has the name of the built-in type \`${lookupBuiltin(name)?.name}\``, span);
+      ctx.error("type-shadows-builtin", `${kind} "${name}" has the name of the built-in type "${lookupBuiltin(name)?.name}"`, span);
     }
   };
   const all = [
@@ -29,30 +29,17 @@ function checkTypeNamespace(ctx: ValidationContext): void {
     ...ctx.index.schema.tables.map((t) => ({ kind: "table", name: t.name, span: t.nameSpan })),
   ].sort((a, b) => a.span.offset - b.span.offset);
   for (const d of all) declare(d.kind, d.name, d.span);
-  for (const e of ctx.index.schema.enums) {
-    const values = new Set<string>();
-    for (const value of e.values) {
-      if (values.has(value)) ctx.error("duplicate-enum-value", `enum \`${e.name}\` lists \`${value}\` more than once`, e.span);
-      values.add(value);
-    }
-  }
 }
 
 /** PostgreSQL's built-in index access methods. */
 const INDEX_METHODS = ["btree", "hash", "gist", "spgist", "gin", "brin"];
 
 function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
-  const names = new Set<string>();
-  for (const column of table.columns) {
-    if (names.has(column.name)) {
-      ctx.error("duplicate-column", `table \`${table.name}\` declares column \`${column.name}\` more than once`, column.span);
-    }
-    names.add(column.name);
-  }
+  const names = new Set(table.columns.map((c) => c.name));
   const need = (cols: readonly string[], what: string, span: Span): void => {
     for (const col of cols) {
       if (!names.has(col)) {
-        ctx.error("unknown-column", `${what} names \`${col}\`, which is not a column of table \`${table.name}\``, span);
+        ctx.error("unknown-column", `${what} names "${col}", which is not a column of table "${table.name}"`, span);
       }
     }
   };
@@ -62,7 +49,7 @@ function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
     if (index.using !== undefined && !INDEX_METHODS.includes(index.using.toLowerCase())) {
       ctx.error(
         "unknown-index-method",
-        `index method \`${index.using}\` is not one of ${INDEX_METHODS.join(", ")}`,
+        `index method "${index.using}" is not one of ${INDEX_METHODS.join(", ")}`,
         index.span,
       );
     }
@@ -71,7 +58,8 @@ function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
   for (const unique of table.uniques) need(unique, "@@unique", table.nameSpan);
 }
 
-/** Reports `duplicate-name`, `type-shadows-builtin`, `duplicate-enum-value`, `duplicate-column`, `unknown-column` and `unknown-index-method`. */
+/** Reports `duplicate-name`, `type-shadows-builtin`, `unknown-column` and `unknown-index-method`
+ * (duplicate columns, enum values and attributes are the parser's to report). */
 export function checkNames(ctx: ValidationContext): void {
   checkTypeNamespace(ctx);
   for (const table of ctx.index.schema.tables) checkColumnLists(ctx, table);

@@ -26,7 +26,7 @@ function checkReferences(ctx: ValidationContext): void {
       if (column.inverse && !column.ref) {
         ctx.error(
           "inverse-without-ref",
-          `@inverse on \`${name}\` needs a @ref on the same column: an inverse relation is the reverse of a reference`,
+          `@inverse on "${name}" needs a @ref on the same column: an inverse relation is the reverse of a reference`,
           attributeSpan(column, "inverse"),
         );
       }
@@ -34,17 +34,17 @@ function checkReferences(ctx: ValidationContext): void {
       if (!ref) continue;
       const target = ctx.index.tables.get(ref.target);
       if (!target) {
-        ctx.error("unknown-ref-target", `@ref on \`${name}\` names table \`${ref.target}\`, which is not declared`, ref.span);
+        ctx.error("unknown-ref-target", `@ref on "${name}" names table "${ref.target}", which is not declared`, ref.span);
         continue;
       }
       if (ref.targetColumn === undefined && target.primaryKey.length !== 1) {
         const why =
           target.primaryKey.length === 0
-            ? `table \`${target.name}\` has no primary key`
-            : `table \`${target.name}\` has a composite primary key (${target.primaryKey.join(", ")})`;
+            ? `table "${target.name}" has no primary key`
+            : `table "${target.name}" has a composite primary key (${target.primaryKey.join(", ")})`;
         ctx.error(
           "ref-target-column-required",
-          `@ref on \`${name}\` must name the referenced column with \`column:\`: ${why}`,
+          `@ref on "${name}" must name the referenced column with "column:": ${why}`,
           ref.span,
         );
         continue;
@@ -53,18 +53,18 @@ function checkReferences(ctx: ValidationContext): void {
       if (!resolved) {
         ctx.error(
           "unknown-ref-column",
-          `@ref on \`${name}\` names column \`${ref.targetColumn ?? ""}\`, which is not a column of table \`${target.name}\``,
+          `@ref on "${name}" names column "${ref.targetColumn ?? ""}", which is not a column of table "${target.name}"`,
           ref.span,
         );
         continue;
       }
       const targetName = qualified(target, resolved.column.name);
       if (resolved.column.computed !== undefined) {
-        ctx.error("ref-target-computed", `@ref on \`${name}\` points at computed column \`${targetName}\`, which is not stored`, ref.span);
+        ctx.error("ref-target-computed", `@ref on "${name}" points at computed column "${targetName}", which is not stored`, ref.span);
       } else if (!ctx.index.isUniqueColumn(target, resolved.column.name)) {
         ctx.error(
           "ref-target-not-unique",
-          `@ref on \`${name}\` points at \`${targetName}\`, which is neither the primary key nor unique`,
+          `@ref on "${name}" points at "${targetName}", which is neither the primary key nor unique`,
           ref.span,
         );
       }
@@ -73,7 +73,7 @@ function checkReferences(ctx: ValidationContext): void {
       if (mine.family !== theirs.family) {
         ctx.error(
           "ref-type-mismatch",
-          `\`${name}\` has type \`${typeText(column.type)}\` but references \`${targetName}\` of type \`${typeText(resolved.column.type)}\``,
+          `"${name}" has type "${typeText(column.type)}" but references "${targetName}" of type "${typeText(resolved.column.type)}"`,
           ref.span,
         );
       }
@@ -107,7 +107,7 @@ function checkRelationNames(ctx: ValidationContext): void {
       if (ctx.index.column(table, rel.name)) {
         ctx.error(
           "relation-name-collides-with-column",
-          `${rel.kind} relation \`${rel.name}\` (declared on \`${rel.declaredOn}\`) has the name of column \`${qualified(table, rel.name)}\``,
+          `${rel.kind} relation "${rel.name}" (declared on "${rel.declaredOn}") has the name of column "${qualified(table, rel.name)}"`,
           rel.span,
         );
       }
@@ -115,7 +115,7 @@ function checkRelationNames(ctx: ValidationContext): void {
       if (first) {
         ctx.error(
           "duplicate-relation-name",
-          `table \`${table.name}\` already has a ${first.kind} relation \`${rel.name}\` (declared on \`${first.declaredOn}\`)`,
+          `table "${table.name}" already has ${first.kind === "inverse" ? "an" : "a"} ${first.kind} relation "${rel.name}" (declared on "${first.declaredOn}")`,
           rel.span,
         );
       } else {

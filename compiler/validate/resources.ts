@@ -15,7 +15,7 @@ export function checkResources(ctx: ValidationContext): void {
   const schemes = new Set<string>();
   for (const scheme of ctx.index.schema.api?.securitySchemes ?? []) {
     if (schemes.has(scheme.name)) {
-      ctx.error("duplicate-security-scheme", `security scheme \`${scheme.name}\` is declared more than once`, scheme.span);
+      ctx.error("duplicate-security-scheme", `security scheme "${scheme.name}" is declared more than once`, scheme.span);
     }
     schemes.add(scheme.name);
   }
@@ -25,7 +25,7 @@ export function checkResources(ctx: ValidationContext): void {
     if (!PATH.test(resource.path)) {
       ctx.error(
         "invalid-resource-path",
-        `resource path \`${resource.path}\` must have the form /<segment> (letters, digits, \`-\`, \`_\`, \`.\`, \`~\`)`,
+        `resource path "${resource.path}" must have the form /<segment> (letters, digits, "-", "_", ".", "~")`,
         pathSpan,
       );
     }
@@ -33,7 +33,7 @@ export function checkResources(ctx: ValidationContext): void {
     if (first) {
       ctx.error(
         "duplicate-resource-path",
-        `resource path \`${resource.path}\` is already served by table \`${tableOf(ctx, first)}\``,
+        `resource path "${resource.path}" is already served by table "${tableOf(ctx, first)}"`,
         pathSpan,
       );
     } else {
@@ -44,13 +44,13 @@ export function checkResources(ctx: ValidationContext): void {
         const declared = [...schemes].sort().join(", ") || "none";
         ctx.error(
           "unknown-security-scheme",
-          `security scheme \`${req.scheme}\` is not declared in the api block (declared: ${declared})`,
+          `security scheme "${req.scheme}" is not declared in the api block (declared: ${declared})`,
           req.span,
         );
       }
     }
     if (resource.ops.length === 0) {
-      ctx.warning("resource-without-ops", `resource \`${resource.path}\` of table \`${table.name}\` exposes no operation`, settingSpan(resource, "ops"));
+      ctx.warning("resource-without-ops", `resource "${resource.path}" of table "${table.name}" exposes no operation`, settingSpan(resource, "ops"));
     }
   }
 }

@@ -13,7 +13,7 @@ export function checkSoftDelete(ctx: ValidationContext): void {
     for (const extra of markers.slice(1)) {
       ctx.error(
         "multiple-soft-delete",
-        `table \`${table.name}\` already has soft-delete column \`${markers[0].name}\``,
+        `table "${table.name}" already has soft-delete column "${markers[0].name}"`,
         attributeSpan(extra, "soft_delete"),
       );
     }
@@ -23,14 +23,14 @@ export function checkSoftDelete(ctx: ValidationContext): void {
       if (resolved.arrayDims > 0 || (resolved.kind !== "timestamptz" && resolved.kind !== "timestamp")) {
         ctx.error(
           "soft-delete-type",
-          `soft-delete column \`${name}\` must be a timestamptz or timestamp, not \`${typeText(column.type)}\``,
+          `soft-delete column "${name}" must be a timestamptz or timestamp, not "${typeText(column.type)}"`,
           attributeSpan(column, "soft_delete"),
         );
       }
       if (!column.nullable) {
         ctx.error(
           "soft-delete-not-nullable",
-          `soft-delete column \`${name}\` must be nullable (write \`${typeText(column.type)}?\`): NULL marks a live row`,
+          `soft-delete column "${name}" must be nullable (write "${typeText(column.type)}?"): NULL marks a live row`,
           attributeSpan(column, "soft_delete"),
         );
       }

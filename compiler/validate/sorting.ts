@@ -14,18 +14,18 @@ function checkTerms(ctx: ValidationContext, table: TableDecl, terms: readonly So
     if (!column) {
       ctx.error(
         "unknown-sort-column",
-        `${what} names \`${term.column}\`, which is not a column of table \`${table.name}\``,
+        `${what} names "${term.column}", which is not a column of table "${table.name}"`,
         term.span,
       );
     } else if (!column.sortable) {
       ctx.error(
         "sort-column-not-sortable",
-        `${what} term \`${qualified(table, term.column)}\` is not @sortable`,
+        `${what} term "${qualified(table, term.column)}" is not @sortable`,
         term.span,
       );
     }
     if (seen.has(term.column)) {
-      ctx.error("duplicate-sort-term", `${what} names \`${term.column}\` more than once`, term.span);
+      ctx.error("duplicate-sort-term", `${what} names "${term.column}" more than once`, term.span);
     }
     seen.add(term.column);
   }
@@ -34,11 +34,11 @@ function checkTerms(ctx: ValidationContext, table: TableDecl, terms: readonly So
 /** Reports `unknown-sort-column`, `sort-column-not-sortable` and `duplicate-sort-term`. */
 export function checkSorting(ctx: ValidationContext): void {
   for (const { table, resource } of exposedTables(ctx.index.schema.tables)) {
-    checkTerms(ctx, table, resource.defaultSort, "default_sort");
+    checkTerms(ctx, table, resource.defaultSort, '"default_sort"');
   }
   for (const table of ctx.index.schema.tables) {
     for (const column of table.columns) {
-      if (column.inverse) checkTerms(ctx, table, column.inverse.order, `the order of inverse \`${column.inverse.name}\``);
+      if (column.inverse) checkTerms(ctx, table, column.inverse.order, `the order of inverse "${column.inverse.name}"`);
     }
   }
 }

@@ -47,15 +47,11 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
 
   const declarations = service.tables.map(rowTypes).filter((t) => t !== "");
   const usesJson = declarations.some((d) => /\bJsonValue\b/.test(d));
-  const typesText = [
-    top,
-    usesJson ? `import type { JsonValue } from ${runtime};` : "",
-    ...declarations,
-  ].join("\n");
+  const typesText = [top, usesJson ? `import type { JsonValue } from ${runtime};` : "", ...declarations].join("\n\n");
 
   const serviceText = [
     top,
-    `import type { ServiceDescriptor } from ${runtime};`,
+    `import type { ServiceDescriptor } from ${runtime};\n`,
     "/** Every table of the schema as the runtime sees it. */",
     `export const service: ServiceDescriptor = ${printLiteral(service)};`,
   ].join("\n");
@@ -66,7 +62,7 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
     `import { mountService, type MountOptions, type MountResult } from ${runtime};`,
     `import { service } from "./service.js";`,
     declarations.length > 0 ? `export type * from "./types.js";` : "",
-    `export { service };`,
+    `export { service };\n`,
     "/**",
     " * Mounts every exposed operation of the schema on `app`.",
     " * @returns `{ ok: true }`, or the registration errors (nothing is mounted then)",

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { check, expectOne } from "./helpers.js";
+
+const composite = (ops: string) => `
+table film_actor {
+  actor_id bigint @filterable
+  film_id  bigint @filterable
+  @@primary_key([actor_id, film_id])
+  resource "/film_actors" { ops = ${ops} }
+}
+`;
+
+describe("primary keys and item operations (spec: Generated operations; decision 0205)", () => {
+  it("allows list and create on a composite key", () => {
+    expect(check(composite("[list, create]"))).toEqual([]);
+  });
+
+  it("refuses read, update and delete on a composite key, at the ops setting", () => {
+    const src = composite("[list, read, update, delete]");
+    expectOne(check(src), src, "composite-key-item-op", {
+      message:
+        'Read, update, delete need a single-column primary key, but table "film_actor" has a composite key (actor_id, film_id); a composite key allows list and create only',
+      at: "[list, read",
+    });
+  });
+
+  it("refuses a served table without a primary key, at the resource", () => {
+    const src = `
+table logs {
+  line text
+  resource "/logs" { ops = [list] }
+}
+`;
+    expectOne(check(src), src, "missing-primary-key", {
+      message: 'Table "logs" is served at "/logs" but has no primary key',
+      at: "resource",
+    });
+  });
+
+  it("accepts an unserved table without a primary key", () => {
+    expect(check("table logs {\n  line text\n}\n")).toEqual([]);
+  });
+
+  it("refuses a nullable key column", () => {
+    const src = "table t {\n  id bigint? @primary_key\n}\n";
+    expectOne(check(src), src, "nullable-primary-key", {
+      message: 'Primary key column "t.id" cannot be nullable',
+      at: "@primary_key",
+    });
+  });
+
+  it("refuses a key naming an unknown column", () => {
+    const src = "table t {\n  a bigint\n  @@primary_key([a, b])\n}\n";
+    expectOne(check(src), src, "unknown-column", {
+      message: 'The primary key names "b", which is not a column of table "t"',
+      at: "t {",
+    });
+  });
+});
