@@ -132,15 +132,15 @@ export function buildLeaf(ctx: FilterContext, site: LeafSite, field: string, opN
     return add(what, { value: field, allowed: ctx.vocab.filterable });
   }
   const allowedOps = operatorsFor(col);
+  if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {
+    return add(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed: allowedOps });
+  }
   if (!isOperatorName(opName)) return add(`unknown operator ${opName} for column ${field}`, { value: opName, allowed: allowedOps });
   if (!allowedOps.includes(opName)) {
     return add(`operator ${opName} is not valid for column ${field} (${col.sqlType}${col.nullable ? ", nullable" : ""})`, {
       value: opName,
       allowed: allowedOps,
     });
-  }
-  if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {
-    return add(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed: allowedOps });
   }
   const op = normaliseOperator(opName);
   const shape = valueShape(col, op);

@@ -120,12 +120,12 @@ export function splitChildren(inner: string): Lexed<string[]> {
 
 /**
  * The inside of `(…)` when `text` opens with `(` and the parenthesis that
- * closes it is the last character; `(a),(b)` is refused. Bracket kinds are
- * matched later, when the inside is split ({@link splitChildren}).
+ * closes it is the last character; `(a),(b)` is refused, and so are
+ * brackets that close out of order.
  */
 export function unwrapGroup(text: string): Lexed<string> {
   if (!text.startsWith("(")) return fail("a group is written (child,child,…)");
-  let depth = 0;
+  const stack: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
@@ -133,11 +133,11 @@ export function unwrapGroup(text: string): Lexed<string> {
       if (!q.ok) return q;
       i = q.value.end - 1;
     } else if (c in CLOSERS) {
-      depth++;
+      stack.push(CLOSERS[c]);
     } else if (c === ")" || c === "]" || c === "}") {
-      depth--;
-      if (depth === 0) return i === text.length - 1 ? ok(text.slice(1, -1)) : fail("text after the group's closing )");
+      if (stack.pop() !== c) return fail(`unbalanced ${c}`);
+      if (stack.length === 0) return i === text.length - 1 ? ok(text.slice(1, -1)) : fail("text after the group's closing )");
     }
   }
-  return fail("missing )");
+  return fail(`missing ${stack[stack.length - 1]}`);
 }
