@@ -3,7 +3,7 @@
  * from the token families in `tokens/`, and `lex()` which turns its output
  * into tokens plus diagnostics (it never throws).
  */
-import { Lexer, type IToken, type TokenType } from "chevrotain";
+import { Lexer, type ILexingError, type IToken, type TokenType } from "chevrotain";
 import type { Diagnostic } from "../compiler/ir.js";
 import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
 import { literalTokens, UnterminatedString } from "./tokens/literals.js";
@@ -25,6 +25,18 @@ const lexer = new Lexer([...allTokens], {
   ensureOptimizations: false,
 });
 
+/** Joins lexing errors separated only by spaces on one line, so `#! $$` is one diagnostic, not two. */
+function mergeRuns(errors: ILexingError[], text: string): { offset: number; length: number }[] {
+  const out: { offset: number; length: number }[] = [];
+  for (const e of errors) {
+    const last = out[out.length - 1];
+    if (last && /^[ \t]*$/.test(text.slice(last.offset + last.length, e.offset))) {
+      last.length = e.offset + e.length - last.offset;
+    } else out.push({ offset: e.offset, length: e.length });
+  }
+  return out;
+}
+
 /** What `lex` returns: significant tokens, doc comments (in source order) and lexical diagnostics. */
 export interface LexResult {
   tokens: IToken[];
@@ -41,7 +53,7 @@ export interface LexResult {
 export function lex(text: string, source: SourceMap): LexResult {
   const result = lexer.tokenize(text);
   const diagnostics: Diagnostic[] = [];
-  for (const e of result.errors) {
+  for (const e of mergeRuns(result.errors, text)) {
     const bad = text.slice(e.offset, e.offset + e.length);
     const shown = bad.length > 20 ? `${bad.slice(0, 20)}…` : bad;
     diagnostics.push({

@@ -13,8 +13,25 @@ import { parser } from "./parser.js";
 import { SourceMap } from "./span.js";
 import { syntaxDiagnostic } from "./syntax-errors.js";
 import { declarationKeywords } from "./tokens/keywords.js";
+import { UnterminatedString } from "./tokens/literals.js";
 import { buildSchema } from "./to-ir.js";
 import { Ctx, DocIndex } from "./to-ir/context.js";
+
+/**
+ * Offsets of the tokens right after a string with no closing quote. The
+ * `)` or `]` the string swallowed is then reported missing there, which
+ * only repeats the `unterminated-string` diagnostic, so those are dropped.
+ */
+function afterUnterminated(tokens: IToken[]): Set<number> {
+  const out = new Set<number>();
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if (t.tokenType === UnterminatedString && next) out.add(next.startOffset);
+  });
+  return out;
+}
+
+const ECHOES = new Set(["missing-paren", "missing-bracket"]);
 
 function parseTokens(tokens: IToken[], source: SourceMap): { roots: CstNode[]; diagnostics: Diagnostic[] } {
   const roots: CstNode[] = [];
@@ -34,7 +51,8 @@ function parseTokens(tokens: IToken[], source: SourceMap): { roots: CstNode[]; d
     while (next < tokens.length && !declarationKeywords.includes(tokens[next]!.tokenType)) next++;
     start = next;
   }
-  return { roots, diagnostics };
+  const echoes = afterUnterminated(tokens);
+  return { roots, diagnostics: diagnostics.filter((d) => !(ECHOES.has(d.code) && echoes.has(d.span.offset))) };
 }
 
 /** Keeps the first diagnostic per position and code: recovery can report the same spot twice. */

@@ -24,6 +24,7 @@ import {
   NumberLiteral,
   SqlString,
   StringLiteral,
+  UnterminatedString,
 } from "./tokens/literals.js";
 import {
   Colon,
@@ -72,6 +73,16 @@ export class ResourceParser extends CstParser {
       return onSameLine(t1, t2) && onSameLine(t2, t3) && t3.tokenType !== LCurly;
     }
     return false;
+  }
+
+  /**
+   * True right after a string that lost its closing quote when the next
+   * token is on a later line: the `)` or `]` the string swallowed was on its
+   * line, so the list ends here instead of eating the following lines.
+   */
+  private afterUnterminatedString(): boolean {
+    const last = this.LA(0);
+    return last.tokenType === UnterminatedString && this.LA(1).startLine !== last.startLine;
   }
 
   /** The whole file: declarations in any order. */
@@ -256,9 +267,12 @@ export class ResourceParser extends CstParser {
   /** `( arg, name: value … )`. */
   public argList = this.RULE("argList", () => {
     this.CONSUME(LParen);
-    this.MANY(() => {
-      this.SUBRULE(this.arg);
-      this.OPTION(() => this.CONSUME(Comma));
+    this.MANY({
+      GATE: () => !this.afterUnterminatedString(),
+      DEF: () => {
+        this.SUBRULE(this.arg);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RParen);
   });
@@ -275,9 +289,12 @@ export class ResourceParser extends CstParser {
   /** `[ item, … ]`, items as in argument lists. */
   public list = this.RULE("list", () => {
     this.CONSUME(LBracket);
-    this.MANY(() => {
-      this.SUBRULE(this.arg);
-      this.OPTION(() => this.CONSUME(Comma));
+    this.MANY({
+      GATE: () => !this.afterUnterminatedString(),
+      DEF: () => {
+        this.SUBRULE(this.arg);
+        this.OPTION(() => this.CONSUME(Comma));
+      },
     });
     this.CONSUME(RBracket);
   });
