@@ -2,9 +2,10 @@
  * Addressing one row by primary key (`/{id}` of read, update and delete).
  */
 import type { TableDescriptor } from "../descriptor.js";
-import type { ScalarValue } from "../predicate.js";
+import type { Predicate, ScalarValue } from "../predicate.js";
 import type { Params } from "./bind.js";
 import { bindElement, columnRef, findColumn } from "./column.js";
+import { compileWhere } from "./where.js";
 
 /**
  * `"t0"."id" = $n::type` for the single-column primary key of `table`.
@@ -18,4 +19,19 @@ export function keyCondition(table: TableDescriptor, key: ScalarValue, alias: st
   }
   const col = findColumn(table, table.primaryKey[0]);
   return `${columnRef(col, alias)} = ${bindElement(col, key, params)}`;
+}
+
+/**
+ * The condition addressing one row in scope: the key condition, AND the
+ * scope when one is given (a row outside the scope is treated as absent).
+ */
+export function addressRow(
+  table: TableDescriptor,
+  key: ScalarValue,
+  scope: Predicate | undefined,
+  alias: string,
+  params: Params,
+): string {
+  const byKey = keyCondition(table, key, alias, params);
+  return scope === undefined ? byKey : `${byKey} AND (${compileWhere(table, scope, alias, params)})`;
 }

@@ -6,8 +6,7 @@ import type { SqlStatement } from "../exec/executor.js";
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
-import { keyCondition } from "./key.js";
-import { compileFilter } from "./filter.js";
+import { addressRow } from "./key.js";
 import { quoteIdent } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowSelect } from "./row.js";
@@ -33,8 +32,6 @@ export function compileRead(
   const aliases = new Aliases();
   const alias = aliases.next();
   const select = rowSelect(service, table, alias, { expand }, { params, aliases, options });
-  const conds = [keyCondition(table, key, alias, params)];
-  const scoped = compileFilter(table, alias, params, { scope });
-  if (scoped !== undefined) conds.push(scoped);
-  return params.statement(`SELECT ${select} FROM ${quoteIdent(table.name)} AS ${quoteIdent(alias)} WHERE ${conds.join(" AND ")}`);
+  const where = addressRow(table, key, scope, alias, params);
+  return params.statement(`SELECT ${select} FROM ${quoteIdent(table.name)} AS ${quoteIdent(alias)} WHERE ${where}`);
 }

@@ -1,7 +1,7 @@
 /**
  * The statements of create, update and delete (spec: Generated operations).
- * Each writes inside a CTE and selects the written row through the same
- * JSON builder as a read, so a stored row has one form everywhere
+ * Each returns the written row through the same JSON builder as a read, so
+ * a stored row has one form everywhere
  * (docs/decisions/0402-write-statements.md). Expansions are never added:
  * writes return the stored row only.
  */
@@ -10,9 +10,8 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
-import { compileFilter } from "./filter.js";
 import { quoteIdent } from "./ident.js";
-import { keyCondition } from "./key.js";
+import { addressRow } from "./key.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
 import { Aliases } from "./options.js";
 import { rowSelect } from "./row.js";
@@ -35,10 +34,15 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
   return out;
 }
 
-/** `WITH "w" AS (<write> RETURNING *) SELECT <row json> AS "j" FROM "w" AS "t0"`. */
+/**
+ * `<write> RETURNING <row json>::text AS "j"`. The JSON is built in the
+ * RETURNING list of the write itself (not a CTE read by a SELECT), so the
+ * statement's row count is the number of rows written on both executors:
+ * PGlite reports no affected rows for a SELECT over a data-modifying CTE.
+ */
 function returningRow(service: ServiceDescriptor, table: TableDescriptor, write: string, params: Params): SqlStatement {
   const select = rowSelect(service, table, "t0", { expand: [] }, { params, aliases: new Aliases(), options: {} });
-  return params.statement(`WITH "w" AS (${write} RETURNING *) SELECT ${select} FROM "w" AS "t0"`);
+  return params.statement(`${write} RETURNING ${select}`);
 }
 
 /**
@@ -57,7 +61,7 @@ export function compileInsert(service: ServiceDescriptor, table: TableDescriptor
     set.length === 0
       ? "DEFAULT VALUES"
       : `(${set.map(([c]) => c).join(", ")}) VALUES (${set.map(([, v]) => v).join(", ")})`;
-  return returningRow(service, table, `INSERT INTO ${quoteIdent(table.name)} ${body}`, params);
+  return returningRow(service, table, `INSERT INTO ${quoteIdent(table.name)} AS "t0" ${body}`, params);
 }
 
 /**
@@ -77,10 +81,8 @@ export function compileUpdate(
   const params = new Params();
   const set = assignments(table, values, params);
   if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
-  const conds = [keyCondition(table, key, "t0", params)];
-  const scoped = compileFilter(table, "t0", params, { scope });
-  if (scoped !== undefined) conds.push(scoped);
-  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${set.map(([c, v]) => `${c} = ${v}`).join(", ")} WHERE ${conds.join(" AND ")}`;
+  const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
+  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${changes} WHERE ${addressRow(table, key, scope, "t0", params)}`;
   return returningRow(service, table, write, params);
 }
 
@@ -97,13 +99,9 @@ export function compileDelete(
   key: ScalarValue,
   scope?: Predicate,
 ): SqlStatement {
-  void service;
+  void service; // taken for a signature uniform with the other statements; a delete reads no other table
   const params = new Params();
-  const conds = [keyCondition(table, key, "t0", params)];
-  const scoped = compileFilter(table, "t0", params, { scope });
-  if (scoped !== undefined) conds.push(scoped);
   const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
-  const write = `DELETE FROM ${quoteIdent(table.name)} AS "t0" WHERE ${conds.join(" AND ")}`;
-  const select = `${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`;
-  return params.statement(`WITH "w" AS (${write} RETURNING *) SELECT ${select} FROM "w" AS "t0"`);
+  const write = `DELETE FROM ${quoteIdent(table.name)} AS "t0" WHERE ${addressRow(table, key, scope, "t0", params)}`;
+  return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }

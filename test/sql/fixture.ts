@@ -126,7 +126,7 @@ export const item: TableDescriptor = {
     column("days", "date[]", "date", { array: true, sortable: false }),
     column("secret", "text", "text", { hidden: true, searchable: true }),
     column("summary", "text", "text", { computed: "title || ' ' || coalesce(note, '')", searchable: true }),
-    column("shout", "text", "text", { computed: "upper(title)", searchable: true }),
+    column("shout", "text", "text", { computed: "'zz' || title", searchable: true }),
   ],
   relations: [relation({ name: "parent", kind: "forward", target: "parent", column: "parent_id", targetColumn: "id" })],
   resource: resource("/items", ["summary"]),
