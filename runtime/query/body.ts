@@ -74,7 +74,8 @@ export function parseCreateBody(table: TableDescriptor, body: unknown): BodyValu
   const out = decodeFields(table, body, "create", problems);
   const carried = body as Record<string, unknown>;
   for (const name of vocabulary(table).required) {
-    if (!Object.hasOwn(carried, name)) problems.add(`body.${name}`, `${name} is required (it is not nullable and has no default)`);
+    if (!Object.hasOwn(carried, name))
+      problems.add(`body.${name}`, `${name} is required (it is not nullable and has no default)`);
   }
   problems.throwIfAny("invalid-body");
   return out;
@@ -93,7 +94,9 @@ export function parseUpdateBody(table: TableDescriptor, body: unknown): UpdateBo
   const problems = new ProblemList();
   const fields = decodeFields(table, body, "update", problems);
   if (Object.keys(body as object).length === 0) {
-    problems.add("body", "empty change set: the body carries no field to update", { allowed: vocabulary(table).updateWritable });
+    problems.add("body", "empty change set: the body carries no field to update", {
+      allowed: vocabulary(table).updateWritable,
+    });
   }
   problems.throwIfAny("invalid-body");
   return { fields };

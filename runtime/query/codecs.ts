@@ -140,7 +140,9 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
         : fail("expected a JSON integer (as a string beyond 2^53)");
     case "numeric":
       if (typeof v === "string") return decodeText(col, v);
-      return typeof v === "number" && Number.isFinite(v) ? ok(String(v)) : fail("expected a number or its decimal text");
+      return typeof v === "number" && Number.isFinite(v)
+        ? ok(String(v))
+        : fail("expected a number or its decimal text");
     case "float":
       return typeof v === "number" && Number.isFinite(v) ? ok(v) : fail("expected a JSON number");
     case "boolean":
@@ -175,7 +177,12 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
   return decodeJsonScalar(col, v);
 }
 
-function refusal(location: string, col: ColumnDescriptor, value: unknown, d: { detail: string; allowed?: readonly string[] }): ProblemError {
+function refusal(
+  location: string,
+  col: ColumnDescriptor,
+  value: unknown,
+  d: { detail: string; allowed?: readonly string[] },
+): ProblemError {
   const item = { location, detail: `invalid value for column ${col.name}: ${d.detail}`, value: echoValue(value) };
   return new ProblemError(400, "invalid-value", item.detail, [d.allowed ? { ...item, allowed: [...d.allowed] } : item]);
 }

@@ -29,7 +29,8 @@ export interface SplitFilter {
 export function splitFilter(text: string): SplitFilter {
   if (text === "isnull" || text === "notnull") return { op: text, value: undefined, bare: false };
   const dot = text.indexOf(".");
-  if (dot > 0 && isOperatorName(text.slice(0, dot))) return { op: text.slice(0, dot), value: text.slice(dot + 1), bare: false };
+  if (dot > 0 && isOperatorName(text.slice(0, dot)))
+    return { op: text.slice(0, dot), value: text.slice(dot + 1), bare: false };
   return { op: "eq", value: text, bare: true };
 }
 
@@ -40,5 +41,9 @@ export function splitFilter(text: string): SplitFilter {
  */
 export function parseColumnParam(ctx: FilterContext, name: string, text: string): Comparison | undefined {
   const { op, value, bare } = splitFilter(text);
-  return buildLeaf(ctx, { location: `query.${name}`, prefix: "", parameter: true }, name, op, { from: "url", text: value, bare });
+  return buildLeaf(ctx, { location: `query.${name}`, prefix: "", parameter: true }, name, op, {
+    from: "url",
+    text: value,
+    bare,
+  });
 }

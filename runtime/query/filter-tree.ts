@@ -32,14 +32,26 @@ function strayMembers(o: Record<string, unknown>, allowed: ReadonlySet<string>):
   return Object.keys(o).filter((k) => !allowed.has(k));
 }
 
-function group(ctx: FilterContext, o: Record<string, unknown>, kind: GroupKind, depth: number, path: string): Predicate | undefined {
+function group(
+  ctx: FilterContext,
+  o: Record<string, unknown>,
+  kind: GroupKind,
+  depth: number,
+  path: string,
+): Predicate | undefined {
   const stray = strayMembers(o, GROUP_MEMBERS);
-  if (stray.length > 0) return problem(ctx, path, `unknown member ${stray.join(", ")} in a group (members: op, children)`);
+  if (stray.length > 0)
+    return problem(ctx, path, `unknown member ${stray.join(", ")} in a group (members: op, children)`);
   if (depth > MAX_GROUP_DEPTH) return problem(ctx, path, `groups nested too deeply; at most ${MAX_GROUP_DEPTH} levels`);
   const children = o.children;
-  if (!Array.isArray(children) || children.length === 0) return problem(ctx, path, "a group needs a non-empty children array");
+  if (!Array.isArray(children) || children.length === 0)
+    return problem(ctx, path, "a group needs a non-empty children array");
   if (kind === "not" && children.length !== 1) {
-    return problem(ctx, path, `not takes exactly one child (${children.length} given); wrap several in {"op":"and","children":[…]}`);
+    return problem(
+      ctx,
+      path,
+      `not takes exactly one child (${children.length} given); wrap several in {"op":"and","children":[…]}`,
+    );
   }
   const parsed = children.map((c, i) => node(ctx, c, depth, `${path}.children[${i}]`));
   const good = parsed.filter((p): p is Predicate => p !== undefined);
@@ -50,14 +62,21 @@ function node(ctx: FilterContext, v: unknown, parentDepth: number, path: string)
   if (!isObject(v)) return problem(ctx, path, 'expected an object: {"field","op","value"} or {"op","children"}', v);
   if (isGroupOp(v.op) && !Object.hasOwn(v, "field")) return group(ctx, v, v.op, parentDepth + 1, path);
   const stray = strayMembers(v, LEAF_MEMBERS);
-  if (stray.length > 0) return problem(ctx, path, `unknown member ${stray.join(", ")} in a condition (members: field, op, value)`);
+  if (stray.length > 0)
+    return problem(ctx, path, `unknown member ${stray.join(", ")} in a condition (members: field, op, value)`);
   if (typeof v.field !== "string") return problem(ctx, path, "field must be a string naming a column");
   if (typeof v.op !== "string") return problem(ctx, path, "op must be a string naming an operator");
-  return buildLeaf(ctx, { location: LOCATION, prefix: `filter at ${path} (${v.field}): `, parameter: false }, v.field, v.op, {
-    from: "json",
-    present: Object.hasOwn(v, "value"),
-    value: v.value,
-  });
+  return buildLeaf(
+    ctx,
+    { location: LOCATION, prefix: `filter at ${path} (${v.field}): `, parameter: false },
+    v.field,
+    v.op,
+    {
+      from: "json",
+      present: Object.hasOwn(v, "value"),
+      value: v.value,
+    },
+  );
 }
 
 /**

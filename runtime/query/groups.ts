@@ -45,7 +45,10 @@ function parseChild(site: GroupSite, text: string, depth: number, path: string):
   const firstDot = text.indexOf(".");
   const secondDot = firstDot < 0 ? -1 : text.indexOf(".", firstDot + 1);
   if (firstDot <= 0) {
-    const hint = text === "" ? "empty child" : `expected column.operator.value (a list inside a group is written in parentheses: column.in.(a,b))`;
+    const hint =
+      text === ""
+        ? "empty child"
+        : `expected column.operator.value (a list inside a group is written in parentheses: column.in.(a,b))`;
     site.ctx.problems.add(site.location, `${path}: ${hint}`, { value: text });
     return undefined;
   }
@@ -58,10 +61,19 @@ function parseChild(site: GroupSite, text: string, depth: number, path: string):
   });
 }
 
-function parseGroup(site: GroupSite, kind: GroupKind, inner: string, depth: number, path: string): Predicate | undefined {
+function parseGroup(
+  site: GroupSite,
+  kind: GroupKind,
+  inner: string,
+  depth: number,
+  path: string,
+): Predicate | undefined {
   const problems = site.ctx.problems;
   if (depth > MAX_GROUP_DEPTH) {
-    problems.add(site.location, `${path}: groups nested too deeply; at most ${MAX_GROUP_DEPTH} levels, the ${site.param}= parameter counting as 1`);
+    problems.add(
+      site.location,
+      `${path}: groups nested too deeply; at most ${MAX_GROUP_DEPTH} levels, the ${site.param}= parameter counting as 1`,
+    );
     return undefined;
   }
   const split = splitChildren(inner);

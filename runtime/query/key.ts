@@ -22,7 +22,10 @@ const utf8 = new TextEncoder();
 export function parseKey(table: TableDescriptor, text: string): ScalarValue {
   const col = table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
   if (!col) throw new Error(`table ${table.name} has no single-column primary key, so it has no item routes`);
-  const d = utf8.encode(text).length > MAX_VALUE_BYTES ? { ok: false as const, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` } : decodeText(col, text);
+  const d =
+    utf8.encode(text).length > MAX_VALUE_BYTES
+      ? { ok: false as const, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` }
+      : decodeText(col, text);
   if (d.ok) return d.value;
   // The detail names the key's type, never the column: the key may be a hidden column.
   const item = { location: "path.id", detail: `invalid id: ${d.detail}`, value: echoValue(text) };

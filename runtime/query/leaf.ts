@@ -8,7 +8,14 @@
 import { MAX_LIST_VALUES, MAX_VALUE_BYTES, type ColumnDescriptor } from "../descriptor.js";
 import { cmp, type Comparison, type JsonValue, type ScalarValue } from "../predicate.js";
 import { decodeJsonScalar, decodeText, isJsonValue, type Decoded } from "./codecs.js";
-import { isOperatorName, minListItems, normaliseOperator, operatorsFor, valueShape } from "./operators.js";
+import {
+  isOperatorName,
+  minListItems,
+  normaliseOperator,
+  operatorsFor,
+  valueShape,
+  type OperatorName,
+} from "./operators.js";
 import type { ProblemExtras, ProblemList } from "./problems.js";
 import { readList, readScalar } from "./syntax.js";
 import type { TableVocabulary } from "./vocabulary.js";
@@ -41,8 +48,7 @@ export interface LeafSite {
  * (`present` false when the node has no `value`).
  */
 export type LeafValue =
-  | { from: "url"; text: string | undefined; bare?: boolean }
-  | { from: "json"; present: boolean; value: unknown };
+  { from: "url"; text: string | undefined; bare?: boolean } | { from: "json"; present: boolean; value: unknown };
 
 const utf8 = new TextEncoder();
 
@@ -67,7 +73,10 @@ function countLeaf(ctx: FilterContext, site: LeafSite): void {
 function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Decoded<ScalarValue> {
   if (typeof raw === "string") {
     if (tooLong(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
-    if (textOnly) return raw.includes("\u0000") ? { ok: false, detail: "text may not contain the NUL character" } : { ok: true, value: raw };
+    if (textOnly)
+      return raw.includes("\u0000")
+        ? { ok: false, detail: "text may not contain the NUL character" }
+        : { ok: true, value: raw };
     return decodeText(col, raw);
   }
   if (raw === null || raw === undefined) return { ok: false, detail: "a value is required" };
@@ -83,7 +92,7 @@ function decodeDocument(value: LeafValue): Decoded<JsonValue> {
     try {
       return { ok: true, value: JSON.parse(text) as JsonValue };
     } catch {
-      return { ok: false, detail: "expected a JSON document, e.g. {\"key\":\"value\"}" };
+      return { ok: false, detail: 'expected a JSON document, e.g. {"key":"value"}' };
     }
   }
   if (!value.present) return { ok: false, detail: "a JSON value is required" };
@@ -112,77 +121,120 @@ function singleItem(value: LeafValue): Decoded<unknown> {
   return value.present ? { ok: true, value: value.value } : { ok: false, detail: "a value is required" };
 }
 
-/**
- * Checks and decodes one leaf, recording every problem in `ctx.problems`.
- * @param field the column name as written
- * @param opName the operator as written (`neq` is normalised to `ne`)
- * @returns the comparison, or undefined when a problem was recorded
- */
-export function buildLeaf(ctx: FilterContext, site: LeafSite, field: string, opName: string, value: LeafValue): Comparison | undefined {
-  countLeaf(ctx, site);
-  const problems = ctx.problems;
-  const add = (detail: string, extras: ProblemExtras = {}): undefined => {
-    problems.add(site.location, site.prefix + detail, extras);
-    return undefined;
-  };
-  const col = ctx.vocab.visible.get(field);
+type Report = (detail: string, extras?: ProblemExtras) => undefined;
+
+/** The column and operator of a leaf once both are known to be allowed; refusals go to `report`. */
+function resolve(
+  vocab: TableVocabulary,
+  site: LeafSite,
+  field: string,
+  opName: string,
+  value: LeafValue,
+  report: Report,
+): { col: ColumnDescriptor; opName: OperatorName } | undefined {
+  const col = vocab.visible.get(field);
   if (!col || !col.filterable) {
     // A hidden column reads exactly like an unknown one, so a refusal never reveals it.
-    const what = col ? `column ${field} is not filterable` : site.parameter ? `unknown parameter ${field}: not a filterable column nor a query parameter` : `unknown column ${field}`;
-    return add(what, { value: field, allowed: ctx.vocab.filterable });
+    let what = `unknown column ${field}`;
+    if (col) what = `column ${field} is not filterable`;
+    else if (site.parameter) what = `unknown parameter ${field}: not a filterable column nor a query parameter`;
+    return report(what, { value: field, allowed: vocab.filterable });
   }
-  const allowedOps = operatorsFor(col);
+  const allowed = operatorsFor(col);
   if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {
-    return add(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed: allowedOps });
+    return report(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed });
   }
-  if (!isOperatorName(opName)) return add(`unknown operator ${opName} for column ${field}`, { value: opName, allowed: allowedOps });
-  if (!allowedOps.includes(opName)) {
-    return add(`operator ${opName} is not valid for column ${field} (${col.sqlType}${col.nullable ? ", nullable" : ""})`, {
-      value: opName,
-      allowed: allowedOps,
-    });
+  if (!isOperatorName(opName)) {
+    return report(`unknown operator ${opName} for column ${field}`, { value: opName, allowed });
   }
+  if (!allowed.includes(opName)) {
+    const type = `${col.sqlType}${col.nullable ? ", nullable" : ""}`;
+    return report(`operator ${opName} is not valid for column ${field} (${type})`, { value: opName, allowed });
+  }
+  return { col, opName };
+}
+
+/**
+ * Decodes the value of an allowed leaf for its operator's shape, reporting
+ * every bad item of a list.
+ * @returns `ok` with the comparison value (undefined for the null tests), or not ok after reporting
+ */
+function decodeLeafValue(
+  col: ColumnDescriptor,
+  opName: OperatorName,
+  value: LeafValue,
+  report: Report,
+): { ok: true; value: Comparison["value"] } | { ok: false } {
   const op = normaliseOperator(opName);
   const shape = valueShape(col, op);
-  const bad = (d: { detail: string; allowed?: readonly string[] }, raw?: unknown): undefined =>
-    add(`invalid value for column ${field}: ${d.detail}`, { value: raw, allowed: d.allowed });
-
+  const raw = value.from === "url" ? value.text : value.value;
+  const bad = (d: { detail: string; allowed?: readonly string[] }, v: unknown): { ok: false } => {
+    report(`invalid value for column ${col.name}: ${d.detail}`, { value: v, allowed: d.allowed });
+    return { ok: false };
+  };
   switch (shape) {
     case "none": {
       const given = value.from === "url" ? value.text !== undefined : value.present && value.value !== null;
-      return given ? add(`operator ${opName} takes no value`) : cmp(field, op);
+      if (given) report(`operator ${opName} takes no value`);
+      return given ? { ok: false } : { ok: true, value: undefined };
     }
     case "document": {
       const d = decodeDocument(value);
-      return d.ok ? cmp(field, op, d.value) : bad(d, value.from === "url" ? value.text : value.value);
+      return d.ok ? d : bad(d, raw);
     }
     case "list":
     case "pair": {
       const l = listItems(value);
-      if (!l.ok) return bad(l, value.from === "url" ? value.text : value.value);
+      if (!l.ok) return bad(l, raw);
       const [min, max] = shape === "pair" ? [2, 2] : [minListItems(col, op), MAX_LIST_VALUES];
       if (l.value.length < min || l.value.length > max) {
         const want = shape === "pair" ? "exactly 2 values (low,high)" : `${min} to ${max} values`;
-        return add(`operator ${opName} on column ${field} takes ${want}; ${l.value.length} given`);
+        report(`operator ${opName} on column ${col.name} takes ${want}; ${l.value.length} given`);
+        return { ok: false };
       }
       const out: ScalarValue[] = [];
       let failed = false;
-      for (const raw of l.value) {
-        const d = decodeItem(col, raw, false);
+      for (const item of l.value) {
+        const d = decodeItem(col, item, false);
         if (d.ok) {
           out.push(d.value);
         } else {
-          bad(d, raw);
+          bad(d, item);
           failed = true;
         }
       }
-      return failed ? undefined : cmp(field, op, out);
+      return failed ? { ok: false } : { ok: true, value: out };
     }
     default: {
-      const s = singleItem(value);
-      if (!s.ok) return bad(s);
-      const d = decodeItem(col, s.value, shape === "text");
-      return d.ok ? cmp(field, op, d.value) : bad(d, s.value);
+      const single = singleItem(value);
+      if (!single.ok) return bad(single, raw);
+      const d = decodeItem(col, single.value, shape === "text");
+      return d.ok ? d : bad(d, single.value);
     }
   }
+}
+
+/**
+ * Checks and decodes one leaf, recording every problem in `ctx.problems`
+ * at `site.location`. Every leaf counts toward MaxFilters, valid or not.
+ * @param field the column name as written
+ * @param opName the operator as written (`neq` is normalised to `ne`)
+ * @returns the comparison, or undefined when a problem was recorded
+ */
+export function buildLeaf(
+  ctx: FilterContext,
+  site: LeafSite,
+  field: string,
+  opName: string,
+  value: LeafValue,
+): Comparison | undefined {
+  countLeaf(ctx, site);
+  const report: Report = (detail, extras = {}) => {
+    ctx.problems.add(site.location, site.prefix + detail, extras);
+    return undefined;
+  };
+  const resolved = resolve(ctx.vocab, site, field, opName, value, report);
+  if (!resolved) return undefined;
+  const decoded = decodeLeafValue(resolved.col, resolved.opName, value, report);
+  return decoded.ok ? cmp(field, normaliseOperator(resolved.opName), decoded.value) : undefined;
 }

@@ -97,7 +97,12 @@ export function parseListQuery(service: ServiceDescriptor, table: TableDescripto
   const select = parseSelect(single.get("select"), table, vocab, problems);
   const search = parseSearch(single.get("search"), vocab, problems);
   const paging = parsePaging(
-    { page: single.get("page"), perPage: single.get("per_page"), offset: single.get("offset"), cursor: single.get("cursor") },
+    {
+      page: single.get("page"),
+      perPage: single.get("per_page"),
+      offset: single.get("offset"),
+      cursor: single.get("cursor"),
+    },
     limits,
     problems,
   );
@@ -107,12 +112,21 @@ export function parseListQuery(service: ServiceDescriptor, table: TableDescripto
   }
   let expand: string[] = [];
   if (expandValues.length > 0) {
-    if (vocab.expandable.length === 0) unknownParameter(problems, vocab, "expand", "this resource has no expandable relation");
+    if (vocab.expandable.length === 0)
+      unknownParameter(problems, vocab, "expand", "this resource has no expandable relation");
     else expand = parseExpand(expandValues, vocab, problems);
   }
   problems.throwIfAny("invalid-query");
 
-  const query: ListQuery = { sort, sortRequested: requested, expand, page: paging.page, perPage: paging.perPage, offset: paging.offset, count: count === "exact" };
+  const query: ListQuery = {
+    sort,
+    sortRequested: requested,
+    expand,
+    page: paging.page,
+    perPage: paging.perPage,
+    offset: paging.offset,
+    count: count === "exact",
+  };
   if (filters.length > 0) query.where = and(...filters);
   if (search !== undefined) query.search = search;
   if (select !== undefined) query.select = select;

@@ -9,9 +9,31 @@ import type { Operator } from "../predicate.js";
 export type OperatorName = Operator | "neq";
 
 const ALL: readonly OperatorName[] = [
-  "eq", "ne", "neq", "gt", "gte", "lt", "lte", "in", "nin", "between",
-  "like", "ilike", "contains", "startswith", "endswith", "isnull", "notnull",
-  "has", "hasany", "hasall", "nhas", "nhasany", "nhasall", "hasdoc", "nhasdoc",
+  "eq",
+  "ne",
+  "neq",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "in",
+  "nin",
+  "between",
+  "like",
+  "ilike",
+  "contains",
+  "startswith",
+  "endswith",
+  "isnull",
+  "notnull",
+  "has",
+  "hasany",
+  "hasall",
+  "nhas",
+  "nhasany",
+  "nhasall",
+  "hasdoc",
+  "nhasdoc",
 ];
 const NAMES: ReadonlySet<string> = new Set(ALL);
 

@@ -1,6 +1,6 @@
 /**
  * Offset paging parameters, and their exclusion with `cursor` (spec:
- * Pagination rules 1, 3 and 4; Limits).
+ * Pagination rules 1, 3 and 4; Limits; docs/decisions/0303-query-parameters.md).
  */
 import type { Limits } from "../descriptor.js";
 import type { ProblemList } from "./problems.js";
@@ -61,23 +61,34 @@ export function parsePaging(params: PagingParams, limits: Limits, problems: Prob
   let pageGiven = false;
   if (params.page !== undefined) {
     const n = readCount(params.page);
-    if (n === undefined || n < 1) problems.add("query.page", "page must be an integer of at least 1", { value: params.page });
+    if (n === undefined || n < 1)
+      problems.add("query.page", "page must be an integer of at least 1", { value: params.page });
     else [page, pageGiven] = [n, true];
   }
   if (params.perPage !== undefined) {
     const n = readCount(params.perPage);
-    if (n === undefined || n < 1) problems.add("query.per_page", "per_page must be an integer of at least 1", { value: params.perPage });
+    if (n === undefined || n < 1)
+      problems.add("query.per_page", "per_page must be an integer of at least 1", { value: params.perPage });
     else perPage = Math.min(n, limits.maxPageSize);
   }
   if (params.offset !== undefined) {
     const n = readCount(params.offset);
-    if (n === undefined) problems.add("query.offset", "offset must be an integer of at least 0", { value: params.offset });
+    if (n === undefined)
+      problems.add("query.offset", "offset must be an integer of at least 0", { value: params.offset });
     else offset = n;
   }
   if (params.cursor !== undefined) {
     if (params.cursor === "") problems.add("query.cursor", "cursor is empty; pass next_cursor of the previous page");
-    if (params.page !== undefined) problems.add("query.page", "cursor and page cannot be combined: drop page (the cursor already says where the next page starts)");
-    if (params.offset !== undefined) problems.add("query.offset", "cursor and offset cannot be combined: drop offset (the cursor already says where the next page starts)");
+    if (params.page !== undefined)
+      problems.add(
+        "query.page",
+        "cursor and page cannot be combined: drop page (the cursor already says where the next page starts)",
+      );
+    if (params.offset !== undefined)
+      problems.add(
+        "query.offset",
+        "cursor and offset cannot be combined: drop offset (the cursor already says where the next page starts)",
+      );
   } else if (params.page !== undefined && params.offset !== undefined) {
     problems.add("query.offset", "page and offset cannot be combined: drop one of them");
   } else if (offset !== undefined && offset > limits.maxOffset) {

@@ -1,4 +1,4 @@
-/** `?select=`, the projection (spec: Projection). */
+/** `?select=`, the projection (spec: Projection; docs/decisions/0303-query-parameters.md). */
 import type { TableDescriptor } from "../descriptor.js";
 import type { ProblemList } from "./problems.js";
 import type { TableVocabulary } from "./vocabulary.js";

@@ -1,7 +1,8 @@
 /**
  * `?sort=` and the default ordering (spec: Sorting). Every ordering ends
  * with the primary key, so pages are deterministic and keyset pagination
- * has a unique seek position (spec: Pagination rule 5).
+ * has a unique seek position (spec: Pagination rule 5). Choices the spec
+ * leaves open are in docs/decisions/0303-query-parameters.md.
  */
 import type { SortTerm, TableDescriptor } from "../descriptor.js";
 import type { ProblemList } from "./problems.js";

@@ -68,12 +68,14 @@ export function readList(text: string): Lexed<string[]> {
       if (!q.ok) return q;
       items.push(q.value.content);
       i = q.value.end;
-      if (i < inner.length && inner[i] !== ",") return fail("a quoted list item must be followed by a comma or the end");
+      if (i < inner.length && inner[i] !== ",")
+        return fail("a quoted list item must be followed by a comma or the end");
     } else {
       const comma = inner.indexOf(",", i);
       const end = comma < 0 ? inner.length : comma;
       const item = inner.slice(i, end);
-      if (/["()]/.test(item)) return fail(`list item ${JSON.stringify(item)} must be double-quoted (it contains " ( or ))`);
+      if (/["()]/.test(item))
+        return fail(`list item ${JSON.stringify(item)} must be double-quoted (it contains " ( or ))`);
       items.push(item);
       i = end;
     }
@@ -136,7 +138,8 @@ export function unwrapGroup(text: string): Lexed<string> {
       stack.push(CLOSERS[c]);
     } else if (c === ")" || c === "]" || c === "}") {
       if (stack.pop() !== c) return fail(`unbalanced ${c}`);
-      if (stack.length === 0) return i === text.length - 1 ? ok(text.slice(1, -1)) : fail("text after the group's closing )");
+      if (stack.length === 0)
+        return i === text.length - 1 ? ok(text.slice(1, -1)) : fail("text after the group's closing )");
     }
   }
   return fail(`missing ${stack[stack.length - 1]}`);

@@ -3,8 +3,25 @@ import { parseCreateBody, parseUpdateBody } from "../../runtime/query/index.js";
 import { film, problem, problems, RATINGS } from "./fixture.js";
 
 const CREATE_WRITABLE = [
-  "title", "description", "release_year", "length", "rental_rate", "rating", "special_features", "tags", "attrs",
-  "release_date", "created_at", "shot_at", "language_id", "external_id", "active", "views", "score", "starts", "poster",
+  "title",
+  "description",
+  "release_year",
+  "length",
+  "rental_rate",
+  "rating",
+  "special_features",
+  "tags",
+  "attrs",
+  "release_date",
+  "created_at",
+  "shot_at",
+  "language_id",
+  "external_id",
+  "active",
+  "views",
+  "score",
+  "starts",
+  "poster",
 ];
 const UPDATE_WRITABLE = CREATE_WRITABLE.filter((f) => f !== "created_at");
 const minimal = { title: "ACADEMY DINOSAUR", language_id: 1 };
@@ -45,9 +62,24 @@ describe("create body", () => {
 
   it("refuses unknown, hidden, read-only and computed fields, listing the writable ones", () => {
     const items = problems(() =>
-      parseCreateBody(film, { ...minimal, nope: 1, secret: "s", film_id: 5, last_update: "2006-02-15T00:00:00Z", summary: "x", internal_note: "y" }),
+      parseCreateBody(film, {
+        ...minimal,
+        nope: 1,
+        secret: "s",
+        film_id: 5,
+        last_update: "2006-02-15T00:00:00Z",
+        summary: "x",
+        internal_note: "y",
+      }),
     );
-    expect(items.map((i) => i.location)).toEqual(["body.nope", "body.secret", "body.film_id", "body.last_update", "body.summary", "body.internal_note"]);
+    expect(items.map((i) => i.location)).toEqual([
+      "body.nope",
+      "body.secret",
+      "body.film_id",
+      "body.last_update",
+      "body.summary",
+      "body.internal_note",
+    ]);
     expect(items[1].detail).toBe("unknown field secret");
     expect(items[2].detail).toContain("read-only");
     expect(items[4].detail).toContain("computed");
@@ -55,8 +87,24 @@ describe("create body", () => {
   });
 
   it("refuses wrong JSON types and null on a non-nullable column, at body.<field>", () => {
-    const items = problems(() => parseCreateBody(film, { title: null, language_id: "1", length: 1.5, active: "yes", special_features: "Trailers", rating: "X" }));
-    expect(items.map((i) => i.location)).toEqual(["body.title", "body.language_id", "body.length", "body.active", "body.special_features", "body.rating"]);
+    const items = problems(() =>
+      parseCreateBody(film, {
+        title: null,
+        language_id: "1",
+        length: 1.5,
+        active: "yes",
+        special_features: "Trailers",
+        rating: "X",
+      }),
+    );
+    expect(items.map((i) => i.location)).toEqual([
+      "body.title",
+      "body.language_id",
+      "body.length",
+      "body.active",
+      "body.special_features",
+      "body.rating",
+    ]);
     expect(items[0].detail).toContain("may not be null");
     expect(items[5].allowed).toEqual(RATINGS);
   });
@@ -71,7 +119,9 @@ describe("create body", () => {
 
 describe("update body", () => {
   it("returns exactly the fields carried", () => {
-    expect(parseUpdateBody(film, { length: 90, description: null })).toEqual({ fields: { length: 90, description: null } });
+    expect(parseUpdateBody(film, { length: 90, description: null })).toEqual({
+      fields: { length: 90, description: null },
+    });
     expect(parseUpdateBody(film, { title: "x" }).fields).not.toHaveProperty("language_id");
   });
 

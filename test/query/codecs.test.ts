@@ -38,19 +38,30 @@ describe("decodeValue (URL text)", () => {
   it("decodes floats as finite numbers", () => {
     expect(decodeValue(col("score"), "2.5")).toBe(2.5);
     expect(decodeValue(col("score"), "-1e-3")).toBe(-0.001);
-    for (const bad of ["NaN", "Infinity", "1e400", "abc"]) expect(() => decodeValue(col("score"), bad)).toThrow(ProblemError);
+    for (const bad of ["NaN", "Infinity", "1e400", "abc"])
+      expect(() => decodeValue(col("score"), bad)).toThrow(ProblemError);
   });
 
   it("takes only true and false as booleans", () => {
     expect(decodeValue(col("active"), "true")).toBe(true);
     expect(decodeValue(col("active"), "false")).toBe(false);
-    for (const bad of ["t", "f", "1", "0", "TRUE", "yes"]) expect(() => decodeValue(col("active"), bad)).toThrow(ProblemError);
+    for (const bad of ["t", "f", "1", "0", "TRUE", "yes"])
+      expect(() => decodeValue(col("active"), bad)).toThrow(ProblemError);
   });
 
   it("validates dates as real calendar dates", () => {
     expect(decodeValue(col("release_date"), "2006-02-15")).toBe("2006-02-15");
     expect(decodeValue(col("release_date"), "2004-02-29")).toBe("2004-02-29");
-    for (const bad of ["2006-02-30", "2005-02-29", "1900-02-29", "2006-13-01", "0000-01-01", "2006-2-15", "20060215", "2006-02-15T00:00:00Z"]) {
+    for (const bad of [
+      "2006-02-30",
+      "2005-02-29",
+      "1900-02-29",
+      "2006-13-01",
+      "0000-01-01",
+      "2006-2-15",
+      "20060215",
+      "2006-02-15T00:00:00Z",
+    ]) {
       expect(() => decodeValue(col("release_date"), bad), bad).toThrow(ProblemError);
     }
     expect(decodeValue(col("release_date"), "2000-02-29")).toBe("2000-02-29");
@@ -66,7 +77,14 @@ describe("decodeValue (URL text)", () => {
     expect(decodeValue(ts, "2006-02-15T04:34:33 02:00")).toBe("2006-02-15T04:34:33+02:00");
     // a bare date is midnight UTC
     expect(decodeValue(ts, "2006-02-15")).toBe("2006-02-15T00:00:00Z");
-    for (const bad of ["2006-02-15T04:34:33", "2006-02-15T25:00:00Z", "2006-02-15T04:60:00Z", "2006-02-30T00:00:00Z", "2006-02-15T04:34:33+16:00", "yesterday"]) {
+    for (const bad of [
+      "2006-02-15T04:34:33",
+      "2006-02-15T25:00:00Z",
+      "2006-02-15T04:60:00Z",
+      "2006-02-30T00:00:00Z",
+      "2006-02-15T04:34:33+16:00",
+      "yesterday",
+    ]) {
       expect(() => decodeValue(ts, bad), bad).toThrow(ProblemError);
     }
   });
@@ -80,8 +98,11 @@ describe("decodeValue (URL text)", () => {
   it("validates times, uuids and bytea", () => {
     expect(decodeValue(col("starts"), "23:59:59.5")).toBe("23:59:59.5");
     expect(decodeValue(col("starts"), "08:00")).toBe("08:00");
-    for (const bad of ["24:00", "12:60", "8:00", "12:00:61"]) expect(() => decodeValue(col("starts"), bad)).toThrow(ProblemError);
-    expect(decodeValue(col("external_id"), "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11")).toBe("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+    for (const bad of ["24:00", "12:60", "8:00", "12:00:61"])
+      expect(() => decodeValue(col("starts"), bad)).toThrow(ProblemError);
+    expect(decodeValue(col("external_id"), "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11")).toBe(
+      "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+    );
     expect(() => decodeValue(col("external_id"), "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}")).toThrow(ProblemError);
     expect(decodeValue(col("poster"), "\\x0aFF")).toBe("\\x0aFF");
     expect(() => decodeValue(col("poster"), "\\x0")).toThrow(ProblemError);

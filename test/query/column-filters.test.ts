@@ -3,7 +3,23 @@ import { cmp } from "../../runtime/predicate.js";
 import { FILM_FILTERABLE, list, problem, problems, RATINGS, where } from "./fixture.js";
 
 const SCALAR_OPS = ["between", "eq", "gt", "gte", "in", "lt", "lte", "ne", "neq", "nin"];
-const TEXT_OPS = ["between", "contains", "endswith", "eq", "gt", "gte", "ilike", "in", "like", "lt", "lte", "ne", "neq", "nin", "startswith"];
+const TEXT_OPS = [
+  "between",
+  "contains",
+  "endswith",
+  "eq",
+  "gt",
+  "gte",
+  "ilike",
+  "in",
+  "like",
+  "lt",
+  "lte",
+  "ne",
+  "neq",
+  "nin",
+  "startswith",
+];
 
 describe("operator form and bare values", () => {
   it("reads ?col=op.value", () => {
@@ -62,13 +78,17 @@ describe("scalar operators", () => {
     expect(where("length=in.60,90,120")).toEqual(cmp("length", "in", [60, 90, 120]));
     expect(where("length=nin.(60,90)")).toEqual(cmp("length", "nin", [60, 90]));
     expect(where([["title", 'in."a,b",c']])).toEqual(cmp("title", "in", ["a,b", "c"]));
-    expect(where([["title", 'in."say \\"x\\"","back\\\\slash"']])).toEqual(cmp("title", "in", ['say "x"', "back\\slash"]));
+    expect(where([["title", 'in."say \\"x\\"","back\\\\slash"']])).toEqual(
+      cmp("title", "in", ['say "x"', "back\\slash"]),
+    );
     expect(where([["title", 'in."(1979)",""']])).toEqual(cmp("title", "in", ["(1979)", ""]));
   });
 
   it("reads between as exactly two values", () => {
     expect(where("length=between.60,120")).toEqual(cmp("length", "between", [60, 120]));
-    expect(where("release_date=between.(2006-01-01,2006-12-31)")).toEqual(cmp("release_date", "between", ["2006-01-01", "2006-12-31"]));
+    expect(where("release_date=between.(2006-01-01,2006-12-31)")).toEqual(
+      cmp("release_date", "between", ["2006-01-01", "2006-12-31"]),
+    );
     expect(problem(() => list("length=between.60")).detail).toContain("exactly 2 values");
     expect(problem(() => list("length=between.1,2,3")).detail).toContain("3 given");
   });
@@ -104,7 +124,15 @@ describe("scalar operators", () => {
 
   it("gives bytea only the equality set", () => {
     expect(where("poster=eq.\\x00")).toEqual(cmp("poster", "eq", "\\x00"));
-    expect(problem(() => list("poster=gt.\\x00")).allowed).toEqual(["eq", "in", "isnull", "ne", "neq", "nin", "notnull"]);
+    expect(problem(() => list("poster=gt.\\x00")).allowed).toEqual([
+      "eq",
+      "in",
+      "isnull",
+      "ne",
+      "neq",
+      "nin",
+      "notnull",
+    ]);
   });
 
   it("refuses a value that does not parse, naming the column at query.<col>", () => {
@@ -147,8 +175,12 @@ describe("array operators", () => {
   const ARRAY_OPS = ["eq", "has", "hasall", "hasany", "isnull", "ne", "neq", "nhas", "nhasall", "nhasany", "notnull"];
 
   it("compares whole arrays with eq and ne using the list syntax", () => {
-    expect(where("special_features=eq.Trailers,Commentaries")).toEqual(cmp("special_features", "eq", ["Trailers", "Commentaries"]));
-    expect(where("special_features=Trailers,Commentaries")).toEqual(cmp("special_features", "eq", ["Trailers", "Commentaries"]));
+    expect(where("special_features=eq.Trailers,Commentaries")).toEqual(
+      cmp("special_features", "eq", ["Trailers", "Commentaries"]),
+    );
+    expect(where("special_features=Trailers,Commentaries")).toEqual(
+      cmp("special_features", "eq", ["Trailers", "Commentaries"]),
+    );
     expect(where("special_features=neq.(Trailers)")).toEqual(cmp("special_features", "ne", ["Trailers"]));
     // an empty list is the empty array
     expect(where("special_features=eq.")).toEqual(cmp("special_features", "eq", []));
@@ -177,7 +209,17 @@ describe("array operators", () => {
   });
 
   it("omits the null tests for a non-nullable array", () => {
-    expect(problem(() => list("tags=isnull")).allowed).toEqual(["eq", "has", "hasall", "hasany", "ne", "neq", "nhas", "nhasall", "nhasany"]);
+    expect(problem(() => list("tags=isnull")).allowed).toEqual([
+      "eq",
+      "has",
+      "hasall",
+      "hasany",
+      "ne",
+      "neq",
+      "nhas",
+      "nhasall",
+      "nhasany",
+    ]);
   });
 });
 

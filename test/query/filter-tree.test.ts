@@ -15,9 +15,13 @@ describe("?filter= JSON tree", () => {
 
   it("takes JSON arrays for list values and any JSON value for hasdoc", () => {
     expect(where(tree({ field: "rating", op: "in", value: ["G", "PG"] }))).toEqual(cmp("rating", "in", ["G", "PG"]));
-    expect(where(tree({ field: "length", op: "between", value: [60, 90] }))).toEqual(cmp("length", "between", [60, 90]));
+    expect(where(tree({ field: "length", op: "between", value: [60, 90] }))).toEqual(
+      cmp("length", "between", [60, 90]),
+    );
     expect(where(tree({ field: "special_features", op: "eq", value: [] }))).toEqual(cmp("special_features", "eq", []));
-    expect(where(tree({ field: "attrs", op: "hasdoc", value: { a: [1] } }))).toEqual(cmp("attrs", "hasdoc", { a: [1] }));
+    expect(where(tree({ field: "attrs", op: "hasdoc", value: { a: [1] } }))).toEqual(
+      cmp("attrs", "hasdoc", { a: [1] }),
+    );
     expect(where(tree({ field: "attrs", op: "hasdoc", value: null }))).toEqual(cmp("attrs", "hasdoc", null));
     expect(where(tree({ field: "length", op: "isnull" }))).toEqual(cmp("length", "isnull"));
   });
@@ -26,7 +30,13 @@ describe("?filter= JSON tree", () => {
     const doc = {
       op: "or",
       children: [
-        { op: "and", children: [{ field: "length", op: "gt", value: 100 }, { field: "rating", op: "eq", value: "G" }] },
+        {
+          op: "and",
+          children: [
+            { field: "length", op: "gt", value: 100 },
+            { field: "rating", op: "eq", value: "G" },
+          ],
+        },
         { op: "not", children: [{ field: "title", op: "like", value: "A%" }] },
       ],
     };
@@ -36,7 +46,17 @@ describe("?filter= JSON tree", () => {
   });
 
   it("refuses a not with a second child", () => {
-    const p = problem(() => list(tree({ op: "not", children: [{ field: "length", op: "gt", value: 1 }, { field: "length", op: "lt", value: 9 }] })));
+    const p = problem(() =>
+      list(
+        tree({
+          op: "not",
+          children: [
+            { field: "length", op: "gt", value: 1 },
+            { field: "length", op: "lt", value: 9 },
+          ],
+        }),
+      ),
+    );
     expect(p.location).toBe("query.filter");
     expect(p.detail).toContain("exactly one child");
   });
@@ -44,13 +64,26 @@ describe("?filter= JSON tree", () => {
   it("spells the same set as ?not=(a,b) with its not over an and", () => {
     const url = where("not=(rating.eq.R,length.gt.120)");
     const json = where(
-      tree({ op: "not", children: [{ op: "and", children: [{ field: "rating", op: "eq", value: "R" }, { field: "length", op: "gt", value: 120 }] }] }),
+      tree({
+        op: "not",
+        children: [
+          {
+            op: "and",
+            children: [
+              { field: "rating", op: "eq", value: "R" },
+              { field: "length", op: "gt", value: 120 },
+            ],
+          },
+        ],
+      }),
     );
     expect(json).toEqual(url);
   });
 
   it("conjoins the tree with the URL filters", () => {
-    expect(where([["title", "x"], ...tree({ field: "length", op: "gt", value: 5 })])).toEqual(and(cmp("title", "eq", "x"), cmp("length", "gt", 5)));
+    expect(where([["title", "x"], ...tree({ field: "length", op: "gt", value: 5 })])).toEqual(
+      and(cmp("title", "eq", "x"), cmp("length", "gt", 5)),
+    );
   });
 
   it("shares the nesting limit: three levels pass, a fourth is refused", () => {

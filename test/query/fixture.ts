@@ -10,7 +10,12 @@ import type { ListQuery } from "../../runtime/query/index.js";
 import { ProblemError, type ProblemItem } from "../../runtime/problem.js";
 
 /** A column with every capability off; `over` sets what a test needs. */
-export function column(name: string, sqlType: string, kind: ColumnDescriptor["kind"], over: Partial<ColumnDescriptor> = {}): ColumnDescriptor {
+export function column(
+  name: string,
+  sqlType: string,
+  kind: ColumnDescriptor["kind"],
+  over: Partial<ColumnDescriptor> = {},
+): ColumnDescriptor {
   return {
     name,
     sqlType,
@@ -42,12 +47,23 @@ export const film: TableDescriptor = {
     column("release_year", "year", "integer", { nullable: true, filterable: true, sortable: true }),
     column("length", "smallint", "integer", { nullable: true, filterable: true, sortable: true, nulls: "last" }),
     column("rental_rate", "numeric(4,2)", "numeric", { filterable: true, sortable: true, hasDefault: true }),
-    column("rating", "mpaa_rating", "enum", { enumValues: RATINGS, nullable: true, filterable: true, sortable: true, hasDefault: true }),
+    column("rating", "mpaa_rating", "enum", {
+      enumValues: RATINGS,
+      nullable: true,
+      filterable: true,
+      sortable: true,
+      hasDefault: true,
+    }),
     column("special_features", "text[]", "text", { array: true, nullable: true, filterable: true }),
     column("tags", "text[]", "text", { array: true, filterable: true, hasDefault: true }),
     column("attrs", "jsonb", "jsonb", { nullable: true, filterable: true }),
     column("release_date", "date", "date", { nullable: true, filterable: true, sortable: true }),
-    column("last_update", "timestamptz", "timestamptz", { filterable: true, sortable: true, hasDefault: true, readOnly: true }),
+    column("last_update", "timestamptz", "timestamptz", {
+      filterable: true,
+      sortable: true,
+      hasDefault: true,
+      readOnly: true,
+    }),
     column("created_at", "timestamptz", "timestamptz", { filterable: true, hasDefault: true, immutable: true }),
     column("shot_at", "timestamp", "timestamp", { nullable: true, filterable: true }),
     column("language_id", "smallint", "integer", { filterable: true }),
@@ -57,14 +73,45 @@ export const film: TableDescriptor = {
     column("score", "double precision", "float", { nullable: true, filterable: true }),
     column("starts", "time", "time", { nullable: true, filterable: true }),
     column("poster", "bytea", "bytea", { nullable: true, filterable: true }),
-    column("secret", "text", "text", { hidden: true, filterable: true, sortable: true, searchable: true, nullable: true }),
+    column("secret", "text", "text", {
+      hidden: true,
+      filterable: true,
+      sortable: true,
+      searchable: true,
+      nullable: true,
+    }),
     column("summary", "text", "text", { computed: "title || ' ' || coalesce(description, '')", searchable: true }),
     column("internal_note", "text", "text", { computed: "'x'", filterable: true, sortable: true }),
   ],
   relations: [
-    { name: "language", kind: "forward", target: "language", column: "language_id", targetColumn: "language_id", expandable: true, order: [] },
-    { name: "original_language", kind: "forward", target: "language", column: "original_language_id", targetColumn: "language_id", expandable: false, order: [] },
-    { name: "cast", kind: "inverse", target: "film_actor", column: "film_id", targetColumn: "film_id", expandable: true, order: [{ column: "actor_id", descending: false }], limit: 20 },
+    {
+      name: "language",
+      kind: "forward",
+      target: "language",
+      column: "language_id",
+      targetColumn: "language_id",
+      expandable: true,
+      order: [],
+    },
+    {
+      name: "original_language",
+      kind: "forward",
+      target: "language",
+      column: "original_language_id",
+      targetColumn: "language_id",
+      expandable: false,
+      order: [],
+    },
+    {
+      name: "cast",
+      kind: "inverse",
+      target: "film_actor",
+      column: "film_id",
+      targetColumn: "film_id",
+      expandable: true,
+      order: [{ column: "actor_id", descending: false }],
+      limit: 20,
+    },
   ],
   resource: {
     path: "/films",
@@ -87,7 +134,15 @@ export const filmActor: TableDescriptor = {
     column("last_update", "timestamptz", "timestamptz", { sortable: true, hasDefault: true, readOnly: true }),
   ],
   relations: [
-    { name: "film", kind: "forward", target: "film", column: "film_id", targetColumn: "film_id", expandable: false, order: [] },
+    {
+      name: "film",
+      kind: "forward",
+      target: "film",
+      column: "film_id",
+      targetColumn: "film_id",
+      expandable: false,
+      order: [],
+    },
   ],
   resource: {
     path: "/film_actors",
@@ -160,7 +215,24 @@ export function where(query: string | [string, string][], table: TableDescriptor
 
 /** The filterable columns of `film`, in declaration order (what `allowed` must list). */
 export const FILM_FILTERABLE = [
-  "film_id", "title", "release_year", "length", "rental_rate", "rating", "special_features", "tags", "attrs",
-  "release_date", "last_update", "created_at", "shot_at", "language_id", "external_id", "active", "views", "score",
-  "starts", "poster",
+  "film_id",
+  "title",
+  "release_year",
+  "length",
+  "rental_rate",
+  "rating",
+  "special_features",
+  "tags",
+  "attrs",
+  "release_date",
+  "last_update",
+  "created_at",
+  "shot_at",
+  "language_id",
+  "external_id",
+  "active",
+  "views",
+  "score",
+  "starts",
+  "poster",
 ];

@@ -16,12 +16,16 @@ describe("group parameters", () => {
   });
 
   it("reads not=(a,b) as NOT (a AND b) and not=(a) as NOT a", () => {
-    expect(where("not=(rating.eq.R,length.gt.120)")).toEqual(not(and(cmp("rating", "eq", "R"), cmp("length", "gt", 120))));
+    expect(where("not=(rating.eq.R,length.gt.120)")).toEqual(
+      not(and(cmp("rating", "eq", "R"), cmp("length", "gt", 120))),
+    );
     expect(where("not=(rating.eq.R)")).toEqual(not(cmp("rating", "eq", "R")));
   });
 
   it("conjoins several not= parameters", () => {
-    expect(where("not=(rating.eq.R)&not=(rating.eq.G)")).toEqual(and(not(cmp("rating", "eq", "R")), not(cmp("rating", "eq", "G"))));
+    expect(where("not=(rating.eq.R)&not=(rating.eq.G)")).toEqual(
+      and(not(cmp("rating", "eq", "R")), not(cmp("rating", "eq", "G"))),
+    );
   });
 
   it("nests and(…), or(…) and not(…) children", () => {
@@ -36,14 +40,25 @@ describe("group parameters", () => {
 
   it("keeps the null tests, dots and array lists inside children", () => {
     expect(where("or=(length.isnull,title.eq.a.b,special_features.eq.(Trailers,Commentaries))")).toEqual(
-      or(cmp("length", "isnull"), cmp("title", "eq", "a.b"), cmp("special_features", "eq", ["Trailers", "Commentaries"])),
+      or(
+        cmp("length", "isnull"),
+        cmp("title", "eq", "a.b"),
+        cmp("special_features", "eq", ["Trailers", "Commentaries"]),
+      ),
     );
   });
 
   it("reads quoted values, with commas and parentheses, inside children", () => {
-    const q: [string, string][] = [["or", '(title.eq."a,b",title.in.("c,d",e),title.eq."x (1979)",title.eq."q\\"uote")']];
+    const q: [string, string][] = [
+      ["or", '(title.eq."a,b",title.in.("c,d",e),title.eq."x (1979)",title.eq."q\\"uote")'],
+    ];
     expect(where(q)).toEqual(
-      or(cmp("title", "eq", "a,b"), cmp("title", "in", ["c,d", "e"]), cmp("title", "eq", "x (1979)"), cmp("title", "eq", 'q"uote')),
+      or(
+        cmp("title", "eq", "a,b"),
+        cmp("title", "in", ["c,d", "e"]),
+        cmp("title", "eq", "x (1979)"),
+        cmp("title", "eq", 'q"uote'),
+      ),
     );
   });
 
@@ -60,7 +75,11 @@ describe("group nesting depth", () => {
   });
 
   it("refuses a fourth level, for every group kind alike", () => {
-    for (const q of ["or=(and(or(not(length.gt.1))))", "not=(or(and(not(length.gt.1))))", "and=(length.gt.1,or(title.eq.x,and(not(length.lt.5))))"]) {
+    for (const q of [
+      "or=(and(or(not(length.gt.1))))",
+      "not=(or(and(not(length.gt.1))))",
+      "and=(length.gt.1,or(title.eq.x,and(not(length.lt.5))))",
+    ]) {
       const [kind] = q.split("=");
       const p = problem(() => list(q));
       expect(p.location).toBe(`query.${kind}`);

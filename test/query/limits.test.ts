@@ -9,11 +9,20 @@ const maxFilters = film.resource!.limits.maxFilters;
 describe("value limits", () => {
   it("takes at most 100 values in one list", () => {
     const ok = Array.from({ length: MAX_LIST_VALUES }, (_, i) => i).join(",");
-    expect(where(`length=in.${ok}`)).toEqual(cmp("length", "in", Array.from({ length: MAX_LIST_VALUES }, (_, i) => i)));
+    expect(where(`length=in.${ok}`)).toEqual(
+      cmp(
+        "length",
+        "in",
+        Array.from({ length: MAX_LIST_VALUES }, (_, i) => i),
+      ),
+    );
     const p = problem(() => list(`length=in.${ok},100`));
     expect(p.location).toBe("query.length");
     expect(p.detail).toContain("101 given");
-    expect(problem(() => list(tree({ field: "length", op: "in", value: Array.from({ length: 101 }, (_, i) => i) }))).location).toBe("query.filter");
+    expect(
+      problem(() => list(tree({ field: "length", op: "in", value: Array.from({ length: 101 }, (_, i) => i) })))
+        .location,
+    ).toBe("query.filter");
   });
 
   it("takes at most 256 UTF-8 bytes per value, counting bytes not characters", () => {
@@ -23,7 +32,9 @@ describe("value limits", () => {
     expect(where([["title", "é".repeat(128)]])).toEqual(cmp("title", "eq", "é".repeat(128)));
     expect(problem(() => list([["title", "é".repeat(129)]])).location).toBe("query.title");
     expect(problem(() => list([["title", `in.a,${"x".repeat(300)}`]])).detail).toContain("256 UTF-8 bytes");
-    expect(problem(() => list(tree({ field: "title", op: "eq", value: "x".repeat(300) }))).location).toBe("query.filter");
+    expect(problem(() => list(tree({ field: "title", op: "eq", value: "x".repeat(300) }))).location).toBe(
+      "query.filter",
+    );
     expect(problem(() => list([["attrs", `hasdoc.{"a":"${"x".repeat(300)}"}`]])).detail).toContain("256 UTF-8 bytes");
   });
 });
@@ -49,7 +60,9 @@ describe("MaxFilters", () => {
 
   it("shares the budget between the URL and the filter tree", () => {
     const children = Array.from({ length: 2 }, (_, i) => ({ field: "length", op: "ne", value: i }));
-    expect(list([...new URLSearchParams(leaves(maxFilters - 2)), ...tree({ op: "and", children })]).where).toBeDefined();
+    expect(
+      list([...new URLSearchParams(leaves(maxFilters - 2)), ...tree({ op: "and", children })]).where,
+    ).toBeDefined();
     const p = problem(() => list([...new URLSearchParams(leaves(maxFilters - 1)), ...tree({ op: "and", children })]));
     expect(p.location).toBe("query.filter");
     expect(p.detail).toContain("too many filter conditions");

@@ -101,7 +101,9 @@ describe("expand", () => {
   });
 
   it("is the only parameter of a read, with the same rejection", () => {
-    expect(parseReadQuery(service, film, new URLSearchParams("expand=language,language"))).toEqual({ expand: ["language"] });
+    expect(parseReadQuery(service, film, new URLSearchParams("expand=language,language"))).toEqual({
+      expand: ["language"],
+    });
     expect(parseReadQuery(service, film, new URLSearchParams(""))).toEqual({ expand: [] });
     const listRefusal = problem(() => list("expand=original_language"));
     const readRefusal = problem(() => parseReadQuery(service, film, new URLSearchParams("expand=original_language")));

@@ -4,7 +4,17 @@ import { filmActor, list, problem, problems } from "./fixture.js";
 
 const asc = (column: string) => ({ column, descending: false });
 const desc = (column: string) => ({ column, descending: true });
-const FILM_SORTABLE = ["film_id", "title", "release_year", "length", "rental_rate", "rating", "release_date", "last_update", "views"];
+const FILM_SORTABLE = [
+  "film_id",
+  "title",
+  "release_year",
+  "length",
+  "rental_rate",
+  "rating",
+  "release_date",
+  "last_update",
+  "views",
+];
 
 describe("sort", () => {
   it("applies DefaultSort then the key when sort is absent", () => {
