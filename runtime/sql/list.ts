@@ -11,15 +11,17 @@ import type { ListQuery } from "../query/types.js";
 import { Params } from "./bind.js";
 import { compileFilter, whereClause } from "./filter.js";
 import { quoteIdent } from "./ident.js";
-import { Aliases, type CompileOptions } from "./options.js";
+import { Aliases, type ListOptions } from "./options.js";
 import { orderByTerms, orderKeys } from "./order.js";
 import { rowSelect } from "./row.js";
+import { compileSeek, sortKeyValues } from "./seek.js";
 
 /** The statements of one list request. */
 export interface ListStatements {
   /**
-   * At most `perPage + 1` rows, each with one text column `j` (the row
-   * object); the extra row only tells `has_more`.
+   * At most `perPage + 1` rows, each with text column `j` (the row object)
+   * and, with `sortKeys`, text column `k`; the extra row only tells
+   * `has_more`.
    */
   rows: SqlStatement;
   /** Present when `q.count`: one row with text column `n`, the size of the whole filtered set. */
@@ -34,17 +36,18 @@ export interface ListStatements {
  * declared null placement, and paged by `LIMIT perPage + 1 OFFSET offset`
  * (both bound). Expansions are correlated subqueries inside each row, so the
  * count statement never joins and is never multiplied by children.
- * `q.cursor` is not read here (the keyset seek belongs to the cursor
- * module). Throws a plain `Error` for names the descriptors do not know or a
- * scope that cannot be requalified onto an expanded table
- * ({@link CompileOptions.scopeFor}).
+ * `q.cursor` is not read here: the cursor module decodes it and passes the
+ * last row's sort-key values as `options.after` (keyset seek, applied to
+ * the rows, not to the count). Throws a plain `Error` for names the
+ * descriptors do not know, a cursor of the wrong length, or a scope that
+ * cannot be requalified onto an expanded table (`options.scopeFor`).
  */
 export function compileList(
   service: ServiceDescriptor,
   table: TableDescriptor,
   q: ListQuery,
   scope?: Predicate,
-  options: CompileOptions = {},
+  options: ListOptions = {},
 ): ListStatements {
   const from = ` FROM ${quoteIdent(table.name)} AS "t0"`;
   const filter = { where: q.where, scope, search: q.search };
@@ -53,10 +56,17 @@ export function compileList(
   const aliases = new Aliases();
   const alias = aliases.next();
   const select = rowSelect(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
-  const where = whereClause(compileFilter(table, alias, params, filter));
-  const order = orderByTerms(orderKeys(table, q.sort, alias));
+  const keys = orderKeys(table, q.sort, alias);
+  const keyColumn = options.sortKeys ? `, ${sortKeyValues(keys)} AS "k"` : "";
+  let condition = compileFilter(table, alias, params, filter);
+  if (options.after !== undefined) {
+    const seek = `(${compileSeek(table, keys, options.after, params)})`;
+    condition = condition === undefined ? seek : `${condition} AND ${seek}`;
+  }
+  const where = whereClause(condition);
+  const order = keys.length === 0 ? "" : ` ORDER BY ${orderByTerms(keys)}`;
   const page = ` LIMIT ${params.typed(String(q.perPage + 1), "bigint")} OFFSET ${params.typed(String(q.offset), "bigint")}`;
-  const rows = params.statement(`SELECT ${select}${from}${where}${order === "" ? "" : ` ORDER BY ${order}`}${page}`);
+  const rows = params.statement(`SELECT ${select}${keyColumn}${from}${where}${order}${page}`);
 
   if (!q.count) return { rows };
   const countParams = new Params();

@@ -17,6 +17,18 @@ export interface CompileOptions {
   scopeFor?: (tableName: string) => Predicate | undefined;
 }
 
+/** Options of `compileList`: the common ones plus keyset pagination. */
+export interface ListOptions extends CompileOptions {
+  /**
+   * Keyset seek: the sort-key values of the last row of the previous page,
+   * one per term of `q.sort`, in the text form column `k` gave them (null
+   * for NULL). Only rows after that row are read; the count is unaffected.
+   */
+  after?: (string | null)[];
+  /** Adds text column `k` to each row: its sort-key values as a JSON array of text, for the next cursor. */
+  sortKeys?: boolean;
+}
+
 /**
  * Hands out the FROM aliases of one statement: `t0` for the base table, then
  * `t1`, `t2`, … for expansion subqueries, so nested scopes never shadow a

@@ -1,0 +1,71 @@
+/**
+ * Keyset pagination: the condition "comes after the last row of the
+ * previous page" for an ordering, and the sort-key values of each row that a
+ * cursor carries (spec: Pagination rule 2; docs/decisions/0401-list-statement-shape.md).
+ */
+import type { TableDescriptor } from "../descriptor.js";
+import type { Params } from "./bind.js";
+import { findColumn } from "./column.js";
+import type { OrderKey } from "./order.js";
+
+/** Where NULLs of a key sit: the declared placement, else PostgreSQL's default (last ascending, first descending). */
+function nullsLast(k: OrderKey): boolean {
+  return k.nulls === undefined ? !k.descending : k.nulls === "last";
+}
+
+/** Whether the key can hold NULL: a nullable stored column or any computed expression. */
+function canBeNull(table: TableDescriptor, k: OrderKey): boolean {
+  const col = findColumn(table, k.column);
+  return col.nullable || col.computed !== undefined;
+}
+
+/**
+ * SQL of the key values of a row as a JSON array of text (`["2006-02-14",
+ * "7"]`, null for NULL), selected as column `k` when a cursor is wanted.
+ * Each value is the key's `::text` form, which its type reads back exactly.
+ */
+export function sortKeyValues(keys: readonly OrderKey[]): string {
+  return `json_build_array(${keys.map((k) => `(${k.sql})::text`).join(", ")})::text`;
+}
+
+/**
+ * The condition selecting the rows that come strictly after a row whose
+ * sort-key values were `after` (text form, as {@link sortKeyValues} gives
+ * them; null for NULL), in the order `keys` (which end with the primary
+ * key, so the order is total).
+ *
+ * When every key is NOT NULL and all share one direction this is a single
+ * row comparison, `(a, b) > ($1, $2)` (`<` descending), which an index on
+ * the keys serves; otherwise it is the expanded form `a > $1 OR (a = $1 AND
+ * b > $2) …`, honouring each key's direction and null placement. Throws a
+ * plain `Error` when the number of values differs from the number of keys.
+ */
+export function compileSeek(
+  table: TableDescriptor,
+  keys: readonly OrderKey[],
+  after: readonly (string | null)[],
+  params: Params,
+): string {
+  if (after.length !== keys.length) throw new Error(`a cursor of ${after.length} values cannot follow ${keys.length} sort keys`);
+  if (keys.length === 0) return "TRUE";
+  const bound = keys.map((k, i) => (after[i] === null ? null : params.typed(after[i], findColumn(table, k.column).sqlType)));
+  const uniform = keys.every((k) => k.descending === keys[0].descending && !canBeNull(table, k));
+  if (uniform && bound.every((b) => b !== null)) {
+    const op = keys[0].descending ? "<" : ">";
+    return `(${keys.map((k) => k.sql).join(", ")}) ${op} (${bound.join(", ")})`;
+  }
+  const branches: string[] = [];
+  const equal: string[] = [];
+  keys.forEach((k, i) => {
+    const v = bound[i];
+    let later: string | undefined;
+    if (v === null) later = nullsLast(k) ? undefined : `${k.sql} IS NOT NULL`;
+    else {
+      later = `${k.sql} ${k.descending ? "<" : ">"} ${v}`;
+      if (nullsLast(k) && canBeNull(table, k)) later = `(${later} OR ${k.sql} IS NULL)`;
+    }
+    if (later !== undefined) branches.push([...equal, later].join(" AND "));
+    equal.push(v === null ? `${k.sql} IS NULL` : `${k.sql} = ${v}`);
+  });
+  return branches.length === 0 ? "FALSE" : branches.map((b) => `(${b})`).join(" OR ");
+}
