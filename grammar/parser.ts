@@ -85,6 +85,23 @@ export class ResourceParser extends CstParser {
     return last.tokenType === UnterminatedString && this.LA(1).startLine !== last.startLine;
   }
 
+  /**
+   * True when the next tokens look like a new column (`name type` starting
+   * a line) rather than an argument: an argument list left open ends there,
+   * so "Missing ")"" is reported instead of the next column being read as
+   * arguments. Two bare names in a row never occur inside arguments.
+   */
+  private atColumnStart(): boolean {
+    const t1 = this.LA(1);
+    const t2 = this.LA(2);
+    return (
+      t1.startLine !== this.LA(0).endLine &&
+      tokenMatcher(t1, Identifier) &&
+      tokenMatcher(t2, Identifier) &&
+      onSameLine(t1, t2)
+    );
+  }
+
   /** The whole file: declarations in any order. */
   public schema = this.RULE("schema", () => {
     this.MANY(() => {
@@ -268,7 +285,7 @@ export class ResourceParser extends CstParser {
   public argList = this.RULE("argList", () => {
     this.CONSUME(LParen);
     this.MANY({
-      GATE: () => !this.afterUnterminatedString(),
+      GATE: () => !this.afterUnterminatedString() && !this.atColumnStart(),
       DEF: () => {
         this.SUBRULE(this.arg);
         this.OPTION(() => this.CONSUME(Comma));
