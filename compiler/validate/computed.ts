@@ -42,18 +42,30 @@ export function checkComputed(ctx: ValidationContext): void {
     }
     for (const index of table.indexes) {
       for (const col of index.columns.filter((c) => computed.has(c))) {
-        ctx.error("computed-not-stored", `@@index names computed column "${qualified(table, col)}", which is not stored`, index.span);
+        ctx.error(
+          "computed-not-stored",
+          `@@index names computed column "${qualified(table, col)}", which is not stored`,
+          index.span,
+        );
       }
     }
     for (const unique of table.uniques) {
       for (const col of unique.filter((c) => computed.has(c))) {
-        ctx.error("computed-not-stored", `@@unique names computed column "${qualified(table, col)}", which is not stored`, table.nameSpan);
+        ctx.error(
+          "computed-not-stored",
+          `@@unique names computed column "${qualified(table, col)}", which is not stored`,
+          table.nameSpan,
+        );
       }
     }
     for (const col of table.primaryKey.filter((c) => computed.has(c))) {
       const column = ctx.index.column(table, col);
       if (column && !column.primaryKey) {
-        ctx.error("computed-not-stored", `the primary key names computed column "${qualified(table, col)}", which is not stored`, table.nameSpan);
+        ctx.error(
+          "computed-not-stored",
+          `the primary key names computed column "${qualified(table, col)}", which is not stored`,
+          table.nameSpan,
+        );
       }
     }
   }
@@ -67,7 +79,11 @@ export function checkComputed(ctx: ValidationContext): void {
           settingSpan(resource, "computed"),
         );
       } else if (column.computed === undefined) {
-        ctx.error("not-computed", `"computed" names "${qualified(table, name)}", which is not a @computed column`, settingSpan(resource, "computed"));
+        ctx.error(
+          "not-computed",
+          `"computed" names "${qualified(table, name)}", which is not a @computed column`,
+          settingSpan(resource, "computed"),
+        );
       }
     }
   }

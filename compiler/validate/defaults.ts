@@ -27,17 +27,26 @@ function problem(column: ColumnDecl, type: ResolvedType): string | undefined {
     if (!enumValues) {
       return `a bare name is read as an enum value, but the column has type "${written}"; write sql("…") for an SQL expression`;
     }
-    return enumValues.includes(d.value) ? undefined : `"${d.value}" is not a value of enum "${type.base.kind === "enum" ? type.base.decl.name : ""}" (${enumValues.join(", ")})`;
+    return enumValues.includes(d.value)
+      ? undefined
+      : `"${d.value}" is not a value of enum "${type.base.kind === "enum" ? type.base.decl.name : ""}" (${enumValues.join(", ")})`;
   }
   const value = d.value;
   if (value === null) return column.nullable ? undefined : "a NOT NULL column cannot default to null";
   if (type.kind === "other") return undefined;
-  if (type.arrayDims > 0) return typeof value === "string" ? undefined : `an array column takes an array literal string, like "{}"`;
-  if (enumValues) return typeof value === "string" && enumValues.includes(value) ? undefined : `${JSON.stringify(value)} is not a value of the enum (${enumValues.join(", ")})`;
-  if (typeof value === "boolean") return type.kind === "boolean" ? undefined : `a boolean does not fit type "${written}"`;
+  if (type.arrayDims > 0)
+    return typeof value === "string" ? undefined : `an array column takes an array literal string, like "{}"`;
+  if (enumValues)
+    return typeof value === "string" && enumValues.includes(value)
+      ? undefined
+      : `${JSON.stringify(value)} is not a value of the enum (${enumValues.join(", ")})`;
+  if (typeof value === "boolean")
+    return type.kind === "boolean" ? undefined : `a boolean does not fit type "${written}"`;
   if (typeof value === "number") {
     if (!NUMERIC_KINDS.has(type.kind)) return `a number does not fit type "${written}"`;
-    return (type.kind === "integer" || type.kind === "bigint") && !Number.isInteger(value) ? `${value} is not an integer` : undefined;
+    return (type.kind === "integer" || type.kind === "bigint") && !Number.isInteger(value)
+      ? `${value} is not an integer`
+      : undefined;
   }
   if (type.kind === "boolean") return `a string does not fit type "${written}"; write true or false`;
   if (NUMERIC_KINDS.has(type.kind) && (value.trim() === "" || Number.isNaN(Number(value)))) {
@@ -49,7 +58,11 @@ function problem(column: ColumnDecl, type: ResolvedType): string | undefined {
 function checkColumn(ctx: ValidationContext, table: TableDecl, column: ColumnDecl): void {
   const why = problem(column, ctx.index.resolve(column.type));
   if (why) {
-    ctx.error("invalid-default", `invalid @default on "${qualified(table, column.name)}": ${why}`, attributeSpan(column, "default"));
+    ctx.error(
+      "invalid-default",
+      `invalid @default on "${qualified(table, column.name)}": ${why}`,
+      attributeSpan(column, "default"),
+    );
   }
 }
 

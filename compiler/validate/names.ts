@@ -20,7 +20,11 @@ function checkTypeNamespace(ctx: ValidationContext): void {
       seen.set(name, kind);
     }
     if (kind !== "table" && lookupBuiltin(name)) {
-      ctx.error("type-shadows-builtin", `${kind} "${name}" has the name of the built-in type "${lookupBuiltin(name)?.name}"`, span);
+      ctx.error(
+        "type-shadows-builtin",
+        `${kind} "${name}" has the name of the built-in type "${lookupBuiltin(name)?.name}"`,
+        span,
+      );
     }
   };
   const all = [

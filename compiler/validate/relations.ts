@@ -34,7 +34,11 @@ function checkReferences(ctx: ValidationContext): void {
       if (!ref) continue;
       const target = ctx.index.tables.get(ref.target);
       if (!target) {
-        ctx.error("unknown-ref-target", `@ref on "${name}" names table "${ref.target}", which is not declared`, ref.span);
+        ctx.error(
+          "unknown-ref-target",
+          `@ref on "${name}" names table "${ref.target}", which is not declared`,
+          ref.span,
+        );
         continue;
       }
       if (ref.targetColumn === undefined && target.primaryKey.length !== 1) {
@@ -60,7 +64,11 @@ function checkReferences(ctx: ValidationContext): void {
       }
       const targetName = qualified(target, resolved.column.name);
       if (resolved.column.computed !== undefined) {
-        ctx.error("ref-target-computed", `@ref on "${name}" points at computed column "${targetName}", which is not stored`, ref.span);
+        ctx.error(
+          "ref-target-computed",
+          `@ref on "${name}" points at computed column "${targetName}", which is not stored`,
+          ref.span,
+        );
       } else if (!ctx.index.isUniqueColumn(target, resolved.column.name)) {
         ctx.error(
           "ref-target-not-unique",
@@ -86,17 +94,29 @@ function relationsOf(ctx: ValidationContext, table: TableDecl): NamedRelation[] 
   const out: NamedRelation[] = [];
   for (const column of table.columns) {
     if (column.ref) {
-      out.push({ name: column.ref.relation, kind: "forward", span: column.ref.span, declaredOn: qualified(table, column.name) });
+      out.push({
+        name: column.ref.relation,
+        kind: "forward",
+        span: column.ref.span,
+        declaredOn: qualified(table, column.name),
+      });
     }
   }
   for (const child of ctx.index.schema.tables) {
     for (const column of child.columns) {
       if (column.ref && column.inverse && column.ref.target === table.name) {
-        out.push({ name: column.inverse.name, kind: "inverse", span: column.inverse.span, declaredOn: qualified(child, column.name) });
+        out.push({
+          name: column.inverse.name,
+          kind: "inverse",
+          span: column.inverse.span,
+          declaredOn: qualified(child, column.name),
+        });
       }
     }
   }
-  return out.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset));
+  return out.sort((a, b) =>
+    a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset,
+  );
 }
 
 function checkRelationNames(ctx: ValidationContext): void {

@@ -15,7 +15,11 @@ export function checkResources(ctx: ValidationContext): void {
   const schemes = new Set<string>();
   for (const scheme of ctx.index.schema.api?.securitySchemes ?? []) {
     if (schemes.has(scheme.name)) {
-      ctx.error("duplicate-security-scheme", `security scheme "${scheme.name}" is declared more than once`, scheme.span);
+      ctx.error(
+        "duplicate-security-scheme",
+        `security scheme "${scheme.name}" is declared more than once`,
+        scheme.span,
+      );
     }
     schemes.add(scheme.name);
   }
@@ -50,7 +54,11 @@ export function checkResources(ctx: ValidationContext): void {
       }
     }
     if (resource.ops.length === 0) {
-      ctx.warning("resource-without-ops", `resource "${resource.path}" of table "${table.name}" exposes no operation`, settingSpan(resource, "ops"));
+      ctx.warning(
+        "resource-without-ops",
+        `resource "${resource.path}" of table "${table.name}" exposes no operation`,
+        settingSpan(resource, "ops"),
+      );
     }
   }
 }

@@ -22,13 +22,19 @@ function checkKnown(ctx: ValidationContext, ref: TypeRef, where: string, span: S
 
 /** Reports `unknown-type` (warning) and `searchable-not-text`. */
 export function checkTypes(ctx: ValidationContext): void {
-  for (const domain of ctx.index.schema.domains) checkKnown(ctx, domain.base, `domain "${domain.name}"`, domain.base.span);
+  for (const domain of ctx.index.schema.domains)
+    checkKnown(ctx, domain.base, `domain "${domain.name}"`, domain.base.span);
   for (const table of ctx.index.schema.tables) {
     for (const column of table.columns) {
       const name = qualified(table, column.name);
       if (!ctx.index.domains.has(column.type.name)) checkKnown(ctx, column.type, `"${name}"`, column.type.span);
       const resolved = ctx.index.resolve(column.type);
-      if (column.searchable && resolved.arrayDims === 0 && resolved.kind !== "text" && resolved.base.kind !== "unknown") {
+      if (
+        column.searchable &&
+        resolved.arrayDims === 0 &&
+        resolved.kind !== "text" &&
+        resolved.base.kind !== "unknown"
+      ) {
         ctx.error(
           "searchable-not-text",
           `"${name}" has type "${typeText(column.type)}"; only text columns can be @searchable`,

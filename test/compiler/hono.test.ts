@@ -93,8 +93,12 @@ export interface ItemsRow {
   code: string;
   shout: string;
 }`);
-    expect(types).toMatch(/export interface ItemsCreate \{\n  id\?: number;\n  brand_id: number;\n  \/\*\*\n   \* Shown on the shelf\.\n   \*\/\n  name: string;\n  size\?: "S" \| "M" \| "X L" \| null;\n  sizes\?: \("S" \| "M" \| "X L"\)\[\];\n  price: string;\n  weight\?: number \| null;\n  meta\?: JsonValue \| null;\n  raw\?: JsonValue \| null;\n  photo\?: string \| null;\n  sold_on\?: string \| null;\n  active\?: boolean;\n  code: string;\n\}/);
-    expect(types).toMatch(/export interface ItemsUpdate \{\n  id\?: number;\n  brand_id\?: number;\n(.|\n)*  active\?: boolean;\n\}/);
+    expect(types).toMatch(
+      /export interface ItemsCreate \{\n  id\?: number;\n  brand_id: number;\n  \/\*\*\n   \* Shown on the shelf\.\n   \*\/\n  name: string;\n  size\?: "S" \| "M" \| "X L" \| null;\n  sizes\?: \("S" \| "M" \| "X L"\)\[\];\n  price: string;\n  weight\?: number \| null;\n  meta\?: JsonValue \| null;\n  raw\?: JsonValue \| null;\n  photo\?: string \| null;\n  sold_on\?: string \| null;\n  active\?: boolean;\n  code: string;\n\}/,
+    );
+    expect(types).toMatch(
+      /export interface ItemsUpdate \{\n  id\?: number;\n  brand_id\?: number;\n(.|\n)*  active\?: boolean;\n\}/,
+    );
     expect(types).not.toMatch(/ItemsUpdate \{[^}]*code/);
     expect(types).not.toMatch(/secret|quiet/);
   });
@@ -116,7 +120,9 @@ export interface ItemsRow {
     const index = (await files())[2].contents;
     const imports = [...index.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
     expect(imports).toEqual(["hono", "resc/runtime", "./service.js", "./types.js"]);
-    expect(index).toContain("export function mount(app: Hono, options: MountOptions): MountResult {\n  return mountService(app, service, options);\n}");
+    expect(index).toContain(
+      "export function mount(app: Hono, options: MountOptions): MountResult {\n  return mountService(app, service, options);\n}",
+    );
   });
 
   it("is byte-for-byte deterministic", async () => {

@@ -153,7 +153,9 @@ describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql
          from pg_type t join pg_enum e on e.enumtypid = t.oid group by 1 order by 1`,
     );
     expect(enums).toEqual(
-      [...schema.enums].sort((a, b) => (a.name < b.name ? -1 : 1)).map((e) => ({ name: e.name, vals: e.values.join(",") })),
+      [...schema.enums]
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .map((e) => ({ name: e.name, vals: e.values.join(",") })),
     );
     const domains = await q(
       `select domain_name as name from information_schema.domains where domain_schema = 'public' order by 1`,

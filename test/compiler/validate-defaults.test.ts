@@ -13,7 +13,7 @@ table t {
 describe("@default sanity", () => {
   it.each([
     "s status @default(todo)",
-    'n integer @default(3)',
+    "n integer @default(3)",
     "f numeric @default(1.5)",
     'g numeric @default("2.50")',
     "b boolean @default(false)",
@@ -37,7 +37,8 @@ describe("@default sanity", () => {
   it("refuses a bare name on a column that is not an enum", () => {
     const src = schema("s text @default(todo)");
     expectOne(check(src), src, "invalid-default", {
-      message: 'Invalid @default on "t.s": a bare name is read as an enum value, but the column has type "text"; write sql("…") for an SQL expression',
+      message:
+        'Invalid @default on "t.s": a bare name is read as an enum value, but the column has type "text"; write sql("…") for an SQL expression',
       at: "@default",
     });
   });
@@ -51,6 +52,9 @@ describe("@default sanity", () => {
     ["x text @default(identity)", 'identity numbers smallint, integer or bigint columns, not "text"'],
   ])("refuses %s", (column, why) => {
     const src = schema(column);
-    expectOne(check(src), src, "invalid-default", { message: `Invalid @default on "t.${column[0]}": ${why}`, at: "@default" });
+    expectOne(check(src), src, "invalid-default", {
+      message: `Invalid @default on "t.${column[0]}": ${why}`,
+      at: "@default",
+    });
   });
 });

@@ -43,7 +43,8 @@ describe("hidden columns (spec: guarantee 2; decision 0204)", () => {
   it("refuses an inverse on a hidden column", () => {
     const src = schema("boss_id bigint? @hidden @ref(boss, teams) @inverse(bossed)\n  @@index([boss_id])");
     expectOne(check(src), src, "hidden-conflict", {
-      message: 'Hidden column "people.boss_id" cannot carry inverse "bossed": its collection would be keyed by a hidden value',
+      message:
+        'Hidden column "people.boss_id" cannot carry inverse "bossed": its collection would be keyed by a hidden value',
       at: "@inverse",
     });
   });

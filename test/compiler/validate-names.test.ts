@@ -3,7 +3,8 @@ import { check, expectOne } from "./helpers.js";
 
 describe("names and types", () => {
   it("accepts indexes and uniques over existing columns", () => {
-    const src = "table t {\n  id bigint @primary_key\n  a text\n  b text\n  @@index([a, b], using: btree)\n  @@unique([a, b])\n}\n";
+    const src =
+      "table t {\n  id bigint @primary_key\n  a text\n  b text\n  @@index([a, b], using: btree)\n  @@unique([a, b])\n}\n";
     expect(check(src)).toEqual([]);
   });
 

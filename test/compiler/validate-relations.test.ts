@@ -76,7 +76,8 @@ table uses {
 }
 `;
     expectOne(check(src), src, "ref-target-column-required", {
-      message: '@ref on "uses.a" must name the referenced column with "column:": table "pairs" has a composite primary key (a, b)',
+      message:
+        '@ref on "uses.a" must name the referenced column with "column:": table "pairs" has a composite primary key (a, b)',
       at: "@ref",
     });
   });
@@ -91,7 +92,8 @@ describe("inverse relations and relation names (spec: Column capabilities, Inver
   it("refuses @inverse without @ref", () => {
     const src = child("author_id bigint @filterable @inverse(books)");
     expectOne(check(src), src, "inverse-without-ref", {
-      message: '@inverse on "books.author_id" needs a @ref on the same column: an inverse relation is the reverse of a reference',
+      message:
+        '@inverse on "books.author_id" needs a @ref on the same column: an inverse relation is the reverse of a reference',
       at: "@inverse",
     });
   });

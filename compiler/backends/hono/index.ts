@@ -75,5 +75,7 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
   const files: GeneratedFile[] = [];
   if (declarations.length > 0) files.push({ path: `${pkg}/types.ts`, contents: typesText });
   files.push({ path: `${pkg}/service.ts`, contents: serviceText }, { path: `${pkg}/index.ts`, contents: indexText });
-  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await format(f.contents, { parser: "typescript" }) })));
+  return Promise.all(
+    files.map(async (f) => ({ path: f.path, contents: await format(f.contents, { parser: "typescript" }) })),
+  );
 }

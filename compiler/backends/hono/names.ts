@@ -17,6 +17,9 @@ export function propertyKey(name: string): string {
 /** A TSDoc block for `text`, or nothing; `*\/` inside the text is broken so it cannot end the comment. */
 export function docComment(text: string | undefined): string {
   if (text === undefined || text.trim() === "") return "";
-  const body = text.replace(/\*\//g, "*\\/").split("\n").map((l) => ` * ${l}`.trimEnd());
+  const body = text
+    .replace(/\*\//g, "*\\/")
+    .split("\n")
+    .map((l) => ` * ${l}`.trimEnd());
   return `/**\n${body.join("\n")}\n */\n`;
 }
