@@ -138,7 +138,8 @@ function resolve(
     let what = `unknown column ${field}`;
     if (col) what = `column ${field} is not filterable`;
     else if (site.parameter) what = `unknown parameter ${field}: not a filterable column nor a query parameter`;
-    return report(what, { value: field, allowed: vocab.filterable });
+    // No `value` echo: the location names the column, and a hidden name is never quoted back.
+    return report(what, { allowed: vocab.filterable });
   }
   const allowed = operatorsFor(col);
   if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {

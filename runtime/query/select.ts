@@ -24,7 +24,8 @@ export function parseSelect(
     const name = raw.trim();
     if (!vocab.visible.has(name)) {
       const detail = name === "" ? "empty column name in select" : `unknown column ${name}`;
-      problems.add("query.select", detail, { value: raw, allowed: vocab.selectable });
+      // No `value` echo for a name that may be hidden; the detail names it.
+      problems.add("query.select", detail, { allowed: vocab.selectable });
     } else if (!chosen.includes(name)) {
       chosen.push(name);
     }

@@ -67,8 +67,8 @@ export function parseSort(
       });
     } else if (!vocab.sortable.includes(term.column)) {
       const col = vocab.visible.get(term.column);
+      // No `value` echo for a name that may be hidden; the detail names it.
       problems.add("query.sort", col ? `column ${term.column} is not sortable` : `unknown column ${term.column}`, {
-        value: term.column,
         allowed: vocab.sortable,
       });
     } else if (terms.some((t) => t.column === term.column)) {

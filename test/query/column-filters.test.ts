@@ -254,6 +254,7 @@ describe("unknown, hidden and non-filterable columns", () => {
     const unknown = problem(() => list("nope=eq.1"));
     expect(hidden.detail.replace("secret", "X")).toBe(unknown.detail.replace("nope", "X"));
     expect(hidden.allowed).not.toContain("secret");
+    expect(JSON.stringify(hidden)).not.toContain('"secret"');
   });
 
   it("says a visible column is not filterable", () => {

@@ -48,6 +48,7 @@ describe("sort", () => {
     expect(items.map((i) => i.location)).toEqual(["query.sort", "query.sort", "query.sort"]);
     expect(items[0].detail).toContain("not sortable");
     expect(items[1].detail).toBe("unknown column secret");
+    expect(JSON.stringify(items)).not.toContain('"secret"');
     for (const i of items) expect(i.allowed).toEqual(FILM_SORTABLE);
   });
 
@@ -81,7 +82,15 @@ describe("select", () => {
 
   it("refuses hidden, unknown and uncomputed columns and relation names, listing the visible ones", () => {
     const items = problems(() => list("select=secret,nope,internal_note,language,"));
-    expect(items.map((i) => i.value)).toEqual(["secret", "nope", "internal_note", "language", ""]);
+    expect(items.map((i) => i.detail)).toEqual([
+      "unknown column secret",
+      "unknown column nope",
+      "unknown column internal_note",
+      "unknown column language",
+      "empty column name in select",
+    ]);
+    // a hidden name is never quoted back
+    expect(JSON.stringify(items)).not.toContain('"secret"');
     const allowed = items[0].allowed!;
     expect(allowed).toContain("summary");
     expect(allowed).toContain("description");
