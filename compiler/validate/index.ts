@@ -11,6 +11,7 @@ import { checkCeilings } from "./ceilings.js";
 import { checkComputed } from "./computed.js";
 import { ValidationContext, type Rule } from "./context.js";
 import { checkDefaults } from "./defaults.js";
+import { checkGenerateBlock } from "./generate-block.js";
 import { checkHidden } from "./hidden.js";
 import { checkKeys } from "./keys.js";
 import { checkLint } from "./lint.js";
@@ -26,6 +27,7 @@ const RULES: Rule[] = [
   checkTypes,
   checkKeys,
   checkResources,
+  checkGenerateBlock,
   checkCeilings,
   checkArrays,
   checkSorting,

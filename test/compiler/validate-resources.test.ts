@@ -55,3 +55,17 @@ describe("resource blocks (spec: Resource declaration; Authentication rule 3)", 
     });
   });
 });
+
+describe("generate block (spec: Generator configuration)", () => {
+  it("accepts a package that is one directory name", () => {
+    expect(check('generate { package = "tracker-api_2" }\n')).toEqual([]);
+  });
+
+  it("refuses a package that would leave the output directory", () => {
+    const src = 'generate { package = "../elsewhere" }\n';
+    expectOne(check(src), src, "invalid-package", {
+      message: 'Package "../elsewhere" must be one directory name (letters, digits, "_", "-", ".")',
+      at: "generate",
+    });
+  });
+});
