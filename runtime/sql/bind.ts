@@ -69,8 +69,9 @@ export class Params {
    * driver sends the text untouched: PGlite serializes a parameter by the
    * type the server infers for it and refuses text for a `boolean` or
    * `bytea` placeholder, while PostgreSQL's text-to-type cast reads exactly
-   * what a typed parameter would. `sqlType` is descriptor data (a type name,
-   * quoted where needed), never request text.
+   * what a typed parameter would (docs/decisions/0401-list-statement-shape.md).
+   * `sqlType` is descriptor data (a type name, quoted where needed), never
+   * request text.
    */
   typed(text: string | null, sqlType: string): string {
     const p = `${this.add(text)}::text`;

@@ -2,7 +2,7 @@
  * Relation expansion (spec: Expansion): forward references and inverse
  * collections as correlated subqueries inside the base row's JSON, so they
  * are read in the same statement (one snapshot) and an unexpanded request
- * joins nothing.
+ * joins nothing (docs/decisions/0401-list-statement-shape.md).
  */
 import { DEFAULT_EXPAND_LIMIT } from "../descriptor.js";
 import type { RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
