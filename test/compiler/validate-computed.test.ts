@@ -66,3 +66,21 @@ describe("computed columns (spec: Column capabilities, computed; decision 0206)"
     });
   });
 });
+
+describe("computed columns in table constraints", () => {
+  it("refuses @@unique and @@primary_key over a computed column", () => {
+    const src = `
+table t {
+  a     bigint
+  shout text @computed("'x'")
+  @@primary_key([a, shout])
+  @@unique([shout])
+}
+`;
+    const ds = check(src).filter((d) => d.code === "computed-not-stored");
+    expect(ds.map((d) => d.message)).toEqual([
+      '@@unique names computed column "t.shout", which is not stored',
+      'The primary key names computed column "t.shout", which is not stored',
+    ]);
+  });
+});

@@ -49,3 +49,20 @@ describe("names and types", () => {
     });
   });
 });
+
+describe("types outside the language (decision 0201)", () => {
+  it("passes an extension type through with a warning at the type", () => {
+    const src = "table t {\n  id   bigint @primary_key\n  path ltree\n}\n";
+    expectOne(check(src), src, "unknown-type", {
+      message:
+        'Type "ltree" of "t.path" is neither a known PostgreSQL type nor a declared enum or domain; it is passed through as written and served as text',
+      at: "ltree",
+      severity: "warning",
+    });
+  });
+
+  it("is silent for built-in, enum and domain types", () => {
+    const src = "enum e { a }\ndomain d text\ntable t {\n  id bigint @primary_key\n  x e\n  y d\n  z int4\n}\n";
+    expect(check(src)).toEqual([]);
+  });
+});

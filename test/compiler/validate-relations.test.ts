@@ -136,3 +136,19 @@ describe("inverse relations and relation names (spec: Column capabilities, Inver
     });
   });
 });
+
+describe("reference targets that are not stored", () => {
+  it("refuses a reference to a computed column", () => {
+    const src = `${parent.replace("bio   text", 'bio   text @computed("upper(name)")')}
+table books {
+  id        bigint @primary_key
+  author_id text @ref(author, authors, column: bio)
+  @@index([author_id])
+}
+`;
+    expectOne(check(src), src, "ref-target-computed", {
+      message: '@ref on "books.author_id" points at computed column "authors.bio", which is not stored',
+      at: "@ref",
+    });
+  });
+});
