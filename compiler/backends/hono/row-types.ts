@@ -4,7 +4,7 @@
  * runtime descriptor so the types say exactly what the handlers accept.
  *
  * JSON travel (docs/decisions/0209-json-value-types.md): numeric as a
- * string (no precision lost), bigint as a number, dates and times as
+ * string (no precision lost; a body may also send a number), bigint as a number, dates and times as
  * RFC 3339 strings, bytea as base64 text, jsonb as a JsonValue, extension
  * types as text.
  */
@@ -29,21 +29,28 @@ const SCALAR: Record<ValueKind, string> = {
   other: "string",
 };
 
-/** The TypeScript type of a column's value, without `| null`. `json` is kind `other` (no containment operators) but travels as a document. */
-export function valueType(column: ColumnDescriptor): string {
+/**
+ * The TypeScript type of a column's value, without `| null`: as served
+ * (`read`) or as accepted in a body (`write`, where a numeric may also be a
+ * JSON number, docs/http.md). `json` is kind `other` (no containment
+ * operators) but travels as a document.
+ */
+export function valueType(column: ColumnDescriptor, use: "read" | "write" = "read"): string {
   const isJson = column.kind === "other" && column.sqlType.replace(/(\[\])+$/, "") === "json";
   const scalar =
     column.kind === "enum" && column.enumValues && column.enumValues.length > 0
       ? column.enumValues.map((v) => JSON.stringify(v)).join(" | ")
       : isJson
         ? "JsonValue"
-        : SCALAR[column.kind];
+        : use === "write" && column.kind === "numeric"
+          ? "string | number"
+          : SCALAR[column.kind];
   if (!column.array) return scalar;
   return scalar.includes(" | ") ? `(${scalar})[]` : `${scalar}[]`;
 }
 
-function field(column: ColumnDescriptor, optional: boolean, nullable: boolean): string {
-  const type = valueType(column) + (nullable ? " | null" : "");
+function field(column: ColumnDescriptor, use: "read" | "write", optional: boolean, nullable: boolean): string {
+  const type = valueType(column, use) + (nullable ? " | null" : "");
   return `${docComment(column.doc)}${propertyKey(column.name)}${optional ? "?" : ""}: ${type};`;
 }
 
@@ -80,17 +87,17 @@ export function rowTypes(table: TableDescriptor): string {
     declare(
       names.row,
       docComment(table.doc ? `${table.doc}\n\nA row of ${what}.` : `A row of ${what}.`),
-      visible.map((c) => field(c, false, c.nullable)),
+      visible.map((c) => field(c, "read", false, c.nullable)),
     ),
     declare(
       names.create,
       docComment(`The create body of ${what}.`),
-      writes ? writable.map((c) => field(c, c.nullable || c.hasDefault, c.nullable)) : [],
+      writes ? writable.map((c) => field(c, "write", c.nullable || c.hasDefault, c.nullable)) : [],
     ),
     declare(
       names.update,
       docComment(`The update body of ${what}: every field optional.`),
-      writes ? writable.filter((c) => !c.immutable).map((c) => field(c, true, c.nullable)) : [],
+      writes ? writable.filter((c) => !c.immutable).map((c) => field(c, "write", true, c.nullable)) : [],
     ),
   ].join("\n\n");
 }
