@@ -13,9 +13,9 @@
  * decided by gates that look at token lines: a multi-word type
  * (`double precision`) continues only on the same line, and `domain x y`
  * is a declaration only when it sits on one line (otherwise `domain` can be
- * a column name).
+ * a column name). See docs/decisions/0103-keywords-newlines-and-duplicates.md.
  */
-import { CstParser, tokenMatcher, type CstNode, type IToken, type TokenType } from "chevrotain";
+import { CstParser, tokenMatcher, type IToken, type TokenType } from "chevrotain";
 import { allTokens } from "./lexer.js";
 import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
 import {
@@ -360,6 +360,3 @@ export class ResourceParser extends CstParser {
 
 /** The one parser instance; set `parser.input` then call `parser.schema()`. */
 export const parser = new ResourceParser();
-
-/** A CST node as produced by this parser. */
-export type Cst = CstNode;

@@ -4,14 +4,14 @@
  * two passes so declaration order does not matter: first every declaration
  * is read, then every type is checked against the enums and domains of the
  * whole file. Later duplicates of a table, enum, domain or block are
- * reported and left out of the IR.
+ * reported and left out of the IR
+ * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
-import type { Diagnostic, EnumDecl, Schema } from "../compiler/ir.js";
+import type { Diagnostic, DomainDecl, EnumDecl, Schema } from "../compiler/ir.js";
 import { nameToken, node, nodes, token, tokens } from "./to-ir/cst.js";
 import { unquote, type Ctx } from "./to-ir/context.js";
-import { readAttribute } from "./to-ir/args.js";
-import { requirePositional, splitArgs } from "./to-ir/args.js";
+import { readAttribute, requirePositional, splitArgs } from "./to-ir/args.js";
 import { expectString } from "./to-ir/expect.js";
 import { readApi, readGenerate } from "./to-ir/settings.js";
 import { readTable } from "./to-ir/table.js";
@@ -49,7 +49,7 @@ function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): vo
     return;
   }
   types.push(base);
-  const domain = { name: name.image, base: base.type, span: ctx.nodeSpan(n, keyword) } as Schema["domains"][number];
+  const domain: DomainDecl = { name: name.image, base: base.type, span: ctx.nodeSpan(n, keyword) };
   const doc = ctx.docs.docFor(keyword);
   if (doc !== undefined) domain.doc = doc;
   if (base.nullable) ctx.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);

@@ -155,11 +155,8 @@ function expandableFlag(v: Val | undefined, use: AttrUse, ctx: Ctx): boolean {
   if (!v) return false;
   if (v.kind === "name" && !v.negated && v.name === "expandable") return true;
   const hint = v.kind === "name" ? didYouMean(v.name, ["expandable"]) : "";
-  ctx.error(
-    "invalid-argument",
-    `Expected "expandable" or a named argument in ${use.written}, found ${v.raw}.${hint}`.replace(/\.$/, ""),
-    v.span,
-  );
+  const found = `Expected "expandable" or a named argument in ${use.written}, found ${v.raw}`;
+  ctx.error("invalid-argument", hint ? `${found}.${hint}` : found, v.span);
   return false;
 }
 
@@ -185,7 +182,9 @@ export function applyColumnAttribute(use: AttrUse, col: ColumnDecl, ctx: Ctx): v
       );
       return;
     }
-    ctx.error("unknown-attribute", `Unknown attribute "${use.written}".${didYouMean(use.name, COLUMN_ATTRIBUTES, "@")}`.replace(/\.$/, ""), use.nameSpan);
+    const hint = didYouMean(use.name, COLUMN_ATTRIBUTES, "@");
+    const unknown = `Unknown attribute "${use.written}"`;
+    ctx.error("unknown-attribute", hint ? `${unknown}.${hint}` : unknown, use.nameSpan);
     return;
   }
   if (col.attributes.some((a) => a.name === use.name)) {

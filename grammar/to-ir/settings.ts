@@ -71,14 +71,13 @@ function readScheme(n: CstNode, ctx: Ctx): SecuritySchemeDecl | undefined {
   const name = nameToken(node(n, "name"));
   if (!name) return undefined;
   const scheme: SecuritySchemeDecl = { name: name.image, type: "http", scheme: "", span: ctx.nodeSpan(n) };
-  let sawScheme = false;
-  readStringSettings(nodes(node(n, "settingsBlock"), "setting"), ["scheme", "bearer_format"], `security scheme "${name.image}"`, ctx, (k, v) => {
-    if (k === "scheme") {
-      scheme.scheme = v;
-      sawScheme = true;
-    } else scheme.bearerFormat = v;
+  const settings = nodes(node(n, "settingsBlock"), "setting");
+  readStringSettings(settings, ["scheme", "bearer_format"], `security scheme "${name.image}"`, ctx, (k, v) => {
+    if (k === "scheme") scheme.scheme = v;
+    else scheme.bearerFormat = v;
   });
-  if (!sawScheme && nodes(node(n, "settingsBlock"), "setting").every((s) => token(s, "key")?.image !== "scheme")) {
+  // A `scheme` with a malformed value was reported already; only its absence is new.
+  if (settings.every((s) => token(s, "key")?.image !== "scheme")) {
     ctx.error("missing-setting", `Security scheme "${name.image}" needs an HTTP scheme: scheme = "bearer"`, ctx.tok(name));
   }
   return scheme;

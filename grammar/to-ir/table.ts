@@ -1,7 +1,8 @@
 /**
  * Tables and their columns (docs/language.md, Tables and Columns). Later
  * duplicates of a column or resource block are reported and left out of the
- * IR, so the IR stays a faithful map from names to declarations.
+ * IR, so the IR stays a faithful map from names to declarations
+ * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
 import type { ColumnDecl, TableDecl } from "../../compiler/ir.js";
