@@ -34,8 +34,7 @@ export type ArrayElement = ScalarValue | JsonValue;
 
 function encodeElement(value: ArrayElement): string {
   if (value === null) return "NULL";
-  const text =
-    typeof value === "object" && !(value instanceof Date) ? JSON.stringify(value) : encodeScalar(value);
+  const text = typeof value === "object" && !(value instanceof Date) ? JSON.stringify(value) : encodeScalar(value);
   // Always quoted, so empty strings, spaces, commas, braces and the word NULL stay data.
   return `"${text.replace(/[\\"]/g, (c) => "\\" + c)}"`;
 }

@@ -45,7 +45,11 @@ export function listType(col: ColumnDescriptor): string {
 
 function isScalar(v: unknown): v is ScalarValue {
   return (
-    typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof Date
+    typeof v === "string" ||
+    typeof v === "number" ||
+    typeof v === "bigint" ||
+    typeof v === "boolean" ||
+    v instanceof Date
   );
 }
 

@@ -13,9 +13,32 @@ import { encodeJson, type Params } from "./bind.js";
 import { bindColumnValue, bindElement, bindList, columnRef, findColumn, type ColumnValue } from "./column.js";
 import { ilikeEscaped, likePattern } from "./like.js";
 
-const SCALAR_OPS: readonly Operator[] = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "between", "isnull", "notnull"];
+const SCALAR_OPS: readonly Operator[] = [
+  "eq",
+  "ne",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "in",
+  "nin",
+  "between",
+  "isnull",
+  "notnull",
+];
 const TEXT_OPS: readonly Operator[] = [...SCALAR_OPS, "like", "ilike", "contains", "startswith", "endswith"];
-const ARRAY_OPS: readonly Operator[] = ["eq", "ne", "has", "hasany", "hasall", "nhas", "nhasany", "nhasall", "isnull", "notnull"];
+const ARRAY_OPS: readonly Operator[] = [
+  "eq",
+  "ne",
+  "has",
+  "hasany",
+  "hasall",
+  "nhas",
+  "nhasany",
+  "nhasall",
+  "isnull",
+  "notnull",
+];
 const DOCUMENT_OPS: readonly Operator[] = ["hasdoc", "nhasdoc", "isnull", "notnull"];
 
 /** The operators a column takes (spec: Operators by column type); enums take the text set. */

@@ -123,7 +123,8 @@ export function expansionEntries(
     const relation = table.relations.find((r) => r.name === name);
     if (!relation) throw new Error(`relation "${table.name}" has no relation named "${name}"`);
     if (!relation.expandable) throw new Error(`relation "${name}" of "${table.name}" is not expandable`);
-    const sql = relation.kind === "forward" ? forward(ctx, table, relation, outer) : inverse(ctx, table, relation, outer);
+    const sql =
+      relation.kind === "forward" ? forward(ctx, table, relation, outer) : inverse(ctx, table, relation, outer);
     return { name: relation.name, sql };
   });
 }

@@ -46,9 +46,12 @@ export function compileSeek(
   after: readonly (string | null)[],
   params: Params,
 ): string {
-  if (after.length !== keys.length) throw new Error(`a cursor of ${after.length} values cannot follow ${keys.length} sort keys`);
+  if (after.length !== keys.length)
+    throw new Error(`a cursor of ${after.length} values cannot follow ${keys.length} sort keys`);
   if (keys.length === 0) return "TRUE";
-  const bound = keys.map((k, i) => (after[i] === null ? null : params.typed(after[i], findColumn(table, k.column).sqlType)));
+  const bound = keys.map((k, i) =>
+    after[i] === null ? null : params.typed(after[i], findColumn(table, k.column).sqlType),
+  );
   const uniform = keys.every((k) => k.descending === keys[0].descending && !canBeNull(table, k));
   if (uniform && bound.every((b) => b !== null)) {
     const op = keys[0].descending ? "<" : ">";

@@ -28,7 +28,8 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
     const col = findColumn(table, name);
-    if (col.computed !== undefined) throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
+    if (col.computed !== undefined)
+      throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
     out.push([quoteIdent(col.name), bindColumnValue(col, value, params)]);
   }
   return out;

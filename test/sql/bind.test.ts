@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { Params, compileList, compileWhere, encodeArray, encodeJson, encodeScalar, escapeLike, quoteIdent } from "../../runtime/sql/index.js";
+import {
+  Params,
+  compileList,
+  compileWhere,
+  encodeArray,
+  encodeJson,
+  encodeScalar,
+  escapeLike,
+  quoteIdent,
+} from "../../runtime/sql/index.js";
 import type { TableDescriptor } from "../../runtime/descriptor.js";
 import { cmp } from "../../runtime/predicate.js";
 import { listQuery, objects } from "./fixture.js";
@@ -71,8 +80,36 @@ describe("round trips through the database", () => {
       scoped: false,
       relations: [],
       columns: [
-        { name: "select", sqlType: "integer", kind: "integer", array: false, nullable: false, hasDefault: false, filterable: true, sortable: true, searchable: false, hidden: false, readOnly: false, immutable: false, softDelete: false },
-        { name: `a"b`, sqlType: "text", kind: "text", array: false, nullable: true, hasDefault: false, filterable: true, sortable: true, searchable: true, hidden: false, readOnly: false, immutable: false, softDelete: false },
+        {
+          name: "select",
+          sqlType: "integer",
+          kind: "integer",
+          array: false,
+          nullable: false,
+          hasDefault: false,
+          filterable: true,
+          sortable: true,
+          searchable: false,
+          hidden: false,
+          readOnly: false,
+          immutable: false,
+          softDelete: false,
+        },
+        {
+          name: `a"b`,
+          sqlType: "text",
+          kind: "text",
+          array: false,
+          nullable: true,
+          hasDefault: false,
+          filterable: true,
+          sortable: true,
+          searchable: true,
+          hidden: false,
+          readOnly: false,
+          immutable: false,
+          softDelete: false,
+        },
       ],
     };
     const params = new Params();

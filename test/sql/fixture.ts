@@ -67,7 +67,12 @@ export async function loadSchema(db: Executor): Promise<void> {
   await db.script(SCHEMA);
 }
 
-function column(name: string, sqlType: string, kind: ColumnDescriptor["kind"], extra: Partial<ColumnDescriptor> = {}): ColumnDescriptor {
+function column(
+  name: string,
+  sqlType: string,
+  kind: ColumnDescriptor["kind"],
+  extra: Partial<ColumnDescriptor> = {},
+): ColumnDescriptor {
   return {
     name,
     sqlType,
@@ -98,7 +103,9 @@ function resource(path: string, computed: string[] = []): ResourceDescriptor {
   };
 }
 
-function relation(r: Partial<RelationDescriptor> & Pick<RelationDescriptor, "name" | "kind" | "target" | "column" | "targetColumn">): RelationDescriptor {
+function relation(
+  r: Partial<RelationDescriptor> & Pick<RelationDescriptor, "name" | "kind" | "target" | "column" | "targetColumn">,
+): RelationDescriptor {
   return { expandable: true, order: [], ...r };
 }
 
@@ -152,7 +159,14 @@ export const parent: TableDescriptor = {
       limit: 2,
     }),
     relation({ name: "all_items", kind: "inverse", target: "item", column: "parent_id", targetColumn: "id" }),
-    relation({ name: "locked", kind: "inverse", target: "item", column: "parent_id", targetColumn: "id", expandable: false }),
+    relation({
+      name: "locked",
+      kind: "inverse",
+      target: "item",
+      column: "parent_id",
+      targetColumn: "id",
+      expandable: false,
+    }),
   ],
   resource: resource("/parents"),
 };

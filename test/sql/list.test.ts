@@ -47,9 +47,16 @@ describe("compileList: ordering and null placement", () => {
   it.each<[string, SortTerm[], string]>([
     ["declared nulls first, ascending", by("note", false), `"note" ASC NULLS FIRST, "id" ASC`],
     ["declared nulls first, descending", by("note", true), `"note" DESC NULLS FIRST, "id" DESC`],
-    ["computed column by its expression", by("summary", true), `"title" || ' ' || coalesce("note", '') DESC, "id" DESC`],
+    [
+      "computed column by its expression",
+      by("summary", true),
+      `"title" || ' ' || coalesce("note", '') DESC, "id" DESC`,
+    ],
   ])("%s", async (_name, sort, reference) => {
-    const ref = await db.executor.query({ text: `SELECT "id"::text AS "id" FROM "item" ORDER BY ${reference}`, values: [] });
+    const ref = await db.executor.query({
+      text: `SELECT "id"::text AS "id" FROM "item" ORDER BY ${reference}`,
+      values: [],
+    });
     const ids = (await list({ sort })).ids;
     expect(ids).toEqual(ref.rows.map((x) => Number(x.id)));
     if (sort[0].column === "note") expect(ids[0]).toBe(2);

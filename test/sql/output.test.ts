@@ -78,8 +78,24 @@ describe("row JSON forms", () => {
       "2020-01-02T03:04:05.123457Z",
       "2022-01-01T00:00:00Z",
     ]);
-    expect(rows[1]).toMatchObject({ note: null, due: null, price: "2.25", days: [], blob: null, local: null, code: null });
-    expect(rows[2]).toMatchObject({ qty: null, price: null, mood: null, tags: null, attrs: null, days: null, done: null });
+    expect(rows[1]).toMatchObject({
+      note: null,
+      due: null,
+      price: "2.25",
+      days: [],
+      blob: null,
+      local: null,
+      code: null,
+    });
+    expect(rows[2]).toMatchObject({
+      qty: null,
+      price: null,
+      mood: null,
+      tags: null,
+      attrs: null,
+      days: null,
+      done: null,
+    });
     expect(rows[3]).toMatchObject({ tags: [], price: "10.00", title: "back\\slash" });
     expect(rows[4]).toMatchObject({ tags: ["a", "with,comma", 'quote"d'], attrs: { k: "1" }, title: "O'Brien" });
   });

@@ -67,8 +67,21 @@ describe("keyset seek", () => {
     ["numeric", [{ column: "price", descending: false }]],
     ["timestamptz with microseconds", [{ column: "at", descending: true }]],
     ["computed", [{ column: "summary", descending: false }]],
-    ["mixed directions", [{ column: "qty", descending: true }, { column: "title", descending: false }]],
-    ["three nullable terms", [{ column: "due", descending: false }, { column: "note", descending: true }, { column: "qty", descending: false }]],
+    [
+      "mixed directions",
+      [
+        { column: "qty", descending: true },
+        { column: "title", descending: false },
+      ],
+    ],
+    [
+      "three nullable terms",
+      [
+        { column: "due", descending: false },
+        { column: "note", descending: true },
+        { column: "qty", descending: false },
+      ],
+    ],
   ])("%s: pages by cursor give the same rows as one page", async (_name, terms) => {
     const sort = withKey(terms);
     const expected = await all(sort);
@@ -78,17 +91,30 @@ describe("keyset seek", () => {
   });
 
   it("is one row comparison when every key is NOT NULL and shares a direction", () => {
-    const up = compileList(service, item, listQuery({ sort: withKey([{ column: "title", descending: false }]) }), undefined, {
-      after: ["Alpha", "4"],
-    });
+    const up = compileList(
+      service,
+      item,
+      listQuery({ sort: withKey([{ column: "title", descending: false }]) }),
+      undefined,
+      {
+        after: ["Alpha", "4"],
+      },
+    );
     expect(up.rows.text).toContain(`WHERE (("t0"."title", "t0"."id") > ($1::text, $2::text::integer)) ORDER BY`);
     expect(up.rows.values.slice(0, 2)).toEqual(["Alpha", "4"]);
-    const down = compileList(service, item, listQuery({ sort: [{ column: "id", descending: true }] }), undefined, { after: ["4"] });
+    const down = compileList(service, item, listQuery({ sort: [{ column: "id", descending: true }] }), undefined, {
+      after: ["4"],
+    });
     expect(down.rows.text).toContain(`WHERE (("t0"."id") < ($1::text::integer))`);
   });
 
   it("applies to the rows only: the count is the whole filtered set", async () => {
-    const q = listQuery({ sort: [{ column: "id", descending: false }], perPage: 2, count: true, where: cmp("id", "lt", 20) });
+    const q = listQuery({
+      sort: [{ column: "id", descending: false }],
+      perPage: 2,
+      count: true,
+      where: cmp("id", "lt", 20),
+    });
     const stmts = compileList(service, item, q, undefined, { after: ["15"] });
     const rows = (await db.executor.query(stmts.rows)).rows.map((x) => (JSON.parse(x.j ?? "{}") as { id: number }).id);
     expect(rows).toEqual([16, 17, 18]);

@@ -72,7 +72,10 @@ describe("compileInsert", () => {
     expect(r.rows[0]).toEqual(expected);
     // The insert answers exactly what a read of the row answers.
     expect((await one(compileRead(service, item, 100))).rows[0]).toEqual(expected);
-    const secret = await db.executor.query({ text: `SELECT "secret", "big"::text AS "big" FROM "item" WHERE "id" = 100`, values: [] });
+    const secret = await db.executor.query({
+      text: `SELECT "secret", "big"::text AS "big" FROM "item" WHERE "id" = 100`,
+      values: [],
+    });
     expect(secret.rows[0]).toEqual({ secret: "stamped by a hook", big: "9007199254740993" });
   });
 
@@ -81,7 +84,10 @@ describe("compileInsert", () => {
     expect(a.rows[0]).toMatchObject({ attrs: "just text" });
     const b = await one(compileInsert(service, item, { id: 102, title: "doc", attrs: null }));
     expect(b.rows[0]).toMatchObject({ attrs: null });
-    const t = await db.executor.query({ text: `SELECT jsonb_typeof("attrs") AS "t" FROM "item" WHERE "id" = 101`, values: [] });
+    const t = await db.executor.query({
+      text: `SELECT jsonb_typeof("attrs") AS "t" FROM "item" WHERE "id" = 101`,
+      values: [],
+    });
     expect(t.rows[0].t).toBe("string");
   });
 
@@ -107,7 +113,14 @@ describe("compileUpdate", () => {
   it("sets the given columns of the addressed row and returns it", async () => {
     const r = await one(compileUpdate(service, item, 4, { note: null, qty: 6, tags: ["z"], due: "2030-05-06" }));
     expect(r.rowCount).toBe(1);
-    expect(r.rows[0]).toMatchObject({ id: 4, note: null, qty: 6, tags: ["z"], due: "2030-05-06T00:00:00Z", title: "back\\slash" });
+    expect(r.rows[0]).toMatchObject({
+      id: 4,
+      note: null,
+      qty: 6,
+      tags: ["z"],
+      due: "2030-05-06T00:00:00Z",
+      title: "back\\slash",
+    });
     expect(r.rows[0]).not.toHaveProperty("parent");
     expect((await one(compileRead(service, item, 4))).rows[0]).toEqual(r.rows[0]);
   });
