@@ -59,10 +59,7 @@ export function lex(text: string, source: SourceMap): LexResult {
     diagnostics.push({
       severity: "error",
       code: "unexpected-character",
-      message:
-        bad.length === 1
-          ? `Unexpected character "${shown}"`
-          : `Unexpected characters "${shown}"`,
+      message: bad.length === 1 ? `Unexpected character "${shown}"` : `Unexpected characters "${shown}"`,
       span: source.span(e.offset, e.offset + e.length),
     });
   }

@@ -9,12 +9,7 @@
  * code: `missing-brace`, `missing-paren`, `missing-bracket`, `expected-type`,
  * `expected-value`, `expected-name`, `unexpected-token` or `syntax-error`.
  */
-import type {
-  IParserErrorMessageProvider,
-  IRecognitionException,
-  IToken,
-  TokenType,
-} from "chevrotain";
+import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from "chevrotain";
 import type { Diagnostic } from "../compiler/ir.js";
 import { real, type SourceMap } from "./span.js";
 
@@ -42,11 +37,19 @@ export const syntaxMessageProvider: IParserErrorMessageProvider = {
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, ruleName }) {
     const firsts = expectedPathsPerAlt.flatMap((paths) => paths.map((p) => (p[0] ? label(p[0]) : "")));
-    return JSON.stringify({ kind: "noViableAlt", rule: ruleName, expected: unique(firsts.filter(Boolean)) } satisfies Encoded);
+    return JSON.stringify({
+      kind: "noViableAlt",
+      rule: ruleName,
+      expected: unique(firsts.filter(Boolean)),
+    } satisfies Encoded);
   },
   buildEarlyExitMessage({ expectedIterationPaths, ruleName }) {
     const firsts = expectedIterationPaths.map((p) => (p[0] ? label(p[0]) : ""));
-    return JSON.stringify({ kind: "earlyExit", rule: ruleName, expected: unique(firsts.filter(Boolean)) } satisfies Encoded);
+    return JSON.stringify({
+      kind: "earlyExit",
+      rule: ruleName,
+      expected: unique(firsts.filter(Boolean)),
+    } satisfies Encoded);
   },
 };
 
@@ -149,9 +152,7 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
   const at = indexOfToken(tokens, actual);
   const ruleStack = e.context?.ruleStack ?? [];
   const rule = info.rule || ruleStack[ruleStack.length - 1] || "";
-  const whereActual = isEof(actual)
-    ? source.span(source.text.length, source.text.length)
-    : source.token(actual);
+  const whereActual = isEof(actual) ? source.span(source.text.length, source.text.length) : source.token(actual);
   const diag = (code: string, message: string, span = whereActual): Diagnostic => ({
     severity: "error",
     code,
@@ -191,7 +192,10 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
         const opener = tokens[open]!;
         const what = close === ")" ? describeParen(tokens, open) : "the list";
         if (isEof(actual) || actual.startLine !== opener.startLine) {
-          return diag(code, `Missing "${close}" to close ${what} opened at line ${opener.startLine}, column ${opener.startColumn}`);
+          return diag(
+            code,
+            `Missing "${close}" to close ${what} opened at line ${opener.startLine}, column ${opener.startColumn}`,
+          );
         }
         return diag("unexpected-token", `Unexpected ${show(actual)} in ${what}: expected a value, "," or "${close}"`);
       }
@@ -207,7 +211,10 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
     if (rule === "setting" && expected === `"="`) {
       return diag("syntax-error", `Expected "=" after setting ${show(previous)}, found ${show(actual)}`);
     }
-    return diag("syntax-error", `Expected ${expected || "something else"} after ${show(previous)}, found ${show(actual)}`);
+    return diag(
+      "syntax-error",
+      `Expected ${expected || "something else"} after ${show(previous)}, found ${show(actual)}`,
+    );
   }
 
   // No viable alternative / early exit: the next token starts nothing the rule allows.

@@ -52,13 +52,18 @@ function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): vo
   const domain: DomainDecl = { name: name.image, base: base.type, span: ctx.nodeSpan(n, keyword) };
   const doc = ctx.docs.docFor(keyword);
   if (doc !== undefined) domain.doc = doc;
-  if (base.nullable) ctx.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
+  if (base.nullable)
+    ctx.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
   for (const a of nodes(n, "attribute")) {
     const use = readAttribute(a, ctx);
     if (!use) continue;
     if (use.name !== "check") {
       const hint = didYouMean(use.name, ["check"], "@");
-      ctx.error("unknown-attribute", `Unknown domain attribute "${use.written}": a domain takes only @check("…")${hint}`, use.nameSpan);
+      ctx.error(
+        "unknown-attribute",
+        `Unknown domain attribute "${use.written}": a domain takes only @check("…")${hint}`,
+        use.nameSpan,
+      );
       continue;
     }
     if (domain.check !== undefined) {
@@ -85,12 +90,22 @@ export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema:
   for (const root of roots) {
     for (const n of nodes(root, "apiDecl")) {
       const api = readApi(n, ctx, token(n, "Api"));
-      if (schema.api) ctx.error("duplicate-block", `The api block is already declared at line ${schema.api.span.line}`, ctx.tok(token(n, "Api") ?? token(n, "LCurly")!));
+      if (schema.api)
+        ctx.error(
+          "duplicate-block",
+          `The api block is already declared at line ${schema.api.span.line}`,
+          ctx.tok(token(n, "Api") ?? token(n, "LCurly")!),
+        );
       else schema.api = api;
     }
     for (const n of nodes(root, "generateDecl")) {
       const g = readGenerate(n, ctx);
-      if (schema.generate) ctx.error("duplicate-block", `The generate block is already declared at line ${schema.generate.span.line}`, ctx.tok(token(n, "Generate")!));
+      if (schema.generate)
+        ctx.error(
+          "duplicate-block",
+          `The generate block is already declared at line ${schema.generate.span.line}`,
+          ctx.tok(token(n, "Generate")!),
+        );
       else schema.generate = g;
     }
     for (const n of nodes(root, "enumDecl")) {
@@ -108,7 +123,11 @@ export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema:
       if (!t) continue;
       const first = schema.tables.find((x) => x.name === t.table.name);
       if (first) {
-        ctx.error("duplicate-table", `Table "${t.table.name}" is already declared at line ${first.span.line}`, t.table.nameSpan);
+        ctx.error(
+          "duplicate-table",
+          `Table "${t.table.name}" is already declared at line ${first.span.line}`,
+          t.table.nameSpan,
+        );
         continue;
       }
       schema.tables.push(t.table);

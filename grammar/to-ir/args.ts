@@ -87,6 +87,10 @@ export function splitArgs(
 /** Reports `missing-argument` on the attribute and returns false when fewer than `n` positional arguments were given. */
 export function requirePositional(use: AttrUse, split: SplitArgs, n: number, usage: string, ctx: Ctx): boolean {
   if (split.positional.length >= n) return true;
-  ctx.error("missing-argument", `${use.written} needs ${n === 1 ? "an argument" : `${n} arguments`}: write ${usage}`, use.span);
+  ctx.error(
+    "missing-argument",
+    `${use.written} needs ${n === 1 ? "an argument" : `${n} arguments`}: write ${usage}`,
+    use.span,
+  );
   return false;
 }

@@ -7,14 +7,7 @@
 import type { ColumnDecl, DefaultValue } from "../../compiler/ir.js";
 import type { Ctx } from "./context.js";
 import { requirePositional, splitArgs, type AttrUse } from "./args.js";
-import {
-  expectChoice,
-  expectInteger,
-  expectName,
-  expectSortTerms,
-  expectString,
-  type Where,
-} from "./expect.js";
+import { expectChoice, expectInteger, expectName, expectSortTerms, expectString, type Where } from "./expect.js";
 import type { Val } from "./values.js";
 import { didYouMean } from "../suggest.js";
 
@@ -121,7 +114,11 @@ const handlers: Record<string, Handler> = {
     const usage = "@ref(relation, target_table[, expandable][, column: target_column])";
     const a = splitArgs(use, ["column"], 3, usage, ctx);
     if (!requirePositional(use, a, 2, usage, ctx)) return;
-    const relation = expectName(a.positional[0]!.value, { ...arg(use), what: `the relation name of ${use.written}` }, ctx);
+    const relation = expectName(
+      a.positional[0]!.value,
+      { ...arg(use), what: `the relation name of ${use.written}` },
+      ctx,
+    );
     const target = expectName(a.positional[1]!.value, { ...arg(use), what: `the target table of ${use.written}` }, ctx);
     const expandable = expandableFlag(a.positional[2]?.value, use, ctx);
     if (relation === undefined || target === undefined) return;
@@ -142,7 +139,8 @@ const handlers: Record<string, Handler> = {
     if (name === undefined) return;
     col.inverse = { name, expandable, order: [], span: use.span };
     const order = a.named.get("order");
-    if (order) col.inverse.order = expectSortTerms(order.value, { ...arg(use), what: `order of ${use.written}` }, ctx) ?? [];
+    if (order)
+      col.inverse.order = expectSortTerms(order.value, { ...arg(use), what: `order of ${use.written}` }, ctx) ?? [];
     const limit = a.named.get("limit");
     if (limit) {
       const n = expectInteger(limit.value, { ...arg(use), what: `limit of ${use.written}` }, ctx);

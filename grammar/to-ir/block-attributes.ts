@@ -41,7 +41,12 @@ const handlers: Record<string, Handler> = {
     if (r) facts.primaryKey = { columns: r.columns, span: use.span };
   },
   index(use, facts, ctx) {
-    const r = columnList(use, `@@index([a, b][, using: gin][, unique: true][, name: "idx"])`, ["using", "unique", "name"], ctx);
+    const r = columnList(
+      use,
+      `@@index([a, b][, using: gin][, unique: true][, name: "idx"])`,
+      ["using", "unique", "name"],
+      ctx,
+    );
     if (!r) return;
     const index: IndexDecl = { columns: r.columns, unique: false, span: use.span };
     const using = r.named.get("using");
@@ -50,7 +55,8 @@ const handlers: Record<string, Handler> = {
       if (m !== undefined) index.using = m;
     }
     const unique = r.named.get("unique");
-    if (unique) index.unique = expectBoolean(unique.value, { ...where(use), what: `unique: of ${use.written}` }, ctx) ?? false;
+    if (unique)
+      index.unique = expectBoolean(unique.value, { ...where(use), what: `unique: of ${use.written}` }, ctx) ?? false;
     const name = r.named.get("name");
     if (name) {
       const n = expectString(name.value, { ...where(use), what: `name: of ${use.written}` }, ctx);
@@ -90,11 +96,19 @@ export function applyBlockAttribute(use: AttrUse, facts: BlockFacts, ctx: Ctx): 
       return;
     }
     const hint = didYouMean(use.name, BLOCK_ATTRIBUTES, "@@");
-    ctx.error("unknown-attribute", hint ? `Unknown table attribute "${use.written}".${hint}` : `Unknown table attribute "${use.written}"`, use.nameSpan);
+    ctx.error(
+      "unknown-attribute",
+      hint ? `Unknown table attribute "${use.written}".${hint}` : `Unknown table attribute "${use.written}"`,
+      use.nameSpan,
+    );
     return;
   }
   if (use.name === "primary_key" && facts.primaryKey) {
-    ctx.error("duplicate-primary-key", `A table has one primary key: "@@primary_key" is already declared at line ${facts.primaryKey.span.line}`, use.nameSpan);
+    ctx.error(
+      "duplicate-primary-key",
+      `A table has one primary key: "@@primary_key" is already declared at line ${facts.primaryKey.span.line}`,
+      use.nameSpan,
+    );
     return;
   }
   handler(use, facts, ctx);

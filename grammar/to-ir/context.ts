@@ -66,7 +66,9 @@ export class Ctx {
   nodeSpan(n: CstNode | undefined, fallback?: IToken): Span {
     const ts = allTokens(n);
     if (ts.length === 0) {
-      return fallback ? this.source.token(fallback) : this.source.span(this.source.text.length, this.source.text.length);
+      return fallback
+        ? this.source.token(fallback)
+        : this.source.span(this.source.text.length, this.source.text.length);
     }
     return this.source.between(ts[0]!, ts[ts.length - 1]!);
   }

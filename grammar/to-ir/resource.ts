@@ -7,14 +7,7 @@ import type { CstNode } from "chevrotain";
 import type { Op, ResourceDecl, SecurityRequirementDecl } from "../../compiler/ir.js";
 import { node, nodes, token } from "./cst.js";
 import { unquote, type Ctx } from "./context.js";
-import {
-  expectBoolean,
-  expectInteger,
-  expectNameList,
-  expectSortTerms,
-  expectString,
-  type Where,
-} from "./expect.js";
+import { expectBoolean, expectInteger, expectNameList, expectSortTerms, expectString, type Where } from "./expect.js";
 import { readValue, type Val } from "./values.js";
 import { didYouMean } from "../suggest.js";
 
@@ -107,10 +100,17 @@ function securityRequirements(v: Val, ctx: Ctx): SecurityRequirementDecl[] {
     }
     const scopes: string[] = [];
     if (item.value.kind !== "list") {
-      ctx.error("invalid-value", `Expected a list of scope strings after "${item.key}:", found ${item.value.raw}`, item.value.span);
+      ctx.error(
+        "invalid-value",
+        `Expected a list of scope strings after "${item.key}:", found ${item.value.raw}`,
+        item.value.span,
+      );
     } else {
       for (const s of item.value.items) {
-        const scope = s.key === undefined ? expectString(s.value, { what: `a scope of "${item.key}"`, code: "invalid-value" }, ctx) : undefined;
+        const scope =
+          s.key === undefined
+            ? expectString(s.value, { what: `a scope of "${item.key}"`, code: "invalid-value" }, ctx)
+            : undefined;
         if (scope !== undefined) scopes.push(scope);
       }
     }
@@ -154,7 +154,11 @@ export function readResource(n: CstNode, ctx: Ctx): ResourceDecl {
       continue;
     }
     if (r.settingSpans[key.image]) {
-      ctx.error("duplicate-setting", `Setting "${key.image}" is already given at line ${r.settingSpans[key.image]!.line}`, ctx.tok(key));
+      ctx.error(
+        "duplicate-setting",
+        `Setting "${key.image}" is already given at line ${r.settingSpans[key.image]!.line}`,
+        ctx.tok(key),
+      );
       continue;
     }
     r.settingSpans[key.image] = value.span;

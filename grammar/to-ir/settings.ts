@@ -61,9 +61,15 @@ const GENERATE_KEYS: Record<string, keyof Omit<GenerateDecl, "span">> = {
 /** Builds the `generate` block. */
 export function readGenerate(n: CstNode, ctx: Ctx): GenerateDecl {
   const g: GenerateDecl = { span: ctx.nodeSpan(n) };
-  readStringSettings(nodes(node(n, "settingsBlock"), "setting"), Object.keys(GENERATE_KEYS), "generate", ctx, (k, v) => {
-    g[GENERATE_KEYS[k]!] = v;
-  });
+  readStringSettings(
+    nodes(node(n, "settingsBlock"), "setting"),
+    Object.keys(GENERATE_KEYS),
+    "generate",
+    ctx,
+    (k, v) => {
+      g[GENERATE_KEYS[k]!] = v;
+    },
+  );
   return g;
 }
 
@@ -78,7 +84,11 @@ function readScheme(n: CstNode, ctx: Ctx): SecuritySchemeDecl | undefined {
   });
   // A `scheme` with a malformed value was reported already; only its absence is new.
   if (settings.every((s) => token(s, "key")?.image !== "scheme")) {
-    ctx.error("missing-setting", `Security scheme "${name.image}" needs an HTTP scheme: scheme = "bearer"`, ctx.tok(name));
+    ctx.error(
+      "missing-setting",
+      `Security scheme "${name.image}" needs an HTTP scheme: scheme = "bearer"`,
+      ctx.tok(name),
+    );
   }
   return scheme;
 }
@@ -97,7 +107,11 @@ export function readApi(n: CstNode, ctx: Ctx, keyword: IToken | undefined): ApiD
     if (!scheme) continue;
     const first = api.securitySchemes.find((x) => x.name === scheme.name);
     if (first) {
-      ctx.error("duplicate-security-scheme", `Security scheme "${scheme.name}" is already declared at line ${first.span.line}`, ctx.tok(nameToken(node(s, "name"))!));
+      ctx.error(
+        "duplicate-security-scheme",
+        `Security scheme "${scheme.name}" is already declared at line ${first.span.line}`,
+        ctx.tok(nameToken(node(s, "name"))!),
+      );
       continue;
     }
     api.securitySchemes.push(scheme);

@@ -86,9 +86,10 @@ export function readType(n: CstNode | undefined, ctx: Ctx): ReadType {
   const words = tokens(n, "word");
   const written = words.map((w) => w.image).join(" ");
   const canonical = BUILTIN_TYPES.get(written.toLowerCase());
-  const ends = [...words, ...tokens(n, "RParen"), ...tokens(n, "RBracket")].sort((a, b) => a.startOffset - b.startOffset);
-  const span =
-    words.length > 0 ? ctx.source.between(words[0]!, ends[ends.length - 1]!) : ctx.nodeSpan(n);
+  const ends = [...words, ...tokens(n, "RParen"), ...tokens(n, "RBracket")].sort(
+    (a, b) => a.startOffset - b.startOffset,
+  );
+  const span = words.length > 0 ? ctx.source.between(words[0]!, ends[ends.length - 1]!) : ctx.nodeSpan(n);
   return {
     type: {
       name: canonical ?? written,

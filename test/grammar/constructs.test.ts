@@ -16,12 +16,22 @@ describe("top-level blocks", () => {
       }`);
     expect(s.api?.title).toBe("Task Tracker");
     expect(s.api?.version).toBe("1.4.0");
-    expect(s.api?.securitySchemes).toMatchObject([{ name: "bearerAuth", type: "http", scheme: "bearer", bearerFormat: "JWT" }]);
+    expect(s.api?.securitySchemes).toMatchObject([
+      { name: "bearerAuth", type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    ]);
   });
 
   it("reads generate settings into camel-case fields", () => {
-    const s = parseClean(`generate { dir = "gen" package = "tracker" cli_dir = "cli" cli_name = "tracker" client_dir = "client" }`);
-    expect(s.generate).toMatchObject({ dir: "gen", package: "tracker", cliDir: "cli", cliName: "tracker", clientDir: "client" });
+    const s = parseClean(
+      `generate { dir = "gen" package = "tracker" cli_dir = "cli" cli_name = "tracker" client_dir = "client" }`,
+    );
+    expect(s.generate).toMatchObject({
+      dir: "gen",
+      package: "tracker",
+      cliDir: "cli",
+      cliName: "tracker",
+      clientDir: "client",
+    });
   });
 
   it("reads enums with identifier and string values, in order", () => {
@@ -40,7 +50,9 @@ describe("top-level blocks", () => {
   });
 
   it("does not care about declaration order", () => {
-    const s = parseClean(`table t { id integer @primary_key  r rating  y year }\nenum rating { a b }\ndomain year int4`);
+    const s = parseClean(
+      `table t { id integer @primary_key  r rating  y year }\nenum rating { a b }\ndomain year int4`,
+    );
     const t = table(s, "t");
     expect(column(t, "r").type.name).toBe("rating");
     expect(column(t, "y").type.name).toBe("year");
@@ -84,7 +96,10 @@ describe("types", () => {
   });
 
   it("accepts every listed built-in type name", () => {
-    const names = "smallint integer bigint numeric real text varchar character boolean date time timestamp timestamptz interval uuid json jsonb bytea tsvector inet citext".split(" ");
+    const names =
+      "smallint integer bigint numeric real text varchar character boolean date time timestamp timestamptz interval uuid json jsonb bytea tsvector inet citext".split(
+        " ",
+      );
     const s = parseClean(inTable(names.map((n, i) => `  c${i} ${n}`).join("\n") + "\n  d double precision"));
     expect(table(s, "t").columns.map((c) => c.type.name)).toEqual([...names, "double precision"]);
   });
@@ -98,7 +113,10 @@ describe("types", () => {
   it("continues a multi-word type only on the same line", () => {
     const s = parseClean(inTable("  a timestamp\n  with text"));
     const t = table(s, "t");
-    expect(t.columns.map((c) => [c.name, c.type.name])).toEqual([["a", "timestamp"], ["with", "text"]]);
+    expect(t.columns.map((c) => [c.name, c.type.name])).toEqual([
+      ["a", "timestamp"],
+      ["with", "text"],
+    ]);
   });
 
   it("leaves an unknown type far from every known name to the validator", () => {
@@ -111,21 +129,42 @@ describe("types", () => {
 describe("column attributes", () => {
   it("sets every flag attribute and records each use with its span", () => {
     const c = column(
-      table(parseClean(inTable("  c text @primary_key @unique @filterable @searchable @hidden @read_only @immutable @soft_delete")), "t"),
+      table(
+        parseClean(
+          inTable("  c text @primary_key @unique @filterable @searchable @hidden @read_only @immutable @soft_delete"),
+        ),
+        "t",
+      ),
       "c",
     );
     expect(c).toMatchObject({
-      primaryKey: true, unique: true, filterable: true, searchable: true,
-      hidden: true, readOnly: true, immutable: true, softDelete: true,
+      primaryKey: true,
+      unique: true,
+      filterable: true,
+      searchable: true,
+      hidden: true,
+      readOnly: true,
+      immutable: true,
+      softDelete: true,
     });
     expect(c.attributes.map((a) => a.name)).toEqual([
-      "primary_key", "unique", "filterable", "searchable", "hidden", "read_only", "immutable", "soft_delete",
+      "primary_key",
+      "unique",
+      "filterable",
+      "searchable",
+      "hidden",
+      "read_only",
+      "immutable",
+      "soft_delete",
     ]);
     expect([c.attributes[2]!.span.column, c.attributes[2]!.span.length]).toEqual([31, 11]);
   });
 
   it("reads @sortable with and without a null placement", () => {
-    const t = table(parseClean(inTable("  a int @sortable\n  b int? @sortable(nulls: last)\n  c int? @sortable(nulls: first)")), "t");
+    const t = table(
+      parseClean(inTable("  a int @sortable\n  b int? @sortable(nulls: last)\n  c int? @sortable(nulls: first)")),
+      "t",
+    );
     expect(column(t, "a").sortable).toEqual({});
     expect(column(t, "b").sortable).toEqual({ nulls: "last" });
     expect(column(t, "c").sortable).toEqual({ nulls: "first" });
@@ -153,14 +192,21 @@ describe("column attributes", () => {
   });
 
   it("reads @computed and @check as SQL text", () => {
-    const c = column(table(parseClean(inTable(`  s text @computed("a || ' ' || b") @check("length(s) > 0")`)), "t"), "s");
+    const c = column(
+      table(parseClean(inTable(`  s text @computed("a || ' ' || b") @check("length(s) > 0")`)), "t"),
+      "s",
+    );
     expect(c.computed).toBe("a || ' ' || b");
     expect(c.check).toBe("length(s) > 0");
   });
 
   it("reads @ref with and without expandable and a target column", () => {
     const t = table(
-      parseClean(inTable("  a int @ref(org, orgs)\n  b int @ref(list, lists, expandable)\n  c int @ref(code, countries, column: iso)")),
+      parseClean(
+        inTable(
+          "  a int @ref(org, orgs)\n  b int @ref(list, lists, expandable)\n  c int @ref(code, countries, column: iso)",
+        ),
+      ),
       "t",
     );
     expect(column(t, "a").ref).toMatchObject({ relation: "org", target: "orgs", expandable: false });
@@ -171,14 +217,19 @@ describe("column attributes", () => {
 
   it("reads @inverse with options, over several lines", () => {
     const t = table(
-      parseClean(inTable(`  list_id bigint @ref(list, lists, expandable) @filterable
+      parseClean(
+        inTable(`  list_id bigint @ref(list, lists, expandable) @filterable
                   @inverse(tasks, expandable, order: [position, -id], limit: 20)
-  other int @ref(o, others) @inverse(members)`)),
+  other int @ref(o, others) @inverse(members)`),
+      ),
       "t",
     );
     const inv = column(t, "list_id").inverse!;
     expect(inv).toMatchObject({ name: "tasks", expandable: true, limit: 20 });
-    expect(inv.order.map((o) => [o.column, o.descending])).toEqual([["position", false], ["id", true]]);
+    expect(inv.order.map((o) => [o.column, o.descending])).toEqual([
+      ["position", false],
+      ["id", true],
+    ]);
     expect(inv.span.line).toBe(3);
     expect(column(t, "list_id").filterable).toBe(true);
     expect(column(t, "other").inverse).toMatchObject({ name: "members", expandable: false, order: [] });
@@ -241,15 +292,33 @@ describe("resource block", () => {
     expect(r).toMatchObject({
       path: "/things",
       ops: ["list", "read", "create", "update", "delete"],
-      defaultPageSize: 25, maxPageSize: 100, maxFilters: 10, maxSortTerms: 3, maxOffset: 5000,
+      defaultPageSize: 25,
+      maxPageSize: 100,
+      maxFilters: 10,
+      maxSortTerms: 3,
+      maxOffset: 5000,
       disableTransactions: true,
       computed: ["summary"],
     });
-    expect(r.defaultSort.map((t) => [t.column, t.descending])).toEqual([["title", false], ["id", true]]);
-    expect(r.security.map((x) => [x.scheme, x.scopes])).toEqual([["bearerAuth", []], ["oauth", ["read", "write"]]]);
+    expect(r.defaultSort.map((t) => [t.column, t.descending])).toEqual([
+      ["title", false],
+      ["id", true],
+    ]);
+    expect(r.security.map((x) => [x.scheme, x.scopes])).toEqual([
+      ["bearerAuth", []],
+      ["oauth", ["read", "write"]],
+    ]);
     expect(Object.keys(r.settingSpans).sort()).toEqual([
-      "computed", "default_page_size", "default_sort", "disable_transactions", "max_filters",
-      "max_offset", "max_page_size", "max_sort_terms", "ops", "security",
+      "computed",
+      "default_page_size",
+      "default_sort",
+      "disable_transactions",
+      "max_filters",
+      "max_offset",
+      "max_page_size",
+      "max_sort_terms",
+      "ops",
+      "security",
     ]);
     expect(r.settingSpans["max_offset"]!.line).toBe(11);
   });
@@ -289,7 +358,15 @@ describe("names that collide with keywords", () => {
       }
       enum domain { table enum }`);
     expect(table(s, "language").columns.map((c) => c.name)).toEqual(["name", "password", "active", "position"]);
-    expect(table(s, "table").columns.map((c) => c.name)).toEqual(["domain", "resource", "security", "enum", "api", "generate", "id"]);
+    expect(table(s, "table").columns.map((c) => c.name)).toEqual([
+      "domain",
+      "resource",
+      "security",
+      "enum",
+      "api",
+      "generate",
+      "id",
+    ]);
     expect(column(table(s, "table"), "id").ref).toMatchObject({ relation: "table", target: "language" });
     expect(s.enums[0]).toMatchObject({ name: "domain", values: ["table", "enum"] });
   });
@@ -332,7 +409,14 @@ table t {
 describe("spans", () => {
   it("points a table's name span at its name and a column span at the column", () => {
     const t = table(parseClean(`\n\ntable films {\n  title text @sortable\n}`), "films");
-    expect(t.nameSpan).toMatchObject({ file: "test.resource", line: 3, column: 7, endLine: 3, endColumn: 12, length: 5 });
+    expect(t.nameSpan).toMatchObject({
+      file: "test.resource",
+      line: 3,
+      column: 7,
+      endLine: 3,
+      endColumn: 12,
+      length: 5,
+    });
     const c = column(t, "title");
     expect(c.span).toMatchObject({ line: 4, column: 3, endColumn: 23 });
   });

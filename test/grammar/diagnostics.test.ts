@@ -28,7 +28,7 @@ describe("IR-building diagnostics", () => {
     expect(codes(inTable("  a int @sortable(nulls: middle)"))).toEqual(["invalid-argument"]);
     expect(codes(inTable(`  a int @computed(42)`))).toEqual(["invalid-argument"]);
     expect(codes(inTable("  a int @ref(o, orgs, expandible)"))).toEqual(["invalid-argument"]);
-    expect(codes(inTable("  a int @ref(o, orgs) @inverse(xs, limit: \"20\")"))).toEqual(["invalid-argument"]);
+    expect(codes(inTable('  a int @ref(o, orgs) @inverse(xs, limit: "20")'))).toEqual(["invalid-argument"]);
     expect(codes(inTable("  a int @default()"))).toEqual(["missing-argument"]);
   });
 
@@ -109,7 +109,9 @@ describe("syntax diagnostics", () => {
   });
 
   it("reports a stray closing brace", () => {
-    expect(diags(`table t { id int }\n}`)).toEqual([["unexpected-token", `Unexpected "}": there is no open block to close`, 2, 1]]);
+    expect(diags(`table t { id int }\n}`)).toEqual([
+      ["unexpected-token", `Unexpected "}": there is no open block to close`, 2, 1],
+    ]);
   });
 
   it("reports a path that is not a string", () => {

@@ -6,7 +6,13 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES, RESOURCE_SETTINGS } from "../../grammar/index.js";
+import {
+  BLOCK_ATTRIBUTES,
+  BUILTIN_TYPES,
+  COLUMN_ATTRIBUTES,
+  OP_NAMES,
+  RESOURCE_SETTINGS,
+} from "../../grammar/index.js";
 import { syntaxDiagramsHtml } from "../../grammar/diagrams.js";
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(`../../${rel}`, import.meta.url)), "utf8");

@@ -59,10 +59,32 @@ describe("parse never throws", () => {
   });
 
   it("copes with degenerate inputs", () => {
-    for (const text of ["", " ", "\n\n", "{", "}", "table", "table t {", `"`, "/*", "///", "@@", "@", "table t { a int @ref( }", "\u0000", "é"]) {
+    for (const text of [
+      "",
+      " ",
+      "\n\n",
+      "{",
+      "}",
+      "table",
+      "table t {",
+      `"`,
+      "/*",
+      "///",
+      "@@",
+      "@",
+      "table t { a int @ref( }",
+      "\u0000",
+      "é",
+    ]) {
       const r = parse(text, "x.resource");
-      expect(r.diagnostics.every((d) => d.code !== "internal-error"), JSON.stringify(text)).toBe(true);
+      expect(
+        r.diagnostics.every((d) => d.code !== "internal-error"),
+        JSON.stringify(text),
+      ).toBe(true);
     }
-    expect(parse("", "x.resource")).toEqual({ schema: { file: "x.resource", enums: [], domains: [], tables: [] }, diagnostics: [] });
+    expect(parse("", "x.resource")).toEqual({
+      schema: { file: "x.resource", enums: [], domains: [], tables: [] },
+      diagnostics: [],
+    });
   });
 });

@@ -23,8 +23,16 @@ describe("spec.resource", () => {
 
   it("declares the API, the generator and the bearer scheme", () => {
     expect(r.schema.api).toMatchObject({ title: "Task Tracker", version: "1.4.0" });
-    expect(r.schema.api?.securitySchemes).toMatchObject([{ name: "bearerAuth", scheme: "bearer", bearerFormat: "JWT" }]);
-    expect(r.schema.generate).toMatchObject({ dir: "generated", package: "tracker", cliDir: "cli", cliName: "tracker", clientDir: "client" });
+    expect(r.schema.api?.securitySchemes).toMatchObject([
+      { name: "bearerAuth", scheme: "bearer", bearerFormat: "JWT" },
+    ]);
+    expect(r.schema.generate).toMatchObject({
+      dir: "generated",
+      package: "tracker",
+      cliDir: "cli",
+      cliName: "tracker",
+      clientDir: "client",
+    });
   });
 
   it("uses every capability of the spec at least once", () => {
@@ -38,7 +46,9 @@ describe("spec.resource", () => {
     expect(cols.some((c) => c.computed !== undefined && c.searchable)).toBe(true);
     expect(cols.some((c) => c.softDelete)).toBe(true);
     expect(cols.some((c) => c.ref?.expandable)).toBe(true);
-    expect(cols.some((c) => c.inverse?.expandable && c.inverse.order.length > 0 && c.inverse.limit !== undefined)).toBe(true);
+    expect(cols.some((c) => c.inverse?.expandable && c.inverse.order.length > 0 && c.inverse.limit !== undefined)).toBe(
+      true,
+    );
     expect(cols.some((c) => c.readOnly)).toBe(true);
     expect(cols.some((c) => c.immutable)).toBe(true);
     expect(cols.some((c) => c.default !== undefined)).toBe(true);
@@ -53,8 +63,12 @@ describe("spec.resource", () => {
     expect(r.schema.tables.some((t) => t.doc) && cols.some((c) => c.doc) && resources.some((x) => x.doc)).toBe(true);
     expect(resources.some((x) => x.disableTransactions)).toBe(true);
     expect(resources.some((x) => x.computed !== undefined)).toBe(true);
-    expect(resources.some((x) => x.defaultPageSize && x.maxPageSize && x.maxFilters && x.maxSortTerms && x.maxOffset)).toBe(true);
-    expect(resources.filter((x) => x.security.some((s) => s.scheme === "bearerAuth")).length).toBeGreaterThan(resources.length / 2);
+    expect(
+      resources.some((x) => x.defaultPageSize && x.maxPageSize && x.maxFilters && x.maxSortTerms && x.maxOffset),
+    ).toBe(true);
+    expect(resources.filter((x) => x.security.some((s) => s.scheme === "bearerAuth")).length).toBeGreaterThan(
+      resources.length / 2,
+    );
   });
 
   it("has a composite-key link table exposed list-only with forward references", () => {
@@ -69,7 +83,10 @@ describe("spec.resource", () => {
     for (const t of r.schema.tables) {
       for (const c of t.columns) {
         if (c.type.arrayDims > 0 && c.filterable) {
-          expect(t.indexes.some((i) => i.using === "gin" && i.columns[0] === c.name), `${t.name}.${c.name}`).toBe(true);
+          expect(
+            t.indexes.some((i) => i.using === "gin" && i.columns[0] === c.name),
+            `${t.name}.${c.name}`,
+          ).toBe(true);
         }
         if (c.ref) {
           const led = t.primaryKey[0] === c.name || t.indexes.some((i) => i.columns[0] === c.name);
@@ -89,7 +106,9 @@ describe("fixtures/pagila/pagila.resource", () => {
   });
 
   it("exposes the mapping's resources with their ops", () => {
-    const exposure = Object.fromEntries(r.schema.tables.map((t) => [t.resource?.path, [t.name, t.resource?.ops.join(",")]]));
+    const exposure = Object.fromEntries(
+      r.schema.tables.map((t) => [t.resource?.path, [t.name, t.resource?.ops.join(",")]]),
+    );
     const crudList = "list,read,create,update,delete";
     expect(exposure).toEqual({
       "/films": ["film", crudList],
@@ -147,8 +166,15 @@ describe("fixtures/pagila/pagila.resource", () => {
     const film = table(r.schema, "film");
     expect(column(film, "rental_rate").type).toMatchObject({ name: "numeric", args: [4, 2] });
     expect(column(film, "release_year")).toMatchObject({ type: { name: "year" }, nullable: true });
-    expect(column(film, "rating")).toMatchObject({ type: { name: "mpaa_rating" }, default: { kind: "enum-value", value: "G" } });
-    expect(column(film, "special_features")).toMatchObject({ type: { name: "text", arrayDims: 1 }, nullable: true, filterable: true });
+    expect(column(film, "rating")).toMatchObject({
+      type: { name: "mpaa_rating" },
+      default: { kind: "enum-value", value: "G" },
+    });
+    expect(column(film, "special_features")).toMatchObject({
+      type: { name: "text", arrayDims: 1 },
+      nullable: true,
+      filterable: true,
+    });
     expect(film.columns.some((c) => c.name === "fulltext")).toBe(false);
     expect(film.indexes.filter((i) => i.using === "gin").map((i) => i.columns)).toEqual([["special_features"]]);
     expect(column(table(r.schema, "language"), "name").type).toMatchObject({ name: "character", args: [20] });
@@ -156,7 +182,11 @@ describe("fixtures/pagila/pagila.resource", () => {
     expect(table(r.schema, "film_actor").primaryKey).toEqual(["actor_id", "film_id"]);
     expect(table(r.schema, "film_category").primaryKey).toEqual(["film_id", "category_id"]);
     expect(r.schema.enums).toMatchObject([{ name: "mpaa_rating", values: ["G", "PG", "PG-13", "R", "NC-17"] }]);
-    expect(column(table(r.schema, "staff"), "picture")).toMatchObject({ type: { name: "bytea" }, hidden: true, nullable: true });
+    expect(column(table(r.schema, "staff"), "picture")).toMatchObject({
+      type: { name: "bytea" },
+      hidden: true,
+      nullable: true,
+    });
   });
 
   it("makes last_update read-only and sortable, and every primary key sortable, everywhere", () => {
