@@ -28,6 +28,7 @@ const fail = (detail: string, allowed?: readonly string[]): Decoded<never> =>
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BYTEA_HEX = /^\\x(?:[0-9a-fA-F]{2})*$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -96,7 +97,11 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
         return fail("expected a JSON document");
       }
     case "bytea":
-      return BYTEA_HEX.test(text) ? ok(text) : fail("expected bytes in hex form, \\x0a1b…");
+      // Base64 is the JSON form responses use (decision 0400); `\x` hex is
+      // PostgreSQL's own text form. The alphabets do not overlap, so both are read.
+      if (BYTEA_HEX.test(text)) return ok(text);
+      if (BASE64.test(text)) return ok("\\x" + Buffer.from(text, "base64").toString("hex"));
+      return fail("expected bytes as base64 (or \\x-prefixed hex)");
   }
 }
 

@@ -106,6 +106,9 @@ describe("decodeValue (URL text)", () => {
     expect(() => decodeValue(col("external_id"), "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}")).toThrow(ProblemError);
     expect(decodeValue(col("poster"), "\\x0aFF")).toBe("\\x0aFF");
     expect(() => decodeValue(col("poster"), "\\x0")).toThrow(ProblemError);
+    // base64, the form responses carry, reads back to the same bytes
+    expect(decodeValue(col("poster"), "CgD/")).toBe("\\x0a00ff");
+    expect(() => decodeValue(col("poster"), "CgD")).toThrow(ProblemError);
   });
 
   it("checks enum values and lists them in declaration order", () => {
