@@ -17,6 +17,7 @@ import { checkKeys } from "./keys.js";
 import { checkLint } from "./lint.js";
 import { checkNames } from "./names.js";
 import { checkRelations } from "./relations.js";
+import { checkReservedNames } from "./reserved-names.js";
 import { checkResources } from "./resources.js";
 import { checkSoftDelete } from "./soft-delete.js";
 import { checkSorting } from "./sorting.js";
@@ -35,6 +36,7 @@ const RULES: Rule[] = [
   checkComputed,
   checkSoftDelete,
   checkRelations,
+  checkReservedNames,
   checkDefaults,
   checkLint,
 ];

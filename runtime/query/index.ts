@@ -4,7 +4,7 @@
  * document listing every problem at once (spec: Query grammar, Errors,
  * Limits). Nothing here builds SQL.
  */
-export { parseListQuery } from "./list-query.js";
+export { parseListQuery, RESERVED_PARAMETERS } from "./list-query.js";
 export { parseReadQuery } from "./read-query.js";
 export { parseKey } from "./key.js";
 export { parseCreateBody, parseUpdateBody, type BodyValues, type UpdateBody } from "./body.js";
