@@ -202,7 +202,8 @@ export class ResourceParser extends CstParser {
     // One token of lookahead: any name starts a column, so `title @sortable`
     // is a column missing its type (a precise message) rather than an
     // unrecognisable member. `resource` starts a resource block only when a
-    // path string follows, so a column may still be called `resource`.
+    // path string (or, mistakenly, a bare name and "{") follows, so a column
+    // may still be called `resource`.
     this.MANY({
       GATE: () => !this.atDeclarationStart(),
       MAX_LOOKAHEAD: 1,
@@ -212,7 +213,7 @@ export class ResourceParser extends CstParser {
           IGNORE_AMBIGUITIES: true,
           DEF: [
             {
-              GATE: () => tokenMatcher(this.LA(2), StringLiteral),
+              GATE: () => tokenMatcher(this.LA(2), StringLiteral) || tokenMatcher(this.LA(3), LCurly),
               ALT: () => this.SUBRULE(this.resourceDecl),
             },
             { ALT: () => this.SUBRULE(this.blockAttribute) },
@@ -225,10 +226,17 @@ export class ResourceParser extends CstParser {
     this.CONSUME(RCurly);
   });
 
-  /** `resource "/path" { settings }`. */
+  /**
+   * `resource "/path" { settings }`. A bare name in place of the path is
+   * accepted here so the IR builder can say how to quote it, instead of the
+   * whole block being lost to error recovery.
+   */
   public resourceDecl = this.RULE("resourceDecl", () => {
     this.CONSUME(Resource);
-    this.CONSUME(StringLiteral, { LABEL: "path" });
+    this.OR([
+      { ALT: () => this.CONSUME(StringLiteral, { LABEL: "path" }) },
+      { ALT: () => this.SUBRULE(this.anyName, { LABEL: "unquotedPath" }) },
+    ]);
     this.SUBRULE(this.settingsBlock);
   });
 

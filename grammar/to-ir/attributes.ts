@@ -140,7 +140,7 @@ const handlers: Record<string, Handler> = {
     col.inverse = { name, expandable, order: [], span: use.span };
     const order = a.named.get("order");
     if (order)
-      col.inverse.order = expectSortTerms(order.value, { ...arg(use), what: `order of ${use.written}` }, ctx) ?? [];
+      col.inverse.order = expectSortTerms(order.value, { ...arg(use), what: `the order of ${use.written}` }, ctx) ?? [];
     const limit = a.named.get("limit");
     if (limit) {
       const n = expectInteger(limit.value, { ...arg(use), what: `limit of ${use.written}` }, ctx);

@@ -71,7 +71,13 @@ export function expectSortTerms(v: Val, where: Where, ctx: Ctx): SortTermDecl[] 
     if (item.key === undefined && t.kind === "name") {
       out.push({ column: t.name, descending: t.negated, span: t.span });
     } else {
-      bad(ctx, { ...where, what: `a sort term of ${where.what}` }, "a column name, optionally with a leading -", t);
+      if (t.kind !== "missing") {
+        ctx.error(
+          where.code,
+          `Expected a column name (-name for descending) in ${where.what}, found ${describe(t)}`,
+          t.span,
+        );
+      }
     }
   }
   return out;

@@ -5,7 +5,7 @@
  */
 import type { CstNode } from "chevrotain";
 import type { Op, ResourceDecl, SecurityRequirementDecl } from "../../compiler/ir.js";
-import { node, nodes, token } from "./cst.js";
+import { nameToken, node, nodes, token } from "./cst.js";
 import { unquote, type Ctx } from "./context.js";
 import { expectBoolean, expectInteger, expectNameList, expectSortTerms, expectString, type Where } from "./expect.js";
 import { readValue, type Val } from "./values.js";
@@ -128,8 +128,16 @@ function securityRequirements(v: Val, ctx: Ctx): SecurityRequirementDecl[] {
 export function readResource(n: CstNode, ctx: Ctx): ResourceDecl {
   const keyword = token(n, "Resource");
   const pathToken = token(n, "path");
+  const unquoted = nameToken(node(n, "unquotedPath"));
+  if (unquoted) {
+    ctx.error(
+      "invalid-value",
+      `The resource path is a string starting with "/": write resource "/${unquoted.image}"`,
+      ctx.tok(unquoted),
+    );
+  }
   const r: ResourceDecl = {
-    path: pathToken ? unquote(pathToken.image) : "",
+    path: pathToken ? unquote(pathToken.image) : unquoted ? `/${unquoted.image}` : "",
     ops: [],
     defaultSort: [],
     security: [],

@@ -83,6 +83,25 @@ describe("IR-building diagnostics", () => {
     expect(codes(`api { title = 3 }`)).toEqual(["invalid-value"]);
   });
 
+  it("says how to quote a resource path written as a bare name, and keeps the block", () => {
+    const r = parse(`table t { id int\n  resource films { ops = [reads] }\n}`, "x.resource");
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span.line, d.span.column])).toEqual([
+      ["invalid-value", `The resource path is a string starting with "/": write resource "/films"`, 2, 12],
+    ]);
+    expect(r.schema.tables[0]!.resource).toMatchObject({ path: "/films", ops: ["list", "read"] });
+  });
+
+  it("names the sort term that is not a column", () => {
+    expect(diags(inTable("  a int @ref(o, orgs) @inverse(xs, order: [-1])"))).toEqual([
+      [
+        "invalid-argument",
+        "Expected a column name (-name for descending) in the order of @inverse, found the number -1",
+        2,
+        45,
+      ],
+    ]);
+  });
+
   it("reports a second api block", () => {
     expect(codes(`api { title = "a" }\napi { title = "b" }`)).toEqual(["duplicate-block"]);
   });
