@@ -97,7 +97,7 @@ describe("IR-building diagnostics", () => {
         "invalid-argument",
         "Expected a column name (-name for descending) in the order of @inverse, found the number -1",
         2,
-        45,
+        44,
       ],
     ]);
   });
