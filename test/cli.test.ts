@@ -98,7 +98,11 @@ function startDev(args: string[]): Promise<{ url: string; stop: () => Promise<vo
 describe("resc dev", () => {
   it("serves spec.resource on the embedded database, keeps rows across restarts, logs each request", async () => {
     const dataDir = path.join(tmp, "db");
-    const args = ["spec.resource", "--port", "0", "--data-dir", dataDir, "--seed", "examples/tracker/seed.sql"];
+    // The README's start command, so the test keeps it true.
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+    const start = pkg.scripts.start.split(/\s+/);
+    expect(start.slice(0, 3)).toEqual(["node", "bin/resc.js", "dev"]);
+    const args = [...start.slice(3), "--port", "0", "--data-dir", dataDir];
     let dev = await startDev(args);
     let created: { id: number | string };
     try {
