@@ -31,7 +31,7 @@ function sortTerms(terms: readonly SortTermDecl[]): SortTerm[] {
   return terms.map((t) => ({ column: t.column, descending: t.descending }));
 }
 
-function columnDescriptor(index: SchemaIndex, column: ColumnDecl): ColumnDescriptor {
+function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDecl): ColumnDescriptor {
   const type = index.resolve(column.type);
   const computed = column.computed !== undefined;
   const serial = type.base.kind === "builtin" && type.base.type.serial;
@@ -48,7 +48,9 @@ function columnDescriptor(index: SchemaIndex, column: ColumnDecl): ColumnDescrip
     hidden: column.hidden,
     // A computed column is an expression: never written (docs/decisions/0206-computed-columns.md).
     readOnly: column.readOnly || computed,
-    immutable: column.immutable || computed,
+    // A key names its row in URLs and Location headers; changing it through
+    // PATCH would move the row (docs/decisions/0004-keys-are-immutable.md).
+    immutable: column.immutable || computed || table.primaryKey.includes(column.name),
     softDelete: column.softDelete,
   };
   if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
@@ -140,7 +142,7 @@ function relations(index: SchemaIndex, table: TableDecl): RelationDescriptor[] {
 function tableDescriptor(index: SchemaIndex, table: TableDecl): TableDescriptor {
   const t: TableDescriptor = {
     name: table.name,
-    columns: table.columns.map((c) => columnDescriptor(index, c)),
+    columns: table.columns.map((c) => columnDescriptor(index, table, c)),
     primaryKey: [...table.primaryKey],
     relations: relations(index, table),
     scoped: table.scoped,
