@@ -57,7 +57,7 @@ export function compileList(
   const alias = aliases.next();
   const select = rowSelect(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
   const keys = orderKeys(table, q.sort, alias);
-  const keyColumn = options.sortKeys ? `, ${sortKeyValues(keys)} AS "k"` : "";
+  const keyColumn = options.sortKeys ? `, ${sortKeyValues(table, keys)} AS "k"` : "";
   let condition = compileFilter(table, alias, params, filter);
   if (options.after !== undefined) {
     const seek = `(${compileSeek(table, keys, options.after, params)})`;

@@ -20,12 +20,39 @@ function canBeNull(table: TableDescriptor, k: OrderKey): boolean {
 }
 
 /**
+ * The text of one key value, in the form the column's URL codec reads
+ * (runtime/query/codecs.ts), so a cursor's values can be checked like any
+ * request value and bound back exactly (docs/decisions/0500-cursor-format.md):
+ * timestamps in UTC with six fraction digits and the `T` separator, dates as
+ * `YYYY-MM-DD`, bytes as `\x` hex, whatever the session's DateStyle, time
+ * zone or `bytea_output`. `infinity`/`-infinity` keep PostgreSQL's spelling
+ * (`to_char` cannot format them). Every other kind is its `::text`.
+ */
+function keyText(table: TableDescriptor, k: OrderKey): string {
+  const v = k.sql;
+  const finite = (formatted: string): string => `CASE WHEN isfinite(${v}) THEN ${formatted} ELSE (${v})::text END`;
+  switch (findColumn(table, k.column).kind) {
+    case "timestamptz":
+      return finite(`to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+    case "timestamp":
+      return finite(`to_char(${v}, 'YYYY-MM-DD"T"HH24:MI:SS.US')`);
+    case "date":
+      return finite(`to_char((${v})::timestamp, 'YYYY-MM-DD')`);
+    case "bytea":
+      return `chr(92) || 'x' || encode(${v}, 'hex')`;
+    default:
+      return `(${v})::text`;
+  }
+}
+
+/**
  * SQL of the key values of a row as a JSON array of text (`["2006-02-14",
  * "7"]`, null for NULL), selected as column `k` when a cursor is wanted.
- * Each value is the key's `::text` form, which its type reads back exactly.
+ * Each value is in the form {@link keyText} gives, which its type reads
+ * back exactly.
  */
-export function sortKeyValues(keys: readonly OrderKey[]): string {
-  return `json_build_array(${keys.map((k) => `(${k.sql})::text`).join(", ")})::text`;
+export function sortKeyValues(table: TableDescriptor, keys: readonly OrderKey[]): string {
+  return `json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text`;
 }
 
 /**
