@@ -2,6 +2,7 @@
 import Check from "./check.js";
 import Dev from "./dev.js";
 import Generate from "./generate.js";
+import OpenApi from "./openapi.js";
 import Sql from "./sql.js";
 
-export const commands = { check: Check, dev: Dev, generate: Generate, sql: Sql };
+export const commands = { check: Check, dev: Dev, generate: Generate, openapi: OpenApi, sql: Sql };

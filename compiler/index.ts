@@ -11,6 +11,14 @@ export { validate, hasErrors } from "./validate/index.js";
 export { buildDescriptor, resolveLimits } from "./descriptor.js";
 export { emitSql } from "./backends/sql/index.js";
 export { emitHono, honoPackage, type HonoOptions } from "./backends/hono/index.js";
+export {
+  emitOpenApi,
+  openApiDocument,
+  printOpenApi,
+  type OpenApiOptions,
+  type OpenApiDocument,
+  type JsonSchema,
+} from "./backends/openapi/index.js";
 export { writeGenerated, checkGenerated } from "./generate.js";
 export type { GeneratedFile } from "./generated-file.js";
 export type * from "./ir.js";

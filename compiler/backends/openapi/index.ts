@@ -1,0 +1,130 @@
+/**
+ * The OpenAPI backend: an OpenAPI 3.1 description of the service (spec:
+ * "What the service does", Authentication rule 3, Versioning), built from
+ * the runtime descriptor so it says exactly what the handlers accept.
+ *
+ * `resc openapi FILE` prints it; the generated module carries it as data
+ * (`<package>/openapi.ts`) and `resc dev` computes it in memory; the
+ * runtime's `mountDocs` serves it with the documentation page. Choices the
+ * spec leaves open: docs/decisions/1000-openapi-description.md.
+ */
+import { buildDescriptor } from "../../descriptor.js";
+import type { Schema } from "../../ir.js";
+import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
+import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { resourcePaths } from "./operations.js";
+import { filterTreeSchema } from "./parameters.js";
+import { problemResponses, problemSchemas } from "./problems.js";
+import {
+  createSchema,
+  expandableRelations,
+  expansionsSchema,
+  listItemSchema,
+  listSchema,
+  ref,
+  rowSchema,
+  schemaNames,
+  updateSchema,
+} from "./rows.js";
+import type { JsonSchema, OpenApiDocument, PathItem, SecurityScheme, Tag } from "./types.js";
+
+export type * from "./types.js";
+
+/** Options of {@link openApiDocument}. */
+export interface OpenApiOptions {
+  /** `info.description`: the `api` block's `///` comment. */
+  description?: string;
+}
+
+/** Tables whose row schema is needed: every served table and every target of one of their expansions, in schema order. */
+function rowTables(service: ServiceDescriptor): Set<string> {
+  const need = new Set<string>();
+  for (const t of service.tables) {
+    if (!t.resource) continue;
+    need.add(t.name);
+    for (const r of expandableRelations(t)) need.add(r.target);
+  }
+  return need;
+}
+
+function tagDescription(docs: (string | undefined)[]): string | undefined {
+  const parts = docs.filter((d): d is string => d !== undefined && d.trim() !== "");
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+/**
+ * The OpenAPI 3.1 document of `service`: one path per served collection
+ * and item, one operation per exposed operation, schemas for rows, list
+ * pages, bodies and expansions, the problem document on every refusal, and
+ * the `api` block's security schemes declared once. Deterministic: the same
+ * descriptor gives the same document, member for member.
+ */
+export function openApiDocument(service: ServiceDescriptor, options: OpenApiOptions = {}): OpenApiDocument {
+  const info: OpenApiDocument["info"] = { title: service.title, version: service.version };
+  if (options.description !== undefined) info.description = options.description;
+  const tags: Tag[] = [];
+  const paths: Record<string, PathItem> = {};
+  const schemas: Record<string, JsonSchema> = {};
+  const needRows = rowTables(service);
+
+  for (const table of service.tables) {
+    const res = table.resource;
+    const names = schemaNames(table);
+    if (needRows.has(table.name)) schemas[names.row] = rowSchema(table);
+    if (!res) continue;
+    const tag: Tag = { name: table.name };
+    const description = tagDescription([table.doc, res.doc]);
+    if (description !== undefined) tag.description = description;
+    tags.push(tag);
+
+    if (expandableRelations(table).length > 0) schemas[names.expansions] = expansionsSchema(service, table);
+    if (res.ops.list) {
+      schemas[names.list] = listSchema(table);
+      schemas[names.listItem] = listItemSchema(service, table);
+      if (vocabulary(table).filterable.length > 0) {
+        schemas[names.filter] = filterTreeSchema(table, `#/components/schemas/${names.filter}`);
+      }
+    }
+    if (res.ops.create) schemas[names.create] = createSchema(table);
+    if (res.ops.update) schemas[names.update] = updateSchema(table);
+
+    const p = resourcePaths(table, ref(names.filter));
+    if (p.collection) paths[res.path] = p.collection;
+    if (p.item) paths[`${res.path}/{id}`] = p.item;
+  }
+  Object.assign(schemas, problemSchemas());
+
+  const doc: OpenApiDocument = {
+    openapi: "3.1.0",
+    info,
+    tags,
+    paths,
+    components: { schemas, responses: problemResponses() },
+  };
+  if (service.securitySchemes.length > 0) {
+    const schemes: Record<string, SecurityScheme> = {};
+    for (const s of service.securitySchemes) {
+      const scheme: SecurityScheme = { type: "http", scheme: s.scheme };
+      if (s.bearerFormat !== undefined) scheme.bearerFormat = s.bearerFormat;
+      schemes[s.name] = scheme;
+    }
+    doc.components.securitySchemes = schemes;
+  }
+  return doc;
+}
+
+/**
+ * The OpenAPI document of a valid schema: its descriptor's, with the `api`
+ * block's doc comment as `info.description`.
+ * @throws Error when the schema does not resolve (validate it first)
+ */
+export function emitOpenApi(schema: Schema): OpenApiDocument {
+  const options: OpenApiOptions = {};
+  if (schema.api?.doc !== undefined) options.description = schema.api.doc;
+  return openApiDocument(buildDescriptor(schema), options);
+}
+
+/** The document as `resc openapi` prints it: JSON, two-space indent, a final newline. */
+export function printOpenApi(doc: OpenApiDocument): string {
+  return JSON.stringify(doc, null, 2) + "\n";
+}

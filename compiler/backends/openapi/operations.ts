@@ -1,0 +1,136 @@
+/**
+ * The paths of one resource: one operation per exposed operation and
+ * nothing else (spec: Generated operations rule 1, guarantee 4), with the
+ * success shapes and statuses of docs/http.md "Status codes" and a problem
+ * response for every refusal the handler can give.
+ */
+import type { TableDescriptor } from "../../../runtime/descriptor.js";
+import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { pascalCase } from "../hono/names.js";
+import { expandParameter, idParameter, listParameters } from "./parameters.js";
+import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
+import { expandableRelations, ref, schemaNames } from "./rows.js";
+import type { JsonSchema, Operation, PathItem } from "./types.js";
+import { keySchema } from "./values.js";
+
+const JSON_TYPE = "application/json";
+
+/** The security requirements of a resource, placed on each of its operations (spec: Authentication rule 3). */
+function security(table: TableDescriptor): Record<string, string[]>[] | undefined {
+  const reqs = table.resource?.security ?? [];
+  return reqs.length > 0 ? reqs.map((r) => ({ [r.scheme]: [...r.scopes] })) : undefined;
+}
+
+function operation(
+  table: TableDescriptor,
+  op: string,
+  summary: string,
+  rest: Omit<Operation, "operationId" | "summary" | "tags">,
+): Operation {
+  const o: Operation = { operationId: `${op}${pascalCase(table.name)}`, summary, tags: [table.name], ...rest };
+  const sec = security(table);
+  if (sec) o.security = sec;
+  return o;
+}
+
+/** The path item of the collection and of the item, each present only with an operation on it. */
+export interface ResourcePaths {
+  collection?: PathItem;
+  item?: PathItem;
+}
+
+/** A read's row: the row, plus the expansions where the table has any. */
+function readSchema(table: TableDescriptor): JsonSchema {
+  const names = schemaNames(table);
+  return expandableRelations(table).length > 0 ? { allOf: [ref(names.row), ref(names.expansions)] } : ref(names.row);
+}
+
+/**
+ * The operations of `table`'s resource by path.
+ * @param treeSchema the `$ref` of the table's `?filter=` tree schema
+ */
+export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): ResourcePaths {
+  const res = table.resource;
+  if (!res) return {};
+  const names = schemaNames(table);
+  const rowContent = { [JSON_TYPE]: { schema: ref(names.row) } };
+  const collection: PathItem = {};
+  const item: PathItem = {};
+
+  if (res.ops.list) {
+    const l = res.limits;
+    collection.get = operation(table, "list", `List ${table.name}`, {
+      description: `Filters, sorting, search, projection, paging and expansion as the parameters say. At most ${l.maxFilters} filter conditions per request (URL filters, groups and the filter tree together) and ${l.maxSortTerms} sort terms; a parameter not listed here is refused with 400.`,
+      parameters: listParameters(table, treeSchema),
+      responses: {
+        "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
+        ...problemRefs([P.badRequest, P.unavailable, P.timeout]),
+      },
+    });
+  }
+  if (res.ops.create) {
+    const single = table.primaryKey.length === 1;
+    collection.post = operation(table, "create", `Create a ${table.name} row`, {
+      description:
+        "Read-only columns are set by the service; columns with a database default may be left out. Answers the stored row, without expansions.",
+      requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.create) } } },
+      responses: {
+        "201": {
+          description: "The stored row.",
+          ...(single
+            ? {
+                headers: {
+                  Location: {
+                    description: `The new row's path, ${res.path}/{id}.`,
+                    schema: { type: "string", format: "uri-reference" },
+                  },
+                },
+              }
+            : {}),
+          content: rowContent,
+        },
+        ...problemRefs([P.badRequest, P.conflict, P.tooLarge, P.unprocessable, P.unavailable, P.timeout]),
+      },
+    });
+  }
+  if (res.ops.read) {
+    const expand = expandParameter(table);
+    item.get = operation(table, "read", `Read one ${table.name} row`, {
+      ...(expand ? { parameters: [expand] } : {}),
+      responses: {
+        "200": { description: "The row.", content: { [JSON_TYPE]: { schema: readSchema(table) } } },
+        ...problemRefs([P.badRequest, P.notFound, P.unavailable, P.timeout]),
+      },
+    });
+  }
+  if (res.ops.update) {
+    item.patch = operation(table, "update", `Update a ${table.name} row`, {
+      description:
+        "Only the fields carried are written; an empty body is refused. Answers the written row, without expansions.",
+      requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
+      responses: {
+        "200": { description: "The written row.", content: rowContent },
+        ...problemRefs([P.badRequest, P.notFound, P.conflict, P.tooLarge, P.unprocessable, P.unavailable, P.timeout]),
+      },
+    });
+  }
+  if (res.ops.delete) {
+    item.delete = operation(table, "delete", `Delete a ${table.name} row`, {
+      description: "A real delete.",
+      responses: {
+        "204": { description: "Deleted." },
+        ...problemRefs([P.badRequest, P.notFound, P.unprocessable, P.unavailable, P.timeout]),
+      },
+    });
+  }
+
+  const out: ResourcePaths = {};
+  if (Object.keys(collection).length > 0) out.collection = collection;
+  if (Object.keys(item).length > 0) {
+    const key =
+      vocabulary(table).visible.get(table.primaryKey[0]) ?? table.columns.find((c) => c.name === table.primaryKey[0]);
+    if (!key) throw new Error(`table ${table.name} has no primary-key column ${table.primaryKey[0]}`);
+    out.item = { parameters: [idParameter(table, keySchema(key))], ...item };
+  }
+  return out;
+}

@@ -1,0 +1,319 @@
+/**
+ * The query parameters of the list and read operations (spec: Query
+ * grammar and its subsections, Generated operations rule 4). A parameter is
+ * described only where some value of it can succeed: `search` needs a
+ * Searchable column, `expand` an expandable relation, `sort` a Sortable
+ * column, and the filters (`or`, `and`, `not`, `filter`) a Filterable one;
+ * elsewhere the service refuses every use of it
+ * (docs/decisions/1000-openapi-description.md).
+ */
+import {
+  MAX_GROUP_DEPTH,
+  MAX_LIST_VALUES,
+  MAX_VALUE_BYTES,
+  type ColumnDescriptor,
+  type TableDescriptor,
+} from "../../../runtime/descriptor.js";
+import type { JsonValue } from "../../../runtime/predicate.js";
+import { normaliseOperator, operatorsFor, valueShape } from "../../../runtime/query/operators.js";
+import { vocabulary, type TableVocabulary } from "../../../runtime/query/vocabulary.js";
+import { expandableRelations } from "./rows.js";
+import type { JsonSchema, MediaType, Parameter } from "./types.js";
+import { exampleLeaf, leafText, type ExampleLeaf } from "./values.js";
+
+const code = (s: string): string => `\`${s}\``;
+const codes = (xs: readonly string[]): string => xs.map(code).join(", ");
+
+/** What a column's values are, in words, for its filter description. */
+function typeWords(col: ColumnDescriptor): string {
+  const base = col.kind === "other" ? col.sqlType.replace(/(\[\])+$/, "") : col.kind;
+  const t = col.array ? `array of ${base}` : base;
+  return col.nullable ? `${t}, nullable` : t;
+}
+
+/** A repeatable string parameter: `?name=a&name=b` conjoins. */
+function repeatable(name: string, description: string, example: string | undefined): Parameter {
+  const p: Parameter = {
+    name,
+    in: "query",
+    description,
+    style: "form",
+    explode: true,
+    schema: { type: "array", items: { type: "string" } },
+  };
+  if (example !== undefined) p.example = [example];
+  return p;
+}
+
+/** A comma-separated list parameter whose items are limited to `values` (`?sort=a,-b`). */
+function commaList(name: string, description: string, values: readonly string[], extra: JsonSchema = {}): Parameter {
+  return {
+    name,
+    in: "query",
+    description,
+    style: "form",
+    explode: false,
+    schema: { type: "array", items: { type: "string", enum: [...values] }, minItems: 1, uniqueItems: true, ...extra },
+    example: [values[0]],
+  };
+}
+
+/**
+ * `?<column>=`: one per Filterable column (spec: Column capabilities
+ * "Filterable"), listing the operators of its type in alphabetical order
+ * (the order of the service's refusals) and, on an enum, its values.
+ */
+function columnFilter(col: ColumnDescriptor): Parameter {
+  const lines = [
+    `Filter on ${code(col.name)} (${typeWords(col)}): ${code("operator.value")}${col.kind === "jsonb" && !col.array ? "" : ", or a bare value for equality"}; repeat the parameter to combine conditions with AND.`,
+    `Operators: ${codes(operatorsFor(col))}.`,
+  ];
+  if (col.enumValues) lines.push(`Values: ${codes(col.enumValues)}.`);
+  const listOps = operatorsFor(col).filter((o) => ["list", "pair"].includes(valueShape(col, normaliseOperator(o))));
+  if (listOps.length > 0) {
+    lines.push(
+      `Lists (${codes(listOps)}) are comma-separated, at most ${MAX_LIST_VALUES} items; double quotes protect commas: ${code('in."a,b",c')}.`,
+    );
+  }
+  lines.push(`A value is at most ${MAX_VALUE_BYTES} UTF-8 bytes.`);
+  if (col.kind === "jsonb" && !col.array) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
+  if (col.doc !== undefined) lines.unshift(col.doc);
+  const leaf = exampleLeaf(col);
+  return repeatable(col.name, lines.join("\n\n"), leaf && leafText(leaf));
+}
+
+/** The filterable columns that have an example filter, with it. */
+function exampleLeaves(v: TableVocabulary): { column: string; leaf: ExampleLeaf }[] {
+  const out: { column: string; leaf: ExampleLeaf }[] = [];
+  for (const name of v.filterable) {
+    const col = v.visible.get(name);
+    const leaf = col && exampleLeaf(col);
+    if (leaf) out.push({ column: name, leaf });
+  }
+  return out;
+}
+
+/** A group child `col.op.value` (spec: Query grammar, "A group child is written <column>.<operator>.<value>"). */
+function groupChild(column: string, leaf: ExampleLeaf): string {
+  return `${column}.${leafText(leaf)}`;
+}
+
+/** `?or=`, `?and=`, `?not=`: nestable groups (docs/decisions/0300-filter-syntax.md "Groups"). */
+function groupParams(v: TableVocabulary, leaves: { column: string; leaf: ExampleLeaf }[]): Parameter[] {
+  const children = leaves.slice(0, 2).map((l) => groupChild(l.column, l.leaf));
+  const pair =
+    children.length === 0
+      ? undefined
+      : `(${children.length === 1 ? `${children[0]},${children[0]}` : children.join(",")})`;
+  const common = [
+    "Children are `column.operator.value` (the operator is always written) or nested `and(…)`, `or(…)`, `not(…)` groups, comma-separated inside parentheses.",
+    `Columns: ${codes(v.filterable)}.`,
+    `At most ${MAX_GROUP_DEPTH} levels of groups, counting this parameter as the first; repeated parameters combine with AND.`,
+  ].join("\n\n");
+  return [
+    repeatable("or", `Matches rows that satisfy any child.\n\n${common}`, pair),
+    repeatable("and", `Matches rows that satisfy every child.\n\n${common}`, pair),
+    repeatable(
+      "not",
+      `Matches rows that do not satisfy all children together: not=(a,b) is NOT (a AND b).\n\n${common}`,
+      children.length === 0 ? undefined : `(${children[0]})`,
+    ),
+  ];
+}
+
+/** The example leaf as a `?filter=` tree node: URL text stays text, a document is JSON. */
+function treeLeaf(column: string, leaf: ExampleLeaf): JsonValue {
+  const node: { [k: string]: JsonValue } = { field: column, op: leaf.op };
+  if (leaf.value !== undefined) node.value = leaf.op === "hasdoc" ? (JSON.parse(leaf.value) as JsonValue) : leaf.value;
+  return node;
+}
+
+/** `?filter=`: the JSON tree form of the same filter (docs/decisions/0302-filter-tree.md). */
+function filterTree(
+  v: TableVocabulary,
+  leaves: { column: string; leaf: ExampleLeaf }[],
+  treeSchema: JsonSchema,
+): Parameter {
+  const media: MediaType = { schema: treeSchema };
+  if (leaves.length > 0) media.example = { op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] };
+  return {
+    name: "filter",
+    in: "query",
+    description: [
+      'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.',
+      `Fields: ${codes(v.filterable)}; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.`,
+      "It combines with the URL filters by AND and shares their limits.",
+    ].join("\n\n"),
+    content: { "application/json": media },
+  };
+}
+
+/**
+ * The JSON Schema of a `?filter=` tree on `table`: leaves name a filterable
+ * column and an operator of the grammar; which operator fits which column is
+ * the URL parameters' rule and is checked by the service.
+ */
+export function filterTreeSchema(table: TableDescriptor, selfRef: string): JsonSchema {
+  const v = vocabulary(table);
+  const ops = new Set<string>();
+  for (const name of v.filterable) {
+    const col = v.visible.get(name);
+    if (col) operatorsFor(col).forEach((o) => ops.add(o));
+  }
+  return {
+    description: `A filter tree over ${table.name}.`,
+    oneOf: [
+      {
+        type: "object",
+        properties: {
+          field: { type: "string", enum: [...v.filterable] },
+          op: { type: "string", enum: [...ops].sort() },
+          value: {},
+        },
+        required: ["field", "op"],
+        additionalProperties: false,
+      },
+      {
+        type: "object",
+        properties: {
+          op: { type: "string", enum: ["and", "or", "not"] },
+          children: { type: "array", items: { $ref: selfRef }, minItems: 1 },
+        },
+        required: ["op", "children"],
+        additionalProperties: false,
+      },
+    ],
+  };
+}
+
+function sortDescription(table: TableDescriptor, v: TableVocabulary): string {
+  const res = table.resource;
+  const def =
+    res && res.defaultSort.length > 0
+      ? res.defaultSort.map((t) => (t.descending ? `-${t.column}` : t.column)).join(",")
+      : undefined;
+  const nulls = v.sortable
+    .map((n) => v.visible.get(n))
+    .filter((c): c is ColumnDescriptor => c?.nulls !== undefined)
+    .map((c) => `${code(c.name)} sorts nulls ${c.nulls}`);
+  const lines = [
+    `Ordering: sortable columns, most significant first; a leading \`-\` (or \`.desc\`) sorts descending. Columns: ${codes(v.sortable)}.`,
+    `${def === undefined ? "Without sort, rows come in primary-key order" : `Without sort: ${code(def)}`}; the primary key is always appended as the final tiebreaker.`,
+  ];
+  if (nulls.length > 0) lines.push(`Null placement: ${nulls.join("; ")} in both directions.`);
+  return lines.join("\n\n");
+}
+
+/** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
+export function listParameters(table: TableDescriptor, treeSchema: JsonSchema): Parameter[] {
+  const v = vocabulary(table);
+  const limits = table.resource?.limits;
+  const params: Parameter[] = [];
+  for (const name of v.filterable) {
+    const col = v.visible.get(name);
+    if (col) params.push(columnFilter(col));
+  }
+  const leaves = exampleLeaves(v);
+  if (v.filterable.length > 0) params.push(...groupParams(v, leaves), filterTree(v, leaves, treeSchema));
+
+  if (v.sortable.length > 0) {
+    const terms = v.sortable.flatMap((c) => [c, `-${c}`]);
+    const extra: JsonSchema = limits ? { maxItems: limits.maxSortTerms } : {};
+    params.push(commaList("sort", sortDescription(table, v), terms, extra));
+  }
+  params.push(
+    commaList(
+      "select",
+      `Projection: only these columns (the primary key is always included). Columns: ${codes(v.selectable)}.`,
+      v.selectable,
+    ),
+  );
+  if (v.searchable.length > 0) {
+    params.push({
+      name: "search",
+      in: "query",
+      description: `Case-insensitive substring match (not full-text search) across ${codes(v.searchable)}, any of them matching. At most ${MAX_VALUE_BYTES} UTF-8 bytes; empty means no search.`,
+      schema: { type: "string" },
+      example: "a",
+    });
+  }
+  const expand = expandParameter(table);
+  if (expand) params.push(expand);
+  params.push(...pagingParameters(table));
+  return params;
+}
+
+/** `?expand=` on a table with expandable relations; absent otherwise (spec: Generated operations rule 4). */
+export function expandParameter(table: TableDescriptor): Parameter | undefined {
+  const relations = expandableRelations(table);
+  if (relations.length === 0) return undefined;
+  const names = relations.map((r) => r.name);
+  const shapes = relations.map(
+    (r) =>
+      `${code(r.name)} (${r.kind === "forward" ? `the ${r.target} row` : `{items, has_more} of ${r.target} rows`})`,
+  );
+  return commaList(
+    "expand",
+    `Relations to embed under their names, one level deep: ${shapes.join(", ")}. Comma-separated or repeated.`,
+    names,
+  );
+}
+
+function pagingParameters(table: TableDescriptor): Parameter[] {
+  const limits = table.resource?.limits;
+  const pageSize = limits
+    ? ` Default ${limits.defaultPageSize}; larger values are reduced to ${limits.maxPageSize}.`
+    : "";
+  const maxOffset = limits ? `, at most ${limits.maxOffset}` : "";
+  const offsetSchema: JsonSchema = { type: "integer", minimum: 0 };
+  if (limits) offsetSchema.maximum = limits.maxOffset;
+  return [
+    {
+      name: "page",
+      in: "query",
+      description: `Page number of offset paging, from 1. The offset it implies counts toward the maximum offset${maxOffset}; page deeper with cursor. Not with offset or cursor.`,
+      schema: { type: "integer", minimum: 1 },
+      example: 2,
+    },
+    {
+      name: "per_page",
+      in: "query",
+      description: `Rows per page.${pageSize}`,
+      schema: { type: "integer", minimum: 1 },
+      example: 10,
+    },
+    {
+      name: "offset",
+      in: "query",
+      description: `Rows to skip${maxOffset}; page deeper with cursor. Not with page or cursor.`,
+      schema: offsetSchema,
+      example: 10,
+    },
+    {
+      name: "cursor",
+      in: "query",
+      description: "Keyset pagination: next_cursor of the previous page, with the same sort. Not with page or offset.",
+      schema: { type: "string", minLength: 1 },
+    },
+    {
+      name: "count",
+      in: "query",
+      description: "`exact` adds total, the size of the whole filtered result, to the response.",
+      schema: { type: "string", enum: ["exact"] },
+      example: "exact",
+    },
+  ];
+}
+
+/** The `{id}` path parameter: the single-column primary key, named only when the key is visible. */
+export function idParameter(table: TableDescriptor, keySchema: JsonSchema): Parameter {
+  const key = table.primaryKey[0];
+  const visible = vocabulary(table).visible.has(key);
+  return {
+    name: "id",
+    in: "path",
+    required: true,
+    description: visible ? `The row's primary key, ${code(key)}.` : "The row's primary key.",
+    schema: keySchema,
+  };
+}

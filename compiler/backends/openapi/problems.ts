@@ -1,0 +1,97 @@
+/**
+ * The problem document (RFC 9457, docs/http.md "Problem documents") and the
+ * error responses that carry it, declared once under `components` and
+ * referenced by every operation that can answer them.
+ */
+import type { JsonSchema, Response } from "./types.js";
+
+/** Schema names under `components.schemas`. */
+export const PROBLEM_SCHEMA = "Problem";
+const PROBLEM_ITEM_SCHEMA = "ProblemItem";
+
+/** The `Problem` and `ProblemItem` schemas, mirroring runtime/problem.ts. */
+export function problemSchemas(): Record<string, JsonSchema> {
+  return {
+    [PROBLEM_SCHEMA]: {
+      type: "object",
+      description: "A problem document (RFC 9457), served as application/problem+json for every refusal.",
+      properties: {
+        type: {
+          type: "string",
+          description: "A stable relative URI per kind of problem, e.g. /problems/invalid-query.",
+        },
+        title: { type: "string", description: "The HTTP status phrase." },
+        status: { type: "integer", description: "The HTTP status code." },
+        detail: { type: "string", description: "The first problem, and how many more there are." },
+        errors: {
+          type: "array",
+          description: "Every problem of the request, reported at once.",
+          items: { $ref: `#/components/schemas/${PROBLEM_ITEM_SCHEMA}` },
+        },
+      },
+      required: ["type", "title", "status", "detail", "errors"],
+    },
+    [PROBLEM_ITEM_SCHEMA]: {
+      type: "object",
+      properties: {
+        location: { type: "string", description: "query.<param>, body, body.<field> or path.id." },
+        detail: { type: "string" },
+        value: { type: "string", description: "The refused value, when it can be echoed." },
+        allowed: {
+          type: "array",
+          items: { type: "string" },
+          description: "The valid alternatives (columns, operators, relations, enum values, fields).",
+        },
+      },
+      required: ["location", "detail"],
+    },
+  };
+}
+
+/** A status the runtime may answer with a problem document, and its response name under `components.responses`. */
+export interface ProblemStatus {
+  status: string;
+  name: string;
+  description: string;
+}
+
+/** Every problem status the handlers produce (docs/http.md "Status codes"). */
+export const PROBLEM_STATUSES = {
+  badRequest: {
+    status: "400",
+    name: "BadRequest",
+    description:
+      "The request names something this resource does not allow, or a value does not parse; `allowed` lists the alternatives.",
+  },
+  notFound: { status: "404", name: "NotFound", description: "No row has this key (or a hook hides it)." },
+  conflict: { status: "409", name: "Conflict", description: "A row with the same unique value already exists." },
+  tooLarge: { status: "413", name: "ContentTooLarge", description: "The request body is larger than 1 MiB." },
+  unprocessable: {
+    status: "422",
+    name: "UnprocessableContent",
+    description: "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint.",
+  },
+  unavailable: {
+    status: "503",
+    name: "ServiceUnavailable",
+    description: "The database is not reachable, or the request conflicted with a concurrent one; try again.",
+  },
+  timeout: { status: "504", name: "GatewayTimeout", description: "The query took too long and was cancelled." },
+} as const satisfies Record<string, ProblemStatus>;
+
+/** `components.responses`: one response per problem status, each a problem document. */
+export function problemResponses(): Record<string, Response> {
+  const out: Record<string, Response> = {};
+  for (const p of Object.values(PROBLEM_STATUSES)) {
+    out[p.name] = {
+      description: p.description,
+      content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA}` } } },
+    };
+  }
+  return out;
+}
+
+/** References to the problem responses of `statuses`, keyed by status code. */
+export function problemRefs(statuses: readonly ProblemStatus[]): Record<string, Response> {
+  return Object.fromEntries(statuses.map((p) => [p.status, { $ref: `#/components/responses/${p.name}` }]));
+}

@@ -1,0 +1,202 @@
+/**
+ * Per-table schemas under `components.schemas` (spec: Resources and their
+ * fields, List response shape, Expanded relation shapes): the row, the
+ * list item and list page, the create and update bodies, and the expanded
+ * relations. Hidden columns appear in none of them: every column list comes
+ * from the runtime's vocabulary, which leaves them out (spec: guarantee 2).
+ */
+import {
+  DEFAULT_EXPAND_LIMIT,
+  type RelationDescriptor,
+  type ServiceDescriptor,
+  type TableDescriptor,
+} from "../../../runtime/descriptor.js";
+import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { pascalCase } from "../hono/names.js";
+import type { JsonSchema } from "./types.js";
+import { valueSchema, type ValueUse } from "./values.js";
+
+/** The schema names of one table. */
+export interface SchemaNames {
+  row: string;
+  listItem: string;
+  list: string;
+  create: string;
+  update: string;
+  expansions: string;
+  /** The `?filter=` tree. */
+  filter: string;
+}
+
+/** `tasks` → `TasksRow`, `TasksList`, …: the stems follow the generated TypeScript types (hono/names.ts). */
+export function schemaNames(table: TableDescriptor): SchemaNames {
+  const p = pascalCase(table.name);
+  return {
+    row: `${p}Row`,
+    listItem: `${p}ListItem`,
+    list: `${p}List`,
+    create: `${p}Create`,
+    update: `${p}Update`,
+    expansions: `${p}Expansions`,
+    filter: `${p}Filter`,
+  };
+}
+
+/** A `$ref` to `components.schemas[name]`. */
+export function ref(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+function findTable(service: ServiceDescriptor, name: string): TableDescriptor {
+  const t = service.tables.find((x) => x.name === name);
+  if (!t) throw new Error(`relation target ${name} is not a table of the service`);
+  return t;
+}
+
+/** The expandable relations of `table`, in descriptor order (forward, then inverse). */
+export function expandableRelations(table: TableDescriptor): RelationDescriptor[] {
+  return table.relations.filter((r) => r.expandable);
+}
+
+function orderText(r: RelationDescriptor): string {
+  return r.order.map((t) => (t.descending ? `-${t.column}` : t.column)).join(", ");
+}
+
+/** The schema of one expanded relation under its name (spec: Expanded relation shapes). */
+function relationSchema(service: ServiceDescriptor, r: RelationDescriptor): JsonSchema {
+  const target = schemaNames(findTable(service, r.target)).row;
+  if (r.kind === "forward") {
+    return {
+      description: `?expand=${r.name}: the ${r.target} row that ${r.column} refers to, as a read of it returns it; null when there is none (or a hook hides it).`,
+      anyOf: [ref(target), { type: "null" }],
+    };
+  }
+  const cap = r.limit ?? DEFAULT_EXPAND_LIMIT;
+  const order = r.order.length > 0 ? `ordered by ${orderText(r)}, then the key` : "in key order";
+  return {
+    type: "object",
+    description: `?expand=${r.name}: the ${r.target} rows whose ${r.column} refers to this row, at most ${cap}, ${order}. has_more tells whether the cap cut some off; page through the rest with GET on ${r.target} filtered by ${r.column}.`,
+    properties: {
+      items: { type: "array", items: ref(target), maxItems: cap },
+      has_more: { type: "boolean" },
+    },
+    required: ["items", "has_more"],
+  };
+}
+
+function columnProperties(table: TableDescriptor, names: readonly string[], use: ValueUse): Record<string, JsonSchema> {
+  const visible = vocabulary(table).visible;
+  const out: Record<string, JsonSchema> = {};
+  for (const name of names) {
+    const col = visible.get(name);
+    if (col) out[name] = valueSchema(col, use);
+  }
+  return out;
+}
+
+function objectSchema(
+  description: string | undefined,
+  properties: Record<string, JsonSchema>,
+  required: readonly string[],
+  extra: JsonSchema = {},
+): JsonSchema {
+  const s: JsonSchema = { type: "object" };
+  if (description !== undefined) s.description = description;
+  s.properties = properties;
+  if (required.length > 0) s.required = [...required];
+  return { ...s, ...extra };
+}
+
+/** `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target). */
+export function rowSchema(table: TableDescriptor): JsonSchema {
+  const v = vocabulary(table);
+  return objectSchema(table.doc, columnProperties(table, v.selectable, "row"), v.selectable);
+}
+
+/** `<P>Expansions`: the relations `?expand=` may add to a row, each optional. */
+export function expansionsSchema(service: ServiceDescriptor, table: TableDescriptor): JsonSchema {
+  const props = Object.fromEntries(expandableRelations(table).map((r) => [r.name, relationSchema(service, r)]));
+  return objectSchema(`Relations added to a ${table.name} row by ?expand= (one level).`, props, []);
+}
+
+/**
+ * `<P>ListItem`: a row of a list page. With `?select` only the chosen
+ * columns come back, the primary key always, so only the key is required;
+ * expanded relations follow the columns.
+ */
+export function listItemSchema(service: ServiceDescriptor, table: TableDescriptor): JsonSchema {
+  const v = vocabulary(table);
+  const props = columnProperties(table, v.selectable, "row");
+  for (const r of expandableRelations(table)) props[r.name] = relationSchema(service, r);
+  const keys = table.primaryKey.filter((k) => v.visible.has(k));
+  return objectSchema(
+    `A ${table.name} row of a list page: every column, or with ?select the chosen ones and the key.`,
+    props,
+    keys,
+  );
+}
+
+/** `<P>List`: the list response shape (spec: List response shape). */
+export function listSchema(table: TableDescriptor): JsonSchema {
+  const names = schemaNames(table);
+  const maxPageSize = table.resource?.limits.maxPageSize;
+  const perPage: JsonSchema = { type: "integer", minimum: 1, description: "Rows per page as applied." };
+  if (maxPageSize !== undefined) perPage.maximum = maxPageSize;
+  return objectSchema(
+    `A page of ${table.name} rows.`,
+    {
+      items: { type: "array", items: ref(names.listItem) },
+      page: {
+        type: "integer",
+        minimum: 1,
+        description: "The page number, on offset-paged responses (also shown with a next cursor).",
+      },
+      per_page: perPage,
+      has_more: {
+        type: "boolean",
+        description: "Whether another page follows; found by reading one row beyond the page, not by counting.",
+      },
+      next_cursor: {
+        type: "string",
+        description: "Opaque; pass it as ?cursor= (with the same sort) for the next page. Absent on the last page.",
+      },
+      total: {
+        type: "integer",
+        minimum: 0,
+        description: "With ?count=exact only: the size of the whole filtered result.",
+      },
+    },
+    ["items", "per_page", "has_more"],
+  );
+}
+
+/**
+ * `<P>Create`: the create body (spec: Generated operations rule 5). Read-only
+ * and computed columns are absent; a column is required when it is neither
+ * nullable nor defaulted. Unknown fields are refused, hence
+ * `additionalProperties: false`.
+ */
+export function createSchema(table: TableDescriptor): JsonSchema {
+  const v = vocabulary(table);
+  return objectSchema(
+    `The body of a ${table.name} create. Columns with a database default are optional.`,
+    columnProperties(table, v.createWritable, "body"),
+    v.required,
+    { additionalProperties: false },
+  );
+}
+
+/**
+ * `<P>Update`: the update body (spec: Generated operations rule 6): the
+ * create fields minus the immutable ones, every field optional, at least
+ * one present (an empty change set is a 400).
+ */
+export function updateSchema(table: TableDescriptor): JsonSchema {
+  const v = vocabulary(table);
+  return objectSchema(
+    `The body of a ${table.name} update: only the fields to change; null clears a nullable column.`,
+    columnProperties(table, v.updateWritable, "body"),
+    [],
+    { additionalProperties: false, minProperties: 1 },
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The subset of OpenAPI 3.1 (and of JSON Schema 2020-12, its schema
+ * dialect) that the OpenAPI backend writes. Plain JSON data: the document is
+ * printed with `JSON.stringify` and handed to the runtime's `mountDocs` as
+ * is, so nothing here may hold a function, `undefined` or a class instance.
+ */
+import type { JsonValue } from "../../../runtime/predicate.js";
+
+/** A JSON Schema `type` name. */
+export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
+
+/**
+ * A JSON Schema (2020-12) as OpenAPI 3.1 uses it. `{}` accepts any JSON
+ * value (a jsonb column). Only the keywords the backend writes are listed.
+ */
+export interface JsonSchema {
+  $ref?: string;
+  title?: string;
+  description?: string;
+  type?: JsonType | JsonType[];
+  format?: string;
+  contentEncoding?: string;
+  pattern?: string;
+  enum?: (string | null)[];
+  const?: JsonValue;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  minProperties?: number;
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  default?: JsonValue;
+  examples?: JsonValue[];
+}
+
+/** A media type entry of a request or response body. */
+export interface MediaType {
+  schema: JsonSchema;
+  /** A valid value (used for the JSON-encoded `?filter=` parameter). */
+  example?: JsonValue;
+}
+
+/** A query or path parameter (OpenAPI 3.1 Parameter Object). */
+export interface Parameter {
+  name: string;
+  in: "query" | "path";
+  description?: string;
+  required?: boolean;
+  /** With `schema`: how an array travels (`form`). */
+  style?: "form" | "simple";
+  /** `true`: one parameter per array item (`?c=a&c=b`); `false`: one comma-joined value. */
+  explode?: boolean;
+  schema?: JsonSchema;
+  /** Instead of `schema`: a JSON-encoded parameter (`?filter=`); its example lives in the media type. */
+  content?: Record<string, MediaType>;
+  /** A valid value, in the parameter's decoded form (an array for array schemas); only with `schema`. */
+  example?: JsonValue;
+}
+
+/** A response header (only `Location` is written). */
+export interface Header {
+  description: string;
+  schema: JsonSchema;
+}
+
+/** A response, inline or by reference to `components.responses`. */
+export type Response =
+  { $ref: string } | { description: string; headers?: Record<string, Header>; content?: Record<string, MediaType> };
+
+/** An operation of a path (OpenAPI 3.1 Operation Object). */
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: Parameter[];
+  requestBody?: { required: boolean; content: Record<string, MediaType> };
+  /** Status code (as a string, e.g. `"200"`) → response. */
+  responses: Record<string, Response>;
+  /** Alternatives, each a map of scheme name to scopes. */
+  security?: Record<string, string[]>[];
+}
+
+/** The operations of one path, by lower-case method. */
+export interface PathItem {
+  parameters?: Parameter[];
+  get?: Operation;
+  post?: Operation;
+  patch?: Operation;
+  delete?: Operation;
+}
+
+/** An HTTP authentication scheme (OpenAPI Security Scheme Object, type `http`). */
+export interface SecurityScheme {
+  type: "http";
+  scheme: string;
+  bearerFormat?: string;
+  description?: string;
+}
+
+/** A tag: one per resource, grouping its operations on the documentation page. */
+export interface Tag {
+  name: string;
+  description?: string;
+}
+
+/** The whole OpenAPI 3.1 document (spec: Versioning, Authentication). */
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description?: string };
+  tags: Tag[];
+  paths: Record<string, PathItem>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, Response>;
+    securitySchemes?: Record<string, SecurityScheme>;
+  };
+}
