@@ -21,6 +21,39 @@ export { ProblemError } from "./problem.js";
 export type { Executor, SqlStatement, QueryResult } from "./exec/executor.js";
 export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";
-export type { Hooks, HookContext, HookOperation, BeforeQueryHook, BeforeCreateHook, AfterCommitHook, CommitEvent, RowValues } from "./hooks.js";
-export { mountService, type MountOptions, type MountResult, type RegistrationError } from "./http/mount.js";
+export {
+  openEmbeddedDatabase,
+  EmbeddedDatabaseError,
+  SCHEMA_MARKER,
+  type EmbeddedDatabase,
+  type EmbeddedDatabaseOptions,
+} from "./exec/embedded.js";
+export type {
+  Hooks,
+  HookContext,
+  HookData,
+  HookOperation,
+  BeforeQueryHook,
+  BeforeCreateHook,
+  ValidateCreateHook,
+  AfterCommitHook,
+  CommitEvent,
+  RowValues,
+} from "./hooks.js";
+export { HookError, type HookKind } from "./hooks/error.js";
+export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
+export { mountService, type MountOptions, type MountResult } from "./http/mount.js";
+export {
+  createQueryBuilder,
+  TableQuery,
+  type QueryBuilder,
+  type QueryBuilderOptions,
+  type WhereBuilder,
+  type ColumnMeta,
+  type RelationMeta,
+  type TableMeta,
+  type SchemaShape,
+  type TypedService,
+  type UntypedSchema,
+} from "./builder/index.js";
 export { problemResponse } from "./http/respond.js";
