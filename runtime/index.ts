@@ -30,4 +30,5 @@ export {
 } from "./exec/embedded.js";
 export type { Hooks, HookContext, HookOperation, BeforeQueryHook, BeforeCreateHook, AfterCommitHook, CommitEvent, RowValues } from "./hooks.js";
 export { mountService, type MountOptions, type MountResult, type RegistrationError } from "./http/mount.js";
+export { mountDocs, type OpenApiData, type DocsOptions, type DocsResult, type DocsCollision } from "./http/docs.js";
 export { problemResponse } from "./http/respond.js";
