@@ -1,8 +1,9 @@
 /** The `resc` command tree, loaded by oclif's explicit command strategy (package.json `oclif.commands`). */
 import Check from "./check.js";
 import Dev from "./dev.js";
+import Fmt from "./fmt.js";
 import Generate from "./generate.js";
 import OpenApi from "./openapi.js";
 import Sql from "./sql.js";
 
-export const commands = { check: Check, dev: Dev, generate: Generate, openapi: OpenApi, sql: Sql };
+export const commands = { check: Check, dev: Dev, fmt: Fmt, generate: Generate, openapi: OpenApi, sql: Sql };

@@ -1,0 +1,269 @@
+/**
+ * Printing declarations and blocks: the file, `api`, `generate`, `enum`,
+ * `domain`, `table` with its columns, table attributes and resource block,
+ * and settings blocks (docs/decisions/1100-formatter-layout.md).
+ */
+import type { CstNode, IToken } from "chevrotain";
+import { nameToken, node, nodes, token, tokens } from "../to-ir/cst.js";
+import { renderBody, type BodyOptions, type Member, type Row, type RowLine } from "./layout.js";
+import { CONTINUATION, INDENT, PRINT_WIDTH, type Printer } from "./printer.js";
+import { printAttribute, printType, printValue } from "./print-values.js";
+
+function byOffset(a: CstNode | IToken, b: CstNode | IToken): number {
+  return start(a) - start(b);
+}
+
+function start(x: CstNode | IToken): number {
+  return "children" in x ? (x.location?.startOffset ?? 0) : x.startOffset;
+}
+
+/** A row that is just text (a declaration, a table attribute, an enum value). */
+function plain(kind: string, text: string): Row {
+  return { kind, cells: [], rest: text, more: [] };
+}
+
+/**
+ * `head { members }`: members one per line at `indent + INDENT`, or `head {}`
+ * when there is nothing inside. `headLast` is the last token of the head.
+ */
+function block(
+  p: Printer,
+  head: string,
+  headLast: number,
+  open: number,
+  members: Member[],
+  close: number,
+  indent: string,
+  options: BodyOptions = {},
+): string {
+  const opened = p.glue(head, headLast, open, " ", "{", indent + CONTINUATION);
+  const body = renderBody(p, members, open, close, indent + INDENT, options);
+  if (body.lines.length === 0 && body.openComment === "") return `${opened}}`;
+  const first = body.openComment === "" ? opened : `${opened} ${body.openComment}`;
+  return [first, ...body.lines, `${indent}}`].join("\n");
+}
+
+/**
+ * `head { a b }` on one line, when the block was written on one line, holds
+ * no comment and fits the print width; otherwise undefined.
+ */
+function inlineBlock(
+  p: Printer,
+  head: string,
+  headLast: number,
+  open: number,
+  items: () => string[],
+  separator: string,
+  close: number,
+  indent: string,
+): string | undefined {
+  if (p.line(open) !== p.line(close) || p.trivia.hasComments(headLast, close)) return undefined;
+  const inner = items();
+  const text = inner.length === 0 ? `${head} {}` : `${head} { ${inner.join(separator)} }`;
+  if (text.includes("\n") || indent.length + text.length > PRINT_WIDTH) return undefined;
+  return text;
+}
+
+/** `key = value` as a row: the key is the aligned cell. */
+function settingRow(p: Printer, n: CstNode, indent: string): Row {
+  const cont = indent + CONTINUATION;
+  const key = token(n, "key")!;
+  const eq = p.at(token(n, "Equals")!);
+  const v = node(n, "value")!;
+  const rest = p.inline(p.at(key), eq, cont) + p.glue("=", eq, p.first(v), " ", printValue(p, v, indent), cont);
+  return { kind: "setting", cells: [key.image], rest, more: [] };
+}
+
+function settingMember(p: Printer, n: CstNode): Member {
+  return { first: p.first(n), last: p.last(n), section: 0, print: (indent) => settingRow(p, n, indent) };
+}
+
+/** `{ key = value … }` after `head`: one line when written so, otherwise one setting per line, `=` aligned. */
+function settingsBlock(p: Printer, head: string, headLast: number, n: CstNode, indent: string): string {
+  const open = p.at(token(n, "LCurly")!);
+  const close = p.at(token(n, "RCurly")!);
+  const settings = nodes(n, "setting");
+  const one = inlineBlock(
+    p,
+    head,
+    headLast,
+    open,
+    () =>
+      settings.map((s) => {
+        const r = settingRow(p, s, indent);
+        return `${r.cells[0]} ${r.rest}`;
+      }),
+    ", ",
+    close,
+    indent,
+  );
+  return one ?? block(p, head, headLast, open, settings.map((s) => settingMember(p, s)), close, indent);
+}
+
+function printApi(p: Printer, n: CstNode, indent: string): string {
+  const kw = p.at(token(n, "Api")!);
+  const members: Member[] = [
+    ...nodes(n, "setting").map((s) => settingMember(p, s)),
+    ...nodes(n, "securityScheme").map(
+      (s): Member => ({
+        first: p.first(s),
+        last: p.last(s),
+        section: 0,
+        print: (inner) => plain("security", printSecurity(p, s, inner)),
+      }),
+    ),
+  ].sort((a, b) => a.first - b.first);
+  return block(p, "api", kw, p.at(token(n, "LCurly")!), members, p.at(token(n, "RCurly")!), indent);
+}
+
+function printSecurity(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Security")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  const head = p.glue("security", kw, name, " ", p.tokens[name]!.image, cont);
+  return settingsBlock(p, head, name, node(n, "settingsBlock")!, indent);
+}
+
+function printGenerate(p: Printer, n: CstNode, indent: string): string {
+  return settingsBlock(p, "generate", p.at(token(n, "Generate")!), node(n, "settingsBlock")!, indent);
+}
+
+function printEnum(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Enum")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  const head = p.glue("enum", kw, name, " ", p.tokens[name]!.image, cont);
+  const open = p.at(token(n, "LCurly")!);
+  const close = p.at(token(n, "RCurly")!);
+  const members = [...nodes(n, "member").map((m) => nameToken(m)!), ...tokens(n, "member")]
+    .sort(byOffset)
+    .map((t) => p.at(t));
+  const one = inlineBlock(p, head, name, open, () => members.map((i) => p.tokens[i]!.image), " ", close, indent);
+  if (one !== undefined) return one;
+  const rows = members.map(
+    (i): Member => ({ first: i, last: i, section: 0, print: () => plain("value", p.tokens[i]!.image) }),
+  );
+  return block(p, head, name, open, rows, close, indent);
+}
+
+/**
+ * `domain name type @check(…)` on one line: at the top level a domain's
+ * attributes never need the line breaks a column's may.
+ */
+function printDomain(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Domain")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  const type = node(n, "typeRef")!;
+  let out = p.glue("domain", kw, name, " ", p.tokens[name]!.image, cont);
+  out = p.glue(out, name, p.first(type), " ", printType(p, type, indent), cont);
+  let prev = p.last(type);
+  for (const a of nodes(n, "attribute")) {
+    out = p.glue(out, prev, p.first(a), " ", printAttribute(p, a, indent), cont);
+    prev = p.last(a);
+  }
+  return out;
+}
+
+/**
+ * A column: name and type are aligned cells; attributes follow on the same
+ * line, and a line break the source has between two attributes (or before
+ * the first) is kept, the next attributes continuing under the first
+ * attribute column. Keeping the break is also what keeps a column called
+ * `domain` a column (docs/decisions/0103-keywords-newlines-and-duplicates.md).
+ */
+function columnRow(p: Printer, n: CstNode, indent: string): Row {
+  const cont = indent + CONTINUATION;
+  const name = p.at(nameToken(node(n, "name"))!);
+  const type = node(n, "typeRef")!;
+  const typeCell = p.inline(name, p.first(type), cont) + printType(p, type, indent);
+  const lines: RowLine[] = [{ text: "" }];
+  let prev = p.last(type);
+  const add = (line: RowLine, text: string): void => {
+    line.text = line.text === "" ? text : `${line.text} ${text}`;
+  };
+  for (const a of nodes(n, "attribute").sort(byOffset)) {
+    const run = p.trivia.between(prev, p.first(a));
+    let cur = lines[lines.length - 1]!;
+    let broken = false;
+    for (const item of run.items) {
+      if (broken || item.newlinesBefore > 0) {
+        cur = { text: "" };
+        lines.push(cur);
+        broken = false;
+      }
+      if (item.comment.kind === "block") add(cur, item.comment.text);
+      else {
+        cur.comment = item.comment.text;
+        broken = true;
+      }
+    }
+    if (broken || run.newlinesAfter > 0) {
+      cur = { text: "" };
+      lines.push(cur);
+    }
+    add(cur, printAttribute(p, a, indent));
+    prev = p.last(a);
+  }
+  const [first, ...more] = lines;
+  const rest = first!.comment === undefined ? first!.text : [first!.text, first!.comment].filter((x) => x).join("  ");
+  return { kind: "column", cells: [p.tokens[name]!.image, typeCell], rest, more };
+}
+
+/** Sections of a table body: columns, then table attributes, then the resource block. */
+const COLUMNS = 0;
+const TABLE_ATTRIBUTES = 1;
+const RESOURCES = 2;
+
+function printResource(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Resource")!);
+  const pathTok = token(n, "path") ?? nameToken(node(n, "unquotedPath"))!;
+  const path = p.at(pathTok);
+  const head = p.glue("resource", kw, path, " ", pathTok.image, cont);
+  return settingsBlock(p, head, path, node(n, "settingsBlock")!, indent);
+}
+
+function printTable(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Table")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  const head = p.glue("table", kw, name, " ", p.tokens[name]!.image, cont);
+  const member = (x: CstNode, section: number, print: (indent: string) => Row): Member => ({
+    first: p.first(x),
+    last: p.last(x),
+    section,
+    print,
+  });
+  const members = [
+    ...nodes(n, "columnDecl").map((c) => member(c, COLUMNS, (i) => columnRow(p, c, i))),
+    ...nodes(n, "blockAttribute").map((b) => member(b, TABLE_ATTRIBUTES, (i) => plain("attribute", printAttribute(p, b, i)))),
+    ...nodes(n, "resourceDecl").map((r) => member(r, RESOURCES, (i) => plain("resource", printResource(p, r, i)))),
+  ].sort((a, b) => a.first - b.first);
+  return block(p, head, name, p.at(token(n, "LCurly")!), members, p.at(token(n, "RCurly")!), indent, {
+    sections: true,
+  });
+}
+
+const DECLARATIONS: Record<string, (p: Printer, n: CstNode, indent: string) => string> = {
+  apiDecl: printApi,
+  generateDecl: printGenerate,
+  enumDecl: printEnum,
+  domainDecl: printDomain,
+  tableDecl: printTable,
+};
+
+/** Prints a whole file from its CST root: declarations in source order, a blank line around any that spans lines. */
+export function printSchema(p: Printer, root: CstNode): string {
+  const members: Member[] = [];
+  for (const [rule, print] of Object.entries(DECLARATIONS)) {
+    for (const d of nodes(root, rule)) {
+      members.push({ first: p.first(d), last: p.last(d), section: 0, print: (i) => plain("declaration", print(p, d, i)) });
+    }
+  }
+  members.sort((a, b) => a.first - b.first);
+  const body = renderBody(p, members, -1, p.tokens.length, "", {
+    blankBetween: (a, b) => a.rest.includes("\n") || b.rest.includes("\n"),
+  });
+  return body.lines.length === 0 ? "" : `${body.lines.join("\n")}\n`;
+}
