@@ -49,10 +49,13 @@ function keyText(table: TableDescriptor, k: OrderKey): string {
  * SQL of the key values of a row as a JSON array of text (`["2006-02-14",
  * "7"]`, null for NULL), selected as column `k` when a cursor is wanted.
  * Each value is in the form {@link keyText} gives, which its type reads
- * back exactly.
+ * back exactly. Wrapped in a scalar subquery, like the row object, so
+ * PostgreSQL evaluates it after the sort and the LIMIT, once per returned
+ * row, instead of for every row scanned (seen with EXPLAIN: a 16 000-row
+ * sort paid 30 ms for `to_char` otherwise).
  */
 export function sortKeyValues(table: TableDescriptor, keys: readonly OrderKey[]): string {
-  return `json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text`;
+  return `(SELECT json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text)`;
 }
 
 /**
