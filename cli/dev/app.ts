@@ -8,6 +8,8 @@ import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { mountService, type MountResult } from "../../runtime/http/mount.js";
+import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
+import { openApiDocument } from "../../compiler/backends/openapi/index.js";
 import { problemResponse } from "../../runtime/http/respond.js";
 import { ProblemError } from "../../runtime/problem.js";
 
@@ -17,10 +19,22 @@ export interface DevAppOptions {
   hooks?: Hooks;
   /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
   log?: (line: string) => void;
+  /**
+   * The OpenAPI document served at `/openapi.json` with the page at `/docs`
+   * (runtime/http/docs.ts); default: computed from `service`; `false`: none.
+   */
+  openapi?: OpenApiData | false;
 }
 
-/** Builds the app; `mounted` carries registration errors, if any. */
-export function createDevApp(service: ServiceDescriptor, options: DevAppOptions): { app: Hono; mounted: MountResult } {
+/**
+ * Builds the app; `mounted` carries registration errors, if any, and `docs`
+ * the resource paths the documentation routes would collide with (the docs
+ * are then not served).
+ */
+export function createDevApp(
+  service: ServiceDescriptor,
+  options: DevAppOptions,
+): { app: Hono; mounted: MountResult; docs: DocsResult } {
   const app = new Hono();
   const log = options.log;
   if (log) {
@@ -39,5 +53,7 @@ export function createDevApp(service: ServiceDescriptor, options: DevAppOptions)
     return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
   });
   const mounted = mountService(app, service, { db: options.db, hooks: options.hooks });
-  return { app, mounted };
+  const document = options.openapi ?? openApiDocument(service);
+  const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);
+  return { app, mounted, docs };
 }

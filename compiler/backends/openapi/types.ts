@@ -112,8 +112,12 @@ export interface Tag {
   description?: string;
 }
 
-/** The whole OpenAPI 3.1 document (spec: Versioning, Authentication). */
-export interface OpenApiDocument {
+/**
+ * The whole OpenAPI 3.1 document (spec: Versioning, Authentication). A type
+ * alias rather than an interface, so it is assignable to the runtime's
+ * `OpenApiData` (which has an index signature) without a cast.
+ */
+export type OpenApiDocument = {
   openapi: "3.1.0";
   info: { title: string; version: string; description?: string };
   tags: Tag[];
@@ -123,4 +127,4 @@ export interface OpenApiDocument {
     responses: Record<string, Response>;
     securitySchemes?: Record<string, SecurityScheme>;
   };
-}
+};
