@@ -89,8 +89,11 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
     const marker = path.join(dir, SCHEMA_MARKER);
     const have = existsSync(marker) ? (await readFile(marker, "utf8")).trim() : undefined;
     if (have !== want) {
-      const why = have === undefined ? "was not finished (or not made from a schema)" : "was made from a different schema";
-      throw new EmbeddedDatabaseError(`the embedded database in ${dir} ${why}; delete the directory or reset it to start fresh`);
+      const why =
+        have === undefined ? "was not finished (or not made from a schema)" : "was made from a different schema";
+      throw new EmbeddedDatabaseError(
+        `the embedded database in ${dir} ${why}; delete the directory or reset it to start fresh`,
+      );
     }
     log(`reusing the embedded database in ${dir}`);
   } else {
