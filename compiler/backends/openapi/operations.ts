@@ -70,7 +70,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   }
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
-    collection.post = operation(table, "create", `Create a ${table.name} row`, {
+    collection.post = operation(table, "create", `Create a row in ${table.name}`, {
       description:
         "Read-only columns are set by the service; columns with a database default may be left out. Answers the stored row, without expansions.",
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.create) } } },
@@ -95,7 +95,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   }
   if (res.ops.read) {
     const expand = expandParameter(table);
-    item.get = operation(table, "read", `Read one ${table.name} row`, {
+    item.get = operation(table, "read", `Read one row of ${table.name}`, {
       ...(expand ? { parameters: [expand] } : {}),
       responses: {
         "200": { description: "The row.", content: { [JSON_TYPE]: { schema: readSchema(table) } } },
@@ -104,7 +104,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
     });
   }
   if (res.ops.update) {
-    item.patch = operation(table, "update", `Update a ${table.name} row`, {
+    item.patch = operation(table, "update", `Update a row of ${table.name}`, {
       description:
         "Only the fields carried are written; an empty body is refused. Answers the written row, without expansions.",
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
@@ -115,7 +115,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
     });
   }
   if (res.ops.delete) {
-    item.delete = operation(table, "delete", `Delete a ${table.name} row`, {
+    item.delete = operation(table, "delete", `Delete a row of ${table.name}`, {
       description: "A real delete.",
       responses: {
         "204": { description: "Deleted." },

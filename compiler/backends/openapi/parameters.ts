@@ -24,9 +24,15 @@ import { exampleLeaf, leafText, type ExampleLeaf } from "./values.js";
 const code = (s: string): string => `\`${s}\``;
 const codes = (xs: readonly string[]): string => xs.map(code).join(", ");
 
-/** What a column's values are, in words, for its filter description. */
+/** The operator the quoting hint is shown with: `in` (or `hasany` on an array) when the column takes it. */
+function quotedListOp(listOps: readonly string[]): string {
+  return ["in", "hasany"].find((o) => listOps.includes(o)) ?? listOps[0];
+}
+
+/** What a column's values are, in words, for its filter description: the kind, or the SQL type of an enum or extension type. */
 function typeWords(col: ColumnDescriptor): string {
-  const base = col.kind === "other" ? col.sqlType.replace(/(\[\])+$/, "") : col.kind;
+  const sqlType = col.sqlType.replace(/(\[\])+$/, "");
+  const base = col.kind === "other" ? sqlType : col.kind === "enum" ? `enum ${sqlType}` : col.kind;
   const t = col.array ? `array of ${base}` : base;
   return col.nullable ? `${t}, nullable` : t;
 }
@@ -72,7 +78,7 @@ function columnFilter(col: ColumnDescriptor): Parameter {
   const listOps = operatorsFor(col).filter((o) => ["list", "pair"].includes(valueShape(col, normaliseOperator(o))));
   if (listOps.length > 0) {
     lines.push(
-      `Lists (${codes(listOps)}) are comma-separated, at most ${MAX_LIST_VALUES} items; double quotes protect commas: ${code('in."a,b",c')}.`,
+      `Lists (${codes(listOps)}) are comma-separated, at most ${MAX_LIST_VALUES} items; double quotes protect commas: ${code(`${quotedListOp(listOps)}."a,b",c`)}.`,
     );
   }
   lines.push(`A value is at most ${MAX_VALUE_BYTES} UTF-8 bytes.`);
