@@ -5,19 +5,25 @@ import { buildDescriptor, emitSql } from "../compiler/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import { loadSchema } from "./load.js";
+import { registrationErrors } from "../runtime/hooks/registration.js";
+import type { Hooks } from "../runtime/hooks.js";
 import { createDevApp } from "./dev/app.js";
+import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
 import { openEmbedded } from "./dev/embedded.js";
 import { findSchemaMismatches } from "./dev/schema-check.js";
 
 /**
  * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (issue #2 §6).
  * Embedded PGlite unless `--database-url` names a server, which must already
- * hold everything the schema declares.
+ * hold everything the schema declares. `--hooks MODULE` loads the hooks a
+ * schema with `@@scoped` or `@soft_delete` tables needs; without them it
+ * refuses to start, printing every registration error
+ * (docs/decisions/0603-dev-hooks-module.md).
  */
 export default class Dev extends Command {
   static override description = "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";
   static override examples = [
-    "<%= config.bin %> dev spec.resource --seed examples/tracker/seed.sql",
+    "<%= config.bin %> dev spec.resource --seed examples/tracker/seed.sql --hooks dev-hooks.ts",
     "<%= config.bin %> dev fixtures/pagila/pagila.resource --database-url postgres://postgres@127.0.0.1/pagila",
   ];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
@@ -27,13 +33,40 @@ export default class Dev extends Command {
     seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
+    hooks: Flags.string({
+      description: "TypeScript or JavaScript module exporting `hooks` (an object or a function of the service descriptor)",
+    }),
   };
+
+  /** Writes `lines` to stderr unwrapped (oclif's `error` would rewrap long lines) and exits with status 1. */
+  private fail(lines: string[]): never {
+    process.stderr.write(`Error: ${lines.join("\n")}\n`);
+    return this.exit(1);
+  }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Dev);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
     const service = buildDescriptor(r.schema);
+    let loaded: HooksModule = { hooks: {} as Hooks };
+    if (flags.hooks) {
+      try {
+        loaded = await loadHooksModule(flags.hooks, service);
+      } catch (e) {
+        this.fail([(e as Error).message]);
+      }
+    }
+    // Checked before any database is opened, so a missing hook fails fast.
+    const missing = registrationErrors(service, loaded.hooks);
+    if (missing.length > 0) {
+      const n = missing.length;
+      this.fail([
+        `${args.file} cannot be served: ${n} registration error${n > 1 ? "s" : ""}`,
+        ...missing.map((e) => `  - ${e.message}`),
+        ...(flags.hooks ? [] : ["pass the hooks with --hooks MODULE"]),
+      ]);
+    }
     let db: Executor;
     if (flags["database-url"]) {
       db = createPgExecutor({ connectionString: flags["database-url"] });
@@ -68,10 +101,15 @@ export default class Dev extends Command {
         }
       }
     }
-    const { app, mounted } = createDevApp(service, { db, log: (l) => this.log(l) });
+    const { app, mounted } = createDevApp(service, {
+      db,
+      hooks: loaded.hooks,
+      hookData: loaded.hookData,
+      log: (l) => this.log(l),
+    });
     if (!mounted.ok) {
       await db.close();
-      this.error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"), { exit: 1 });
+      this.fail(mounted.errors.map((e) => e.message));
     }
     await new Promise<void>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: flags.port }, (info) => {

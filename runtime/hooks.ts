@@ -1,48 +1,105 @@
 /**
  * In-process hooks (spec: Events): BeforeQuery confines reads, BeforeCreate
- * stamps read-only columns, AfterCommit follows a committed write. Payloads
- * are ours to define (the spec leaves them open); see docs/http.md.
+ * stamps read-only columns, ValidateCreate is the create type's row-building
+ * step, AfterCommit follows a committed write. Payloads are ours to define
+ * (the spec leaves them open): docs/decisions/0600-hooks.md. The same hooks
+ * serve HTTP requests (`mountService`) and in-process queries
+ * (`createQueryBuilder`).
  */
 import type { Context } from "hono";
+import type { Executor } from "./exec/executor.js";
 import type { Predicate, ScalarValue, JsonValue } from "./predicate.js";
+import type { ProblemItem } from "./problem.js";
 
-/** The operation a hook is called for. `expand` is a read of a joined table. */
+/** The operation a hook is called for. `expand` is a read of a table joined by an expansion. */
 export type HookOperation = "list" | "read" | "create" | "update" | "delete" | "expand";
 
-/** What every hook receives: the table, the operation and, over HTTP, the Hono request context. */
+/**
+ * Data the application hands to its hooks, e.g. `{ orgId, userId }`: over
+ * HTTP from `MountOptions.hookData`, in process from the query builder's
+ * `data`. Hooks read it instead of the Hono context, so one hook serves both.
+ * Any object may be given (an interface too); hooks read its members as
+ * `unknown`.
+ */
+export type HookData = Readonly<Record<string, unknown>>;
+
+/** What every hook receives. */
 export interface HookContext {
+  /** The table the hook is registered on (schema spelling). */
   table: string;
   operation: HookOperation;
   /** The Hono context of the request; absent for in-process queries. */
   http?: Context;
+  /** The application's data for this request or query; absent when none was given. */
+  data?: HookData;
+  /**
+   * The service's executor, outside any transaction (an AfterCommit hook
+   * runs after the commit, so it reads the write it follows). Absent only
+   * when a caller builds a context by hand.
+   */
+  db?: Executor;
 }
 
-/** A row's writable values as decoded from a body, by column name. */
+/** A row's values by column name, as decoded from a body or set by a hook. */
 export type RowValues = Record<string, ScalarValue | ScalarValue[] | JsonValue | null>;
 
 /**
- * Adds a predicate to every read of its table (list, read, update and delete
- * targets, and expansions onto it). Returning undefined adds nothing.
+ * Returns the predicate confining every read of its table: list, read, the
+ * rows an update or delete may touch, expansions onto the table (requalified
+ * onto the joined table, spec: Expansion rule 6) and in-process queries.
+ * Returning undefined adds nothing. Only a predicate is taken: a hook has no
+ * say in ordering or limits. A comparison may carry `table` only when it
+ * names the hook's own table; a raw predicate works on direct reads but
+ * fails any expansion onto the table (500 `hook-misconfigured`).
  */
 export type BeforeQueryHook = (ctx: HookContext) => Predicate | undefined | Promise<Predicate | undefined>;
 
-/** Returns the values to insert, typically stamping read-only columns (a tenant id). */
+/**
+ * Returns the values to insert, typically stamping read-only columns (a
+ * tenant id): the create body never carries them (spec: Column
+ * capabilities, read-only). Runs before {@link ValidateCreateHook}.
+ */
 export type BeforeCreateHook = (ctx: HookContext, values: RowValues) => RowValues | Promise<RowValues>;
 
-/** A committed write: the operation, the table and the written row (JSON), or the key for a delete. */
+/**
+ * The create type's row-building step (spec: Generated operations rule 5):
+ * cross-field rules the schema cannot state. Receives the values after
+ * BeforeCreate stamped them; returning one or more problems refuses the
+ * create with a 422 problem document listing them (locations such as
+ * `body.due_on`); returning nothing or an empty list accepts it.
+ */
+export type ValidateCreateHook = (
+  ctx: HookContext,
+  values: Readonly<RowValues>,
+) => ProblemItem[] | undefined | void | Promise<ProblemItem[] | undefined | void>;
+
+/** A committed write. */
 export interface CommitEvent {
   table: string;
   operation: "create" | "update" | "delete";
+  /** The written row as the response carries it (create, update); absent for a delete. */
   row?: Record<string, unknown>;
+  /** The primary key of the written row. */
   key: ScalarValue;
+  /** True when a delete marked the row through the table's soft-delete column instead of deleting it. */
+  softDeleted?: boolean;
 }
 
-/** Runs after a write's transaction commits; its failure is logged, never turned into a failed response. */
+/**
+ * Runs after a write's transaction commits (spec: Generated operations rule
+ * 7); it reads its own write through `ctx.db`. Its failure is logged, never
+ * turned into a failed response: the write is already committed.
+ */
 export type AfterCommitHook = (ctx: HookContext, event: CommitEvent) => void | Promise<void>;
 
-/** Hooks by table name. */
+/**
+ * Hooks by table name (schema spelling). The table is the unit of
+ * registration: a BeforeQuery hook confines its table wherever it is read,
+ * through its own resource or an expansion (docs/decisions/0600-hooks.md).
+ */
 export interface Hooks {
   beforeQuery?: Record<string, BeforeQueryHook>;
   beforeCreate?: Record<string, BeforeCreateHook>;
+  validateCreate?: Record<string, ValidateCreateHook>;
   afterCommit?: Record<string, AfterCommitHook>;
 }

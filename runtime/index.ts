@@ -28,7 +28,33 @@ export {
   type EmbeddedDatabase,
   type EmbeddedDatabaseOptions,
 } from "./exec/embedded.js";
-export type { Hooks, HookContext, HookOperation, BeforeQueryHook, BeforeCreateHook, AfterCommitHook, CommitEvent, RowValues } from "./hooks.js";
-export { mountService, type MountOptions, type MountResult, type RegistrationError } from "./http/mount.js";
+export type {
+  Hooks,
+  HookContext,
+  HookData,
+  HookOperation,
+  BeforeQueryHook,
+  BeforeCreateHook,
+  ValidateCreateHook,
+  AfterCommitHook,
+  CommitEvent,
+  RowValues,
+} from "./hooks.js";
+export { HookError, type HookKind } from "./hooks/error.js";
+export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
+export { mountService, type MountOptions, type MountResult } from "./http/mount.js";
+export {
+  createQueryBuilder,
+  TableQuery,
+  type QueryBuilder,
+  type QueryBuilderOptions,
+  type WhereBuilder,
+  type ColumnMeta,
+  type RelationMeta,
+  type TableMeta,
+  type SchemaShape,
+  type TypedService,
+  type UntypedSchema,
+} from "./builder/index.js";
 export { mountDocs, type OpenApiData, type DocsOptions, type DocsResult, type DocsCollision } from "./http/docs.js";
 export { problemResponse } from "./http/respond.js";

@@ -96,13 +96,34 @@ function startDev(args: string[]): Promise<{ url: string; stop: () => Promise<vo
 }
 
 describe("resc dev", () => {
-  it("serves spec.resource on the embedded database, keeps rows across restarts, logs each request", async () => {
+  const HOOKS = "test/fixtures-hooks/tenant.ts";
+
+  it("refuses to serve a schema whose scoped and soft-delete tables have no hooks, naming each", () => {
+    const r = resc(["dev", "spec.resource", "--port", "0", "--data-dir", path.join(tmp, "never")]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/registration error/);
+    expect(r.stderr).toMatch(/\/users: @@scoped on table users requires a BeforeQuery hook/);
+    expect(r.stderr).toMatch(/\/tasks: @soft_delete column tasks\.deleted_at requires a BeforeQuery hook/);
+    expect(r.stderr).toMatch(/--hooks MODULE/);
+    // Refused before the embedded database was created.
+    expect(() => readdirSync(path.join(tmp, "never"))).toThrow();
+  });
+
+  it("names a hooks module that breaks the contract", () => {
+    const bad = path.join(tmp, "bad-hooks.mjs");
+    writeFileSync(bad, "export const hooks = { beforeQuery: { users: 42 }, onRead: {} };\n");
+    const r = resc(["dev", "spec.resource", "--port", "0", "--hooks", bad]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/beforeQuery\.users is not a function/);
+    expect(r.stderr).toMatch(/unknown hook kind "onRead"/);
+    const missing = resc(["dev", "spec.resource", "--port", "0", "--hooks", path.join(tmp, "no-such-hooks.ts")]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/cannot load hooks module/);
+  });
+
+  it("serves spec.resource with --hooks on the embedded database, keeps rows across restarts, logs each request", async () => {
     const dataDir = path.join(tmp, "db");
-    // The README's start command, so the test keeps it true.
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
-    const start = pkg.scripts.start.split(/\s+/);
-    expect(start.slice(0, 3)).toEqual(["node", "bin/resc.js", "dev"]);
-    const args = [...start.slice(3), "--port", "0", "--data-dir", dataDir];
+    const args = ["spec.resource", "--seed", "examples/tracker/seed.sql", "--hooks", HOOKS, "--port", "0", "--data-dir", dataDir];
     let dev = await startDev(args);
     let created: { id: number | string };
     try {
@@ -110,8 +131,13 @@ describe("resc dev", () => {
       expect(list.status).toBe(200);
       const body = (await list.json()) as { items: unknown[] };
       expect(body.items.length).toBeGreaterThan(0);
+      // The hooks module confines by the x-org-id header: each org sees only itself.
       const orgs = (await (await fetch(`${dev.url}/orgs`)).json()) as { items: { id: string }[] };
-      expect(orgs.items.length).toBeGreaterThan(0);
+      expect(orgs.items.map((o) => o.id)).toEqual(["00000000-0000-4000-8000-000000000001"]);
+      const other = (await (
+        await fetch(`${dev.url}/orgs`, { headers: { "x-org-id": "00000000-0000-4000-8000-000000000002" } })
+      ).json()) as { items: { id: string }[] };
+      expect(other.items.map((o) => o.id)).toEqual(["00000000-0000-4000-8000-000000000002"]);
       const lists = (await (await fetch(`${dev.url}/lists`)).json()) as { items: { id: number }[] };
       const post = await fetch(`${dev.url}/tasks`, {
         method: "POST",
@@ -130,6 +156,9 @@ describe("resc dev", () => {
       const again = await fetch(`${dev.url}/tasks/${created.id}`);
       expect(again.status).toBe(200);
       expect(((await again.json()) as { title: string }).title).toBe("survives a restart");
+      // DELETE on the soft-deleting table marks the row; the hook hides it from then on.
+      expect((await fetch(`${dev.url}/tasks/${created.id}`, { method: "DELETE" })).status).toBe(204);
+      expect((await fetch(`${dev.url}/tasks/${created.id}`)).status).toBe(404);
     } finally {
       await dev.stop();
     }
@@ -144,7 +173,7 @@ describe("resc dev", () => {
     }
     try {
       await db.executor.script('CREATE TABLE "orgs" (id uuid primary key)');
-      const r = resc(["dev", "spec.resource", "--port", "0", "--database-url", db.url ?? ""]);
+      const r = resc(["dev", "spec.resource", "--port", "0", "--hooks", HOOKS, "--database-url", db.url ?? ""]);
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/table "tasks" is missing/);
       expect(r.stderr).toMatch(/column "orgs\.name" is missing/);

@@ -9,6 +9,9 @@ import path from "node:path";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitHono, writeGenerated } from "../compiler/index.js";
+import type { Hooks } from "../runtime/hooks.js";
+import type { ServiceDescriptor } from "../runtime/descriptor.js";
+import { hooks as tenantHooks } from "./fixtures-hooks/tenant.js";
 import { createTestDatabase, type TestDatabase } from "./support/db.js";
 import { compileFile } from "./support/service.js";
 
@@ -63,11 +66,12 @@ describe("generated Hono module", () => {
     const entry = files.find((f) => f.path.endsWith("index.ts"));
     expect(entry).toBeDefined();
     const mod = (await import(path.join(dir, entry!.path))) as {
-      mount: (app: Hono, o: { db: unknown }) => { ok: boolean };
+      mount: (app: Hono, o: { db: unknown; hooks: Hooks }) => { ok: boolean };
       service: { tables: { name: string; resource?: { path: string; ops: Record<string, boolean> } }[] };
     };
     const app = new Hono();
-    expect(mod.mount(app, { db: db.executor }).ok).toBe(true);
+    // spec.resource's @@scoped and soft-delete tables mount only with BeforeQuery hooks.
+    expect(mod.mount(app, { db: db.executor, hooks: tenantHooks(mod.service as ServiceDescriptor) }).ok).toBe(true);
     for (const t of mod.service.tables) {
       if (!t.resource) continue;
       const list = await app.request(t.resource.path);

@@ -3,7 +3,7 @@
  * problem documents for unknown paths and unexpected faults, and the
  * generated routes of every resource.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import type { Hooks } from "../../runtime/hooks.js";
@@ -17,6 +17,8 @@ import { ProblemError } from "../../runtime/problem.js";
 export interface DevAppOptions {
   db: Executor;
   hooks?: Hooks;
+  /** Derives each request's hook data (`MountOptions.hookData`). */
+  hookData?: (c: Context) => object | undefined;
   /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
   log?: (line: string) => void;
   /**
@@ -52,7 +54,7 @@ export function createDevApp(
     console.error(e);
     return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
   });
-  const mounted = mountService(app, service, { db: options.db, hooks: options.hooks });
+  const mounted = mountService(app, service, { db: options.db, hooks: options.hooks, hookData: options.hookData });
   const document = options.openapi ?? openApiDocument(service);
   const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);
   return { app, mounted, docs };

@@ -5,8 +5,9 @@
 import type { Context } from "hono";
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
-import type { HookContext, HookOperation, Hooks } from "../hooks.js";
+import type { HookContext, HookData, HookOperation, Hooks } from "../hooks.js";
 import type { Predicate } from "../predicate.js";
+import { confine, expansionScopes as scopesOfExpansions, type HookBase } from "../hooks/scope.js";
 
 /** Per-resource state captured by the route handlers. */
 export interface ResourceContext {
@@ -14,39 +15,61 @@ export interface ResourceContext {
   table: TableDescriptor;
   db: Executor;
   hooks: Hooks;
+  /** Derives the hooks' `data` from a request (`MountOptions.hookData`); absent when the application gives none. */
+  hookData?: (c: Context) => HookData | undefined;
   /** Full collection path including any base path, e.g. `/api/films`. */
   collectionPath: string;
   /** Logs a fault that was answered with a 5xx; never receives request text. */
   logError: (e: unknown) => void;
 }
 
-/** The BeforeQuery predicate of `tableName` for this request, if a hook is registered. */
+/** What every hook of this request receives besides the table and operation (docs/decisions/0600-hooks.md). */
+function base(rc: ResourceContext, c: Context | undefined): HookBase {
+  const b: HookBase = { db: rc.db };
+  if (c !== undefined) {
+    b.http = c;
+    const data = rc.hookData?.(c);
+    if (data !== undefined) b.data = data;
+  }
+  return b;
+}
+
+/** The hook context of a request for `operation` on `table`. */
+export function hookContext(
+  rc: ResourceContext,
+  table: string,
+  operation: HookOperation,
+  c: Context | undefined,
+): HookContext {
+  return { ...base(rc, c), table, operation };
+}
+
+/**
+ * The BeforeQuery predicate of `tableName` for this request, if a hook is
+ * registered.
+ * @throws HookError when the hook's predicate does not fit the table (answered 500)
+ */
 export async function scopeOf(
   rc: ResourceContext,
   tableName: string,
   operation: HookOperation,
   c: Context | undefined,
 ): Promise<Predicate | undefined> {
-  const hook = rc.hooks.beforeQuery?.[tableName];
-  if (!hook) return undefined;
-  const ctx: HookContext = { table: tableName, operation, http: c };
-  return hook(ctx);
+  const table = rc.service.tables.find((t) => t.name === tableName);
+  if (!table) return undefined;
+  return confine(rc.hooks, table, operation, base(rc, c));
 }
 
 /**
  * The BeforeQuery predicates of every relation target being expanded, as a
  * lookup the SQL compiler calls while building the join (spec: Expansion
  * rule 6). Hooks are awaited here because the compiler is synchronous.
+ * @throws HookError naming the relation when a predicate cannot be requalified
  */
 export async function expansionScopes(
   rc: ResourceContext,
   expand: string[],
   c: Context | undefined,
 ): Promise<(tableName: string) => Predicate | undefined> {
-  const scopes = new Map<string, Predicate | undefined>();
-  for (const name of expand) {
-    const rel = rc.table.relations.find((r) => r.name === name);
-    if (rel && !scopes.has(rel.target)) scopes.set(rel.target, await scopeOf(rc, rel.target, "expand", c));
-  }
-  return (tableName) => scopes.get(tableName);
+  return scopesOfExpansions(rc.hooks, rc.service, rc.table, expand, base(rc, c));
 }

@@ -7,7 +7,9 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
-import type { Hooks } from "../hooks.js";
+import type { HookData, Hooks } from "../hooks.js";
+import { HookError } from "../hooks/error.js";
+import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { ProblemError } from "../problem.js";
 import type { ResourceContext } from "./context.js";
 import { toProblem } from "./db-errors.js";
@@ -20,8 +22,18 @@ import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 export interface MountOptions {
   /** The database the handlers query. */
   db: Executor;
-  /** BeforeQuery / BeforeCreate / AfterCommit hooks by table name. */
+  /**
+   * BeforeQuery / BeforeCreate / ValidateCreate / AfterCommit hooks by table
+   * name. A table declaring `@@scoped` or a soft-delete column needs a
+   * BeforeQuery hook, or nothing mounts.
+   */
   hooks?: Hooks;
+  /**
+   * Derives the `data` every hook of a request receives (for example the
+   * tenant of the authenticated caller, from `c.get("jwtPayload")`), so the
+   * same hooks serve HTTP and the in-process query builder. Default: none.
+   */
+  hookData?: (c: Context) => object | undefined;
   /** Prefix of every route, e.g. `/api`; default none. */
   basePath?: string;
   /** Largest accepted request body in bytes (larger: 413); default 1 MiB. */
@@ -30,24 +42,29 @@ export interface MountOptions {
   logError?: (e: unknown) => void;
 }
 
-/** A problem that prevents a resource from mounting (for example a scoped table without a BeforeQuery hook). */
-export interface RegistrationError {
-  resource: string;
-  message: string;
-}
+export type { RegistrationError };
 
 /** Outcome of mounting: registration errors are returned, never thrown (spec: Column capabilities). */
 export type MountResult = { ok: true } | { ok: false; errors: RegistrationError[] };
 
 type Handler = (rc: ResourceContext, c: Context) => Promise<Response>;
 
+/**
+ * A hook the service cannot apply is the server's fault, not the client's:
+ * 500 with type `/problems/hook-misconfigured`, the detail naming the table
+ * and relation (docs/decisions/0600-hooks.md). Logged like any 5xx.
+ */
+function misconfigured(e: HookError): ProblemError {
+  return new ProblemError(500, "hook-misconfigured", e.message);
+}
+
 function route(rc: ResourceContext, handler: Handler) {
   return async (c: Context): Promise<Response> => {
     try {
       return await handler(rc, c);
     } catch (e) {
-      const p = toProblem(e, rc.table);
-      if (p.status >= 500 && !(e instanceof ProblemError)) rc.logError(e);
+      const p = e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
+      if (p.status >= 500 && (!(e instanceof ProblemError) || p.kind === "hook-misconfigured")) rc.logError(e);
       return problemResponse(c, p);
     }
   };
@@ -56,11 +73,21 @@ function route(rc: ResourceContext, handler: Handler) {
 /**
  * Registers the routes of every table that has a resource block.
  *
- * @returns `{ok: true}`, or every registration error found (nothing is mounted then)
+ * Before anything is registered, the hooks are checked against the schema
+ * (spec: Column capabilities, last paragraph): every served table, and every
+ * table a served one expands onto, that declares `@@scoped` or a soft-delete
+ * column must have a BeforeQuery hook, and every hook must name a table of
+ * the schema.
+ *
+ * @returns `{ok: true}`, or every registration error found, each naming the
+ *   resource, the table and the declaration requiring the hook; nothing is
+ *   mounted then. Never throws for a registration problem.
  */
 export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
   const hooks = options.hooks ?? {};
   const base = (options.basePath ?? "").replace(/\/$/, "");
+  const errors = registrationErrors(service, hooks, base);
+  if (errors.length > 0) return { ok: false, errors };
   const limit = bodyLimit({
     maxSize: options.maxBodyBytes ?? 1024 * 1024,
     onError: (c) =>
@@ -77,6 +104,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (!res) continue;
     const collectionPath = base + res.path;
     const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
+    if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
     if (res.ops.list) app.get(collectionPath, route(rc, handleList));
     if (res.ops.read) app.get(item, route(rc, handleRead));

@@ -1,17 +1,21 @@
 /**
  * POST, PATCH and DELETE (spec: Generated operations rules 5-7). Each write
  * runs in one transaction unless the resource sets DisableTransactions;
- * AfterCommit hooks run once the transaction has committed.
+ * AfterCommit hooks run once the transaction has committed. On a table with
+ * a soft-delete column, DELETE marks the row instead of deleting it
+ * (docs/decisions/0601-soft-delete-removal.md).
  */
 import type { Context } from "hono";
 import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
-import type { CommitEvent, HookContext, RowValues } from "../hooks.js";
+import type { CommitEvent, RowValues } from "../hooks.js";
+import { HookError } from "../hooks/error.js";
 import type { ScalarValue } from "../predicate.js";
+import { ProblemError, type ProblemItem } from "../problem.js";
 import { parseCreateBody, parseKey, parseUpdateBody } from "../query/index.js";
 import { compileDelete, compileInsert, compileUpdate } from "../sql/index.js";
-import { ProblemError } from "../problem.js";
+import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
-import { scopeOf, type ResourceContext } from "./context.js";
+import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
 
@@ -23,13 +27,14 @@ async function runWrite(rc: ResourceContext, stmt: SqlStatement): Promise<QueryR
 /**
  * Spec rule 7: with DisableTransactions there is no commit to follow, so a
  * registered AfterCommit hook fails the request before anything is written.
+ * @throws HookError (answered 500 `hook-misconfigured`)
  */
 function refuseCommitHookWithoutTransaction(rc: ResourceContext): void {
   if (rc.hooks.afterCommit?.[rc.table.name] && rc.table.resource?.disableTransactions) {
-    throw new ProblemError(
-      500,
-      "hook-misconfigured",
-      `An AfterCommit hook is registered on ${rc.table.name}, whose resource disables transactions; there is no commit to follow.`,
+    throw new HookError(
+      "afterCommit",
+      rc.table.name,
+      "its resource disables transactions, so there is no commit to follow",
     );
   }
 }
@@ -38,7 +43,7 @@ async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent):
   const hook = rc.hooks.afterCommit?.[rc.table.name];
   if (!hook) return;
   try {
-    await hook({ table: rc.table.name, operation: event.operation, http: c }, event);
+    await hook(hookContext(rc, rc.table.name, event.operation, c), event);
   } catch (e) {
     rc.logError(e);
   }
@@ -49,15 +54,41 @@ function keyOf(rc: ResourceContext, row: Record<string, unknown>): ScalarValue {
   return typeof k === "number" || typeof k === "string" || typeof k === "boolean" ? k : String(k);
 }
 
+/**
+ * The create body's values with every read-only column removed: the body
+ * parser already refuses them, and the handler clears them again so that
+ * only a hook can set one (spec: Column capabilities, read-only).
+ */
+function withoutReadOnly(rc: ResourceContext, values: RowValues): RowValues {
+  const out: RowValues = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (!rc.table.columns.some((col) => col.name === name && col.readOnly)) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The create type's row-building step (spec: rule 5): BeforeCreate stamps
+ * the row, then ValidateCreate may refuse it.
+ * @throws ProblemError 422 `invalid-row` listing the validator's problems
+ */
+async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promise<RowValues> {
+  let values = withoutReadOnly(rc, body);
+  const stamp = rc.hooks.beforeCreate?.[rc.table.name];
+  if (stamp) values = await stamp(hookContext(rc, rc.table.name, "create", c), values);
+  const validate = rc.hooks.validateCreate?.[rc.table.name];
+  const problems: ProblemItem[] = (validate && (await validate(hookContext(rc, rc.table.name, "create", c), values))) || [];
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+    throw new ProblemError(422, "invalid-row", `${problems[0].detail}${more}`, problems);
+  }
+  return values;
+}
+
 /** POST /<resource>: 201 with the stored row and a `Location` header. */
 export async function handleCreate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
-  let values: RowValues = parseCreateBody(rc.table, await readJsonBody(c));
-  const stamp = rc.hooks.beforeCreate?.[rc.table.name];
-  if (stamp) {
-    const ctx: HookContext = { table: rc.table.name, operation: "create", http: c };
-    values = await stamp(ctx, values);
-  }
+  const values = await buildRow(rc, c, parseCreateBody(rc.table, await readJsonBody(c)));
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
   const j = r.rows[0]?.j ?? "{}";
   const row = JSON.parse(j) as Record<string, unknown>;
@@ -69,7 +100,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   return jsonText(c, j, 201, headers);
 }
 
-/** PATCH /<resource>/{id}: 200 with the written row, 404 when absent. */
+/** PATCH /<resource>/{id}: 200 with the written row, 404 when absent or out of scope. */
 export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
   const key = parseKey(rc.table, c.req.param("id") ?? "");
@@ -83,13 +114,23 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   return jsonText(c, j);
 }
 
-/** DELETE /<resource>/{id}: 204, 404 when absent. */
+/**
+ * DELETE /<resource>/{id}: 204, 404 when absent or out of scope. On a table
+ * with a soft-delete column the row is marked (the column set to `now()`)
+ * and a row already marked is a 404.
+ */
 export async function handleDelete(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const scope = await scopeOf(rc, rc.table.name, "delete", c);
-  const r = await runWrite(rc, compileDelete(rc.service, rc.table, key, scope));
+  const soft = rc.table.softDeleteColumn !== undefined;
+  const stmt = soft
+    ? compileSoftDelete(rc.service, rc.table, key, scope)
+    : compileDelete(rc.service, rc.table, key, scope);
+  const r = await runWrite(rc, stmt);
   if (r.rowCount === 0) throw notFound(rc);
-  await afterCommit(rc, c, { table: rc.table.name, operation: "delete", key });
+  const event: CommitEvent = { table: rc.table.name, operation: "delete", key };
+  if (soft) event.softDeleted = true;
+  await afterCommit(rc, c, event);
   return c.body(null, 204);
 }

@@ -7,6 +7,7 @@
 import { DEFAULT_EXPAND_LIMIT } from "../descriptor.js";
 import type { RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate } from "../predicate.js";
+import { HookError } from "../hooks/error.js";
 import type { Params } from "./bind.js";
 import { columnRef, findColumn } from "./column.js";
 import { qualified, quoteIdent } from "./ident.js";
@@ -33,18 +34,25 @@ export function findTable(service: ServiceDescriptor, name: string): TableDescri
 /**
  * Refuses what cannot be moved onto the joined table with certainty: a raw
  * predicate, or a comparison qualified with a table other than the target
- * (spec: Expansion rule 6). The error names the relation.
+ * (spec: Expansion rule 6). The typed error names the relation and is
+ * answered as a server misconfiguration (docs/decisions/0600-hooks.md).
  */
 function assertRequalifiable(p: Predicate, relation: RelationDescriptor): void {
   switch (p.kind) {
     case "raw":
-      throw new Error(
-        `expansion "${relation.name}": a raw predicate on relation "${relation.target}" cannot be applied to the expansion`,
+      throw new HookError(
+        "beforeQuery",
+        relation.target,
+        "it returned a raw SQL predicate, which cannot be requalified onto the joined table",
+        relation.name,
       );
     case "cmp":
       if (p.table !== undefined && p.table !== relation.target) {
-        throw new Error(
-          `expansion "${relation.name}": predicate on "${p.table}"."${p.column}" cannot be applied to relation "${relation.target}"`,
+        throw new HookError(
+          "beforeQuery",
+          relation.target,
+          `it returned a comparison qualified with table "${p.table}", not "${relation.target}"`,
+          relation.name,
         );
       }
       return;
@@ -111,7 +119,8 @@ function inverse(ctx: ExpandContext, table: TableDescriptor, relation: RelationD
  * row object or null; inverse gives `{"items": [...], "has_more": bool}`
  * with at most the declared limit (default 50) children in the declared
  * order plus the child's primary key. Throws a plain `Error` for an unknown
- * or non-expandable relation, or a scope that cannot be requalified.
+ * or non-expandable relation; a `HookError` for a scope that cannot be
+ * requalified.
  */
 export function expansionEntries(
   ctx: ExpandContext,

@@ -106,3 +106,28 @@ export function compileDelete(
   const write = `DELETE FROM ${quoteIdent(table.name)} AS "t0" WHERE ${addressRow(table, key, scope, "t0", params)}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }
+
+/**
+ * Compiles the removal of the row of `table` whose primary key is `key`,
+ * confined by `scope`, on a table with a soft-delete column: an UPDATE
+ * setting that column to `now()` (the transaction's time), only while it is
+ * still NULL, so a removed row cannot be removed again
+ * (docs/decisions/0601-soft-delete-removal.md). Row count and `j` are as
+ * {@link compileDelete}'s. Throws a plain `Error` when the table has no
+ * soft-delete column or a composite key.
+ */
+export function compileSoftDelete(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  key: ScalarValue,
+  scope?: Predicate,
+): SqlStatement {
+  void service; // same signature as compileDelete
+  if (table.softDeleteColumn === undefined) throw new Error(`relation "${table.name}" has no soft-delete column`);
+  const params = new Params();
+  const marker = quoteIdent(findColumn(table, table.softDeleteColumn).name);
+  const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
+  const live = `"t0".${marker} IS NULL`;
+  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${marker} = now() WHERE ${addressRow(table, key, scope, "t0", params)} AND ${live}`;
+  return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
+}

@@ -1,0 +1,85 @@
+/**
+ * `resc dev --hooks MODULE`: loads the application's hooks from a
+ * TypeScript or JavaScript module, so schemas that need hooks (`@@scoped`,
+ * `@soft_delete`) can be served without writing a server. The module
+ * contract is docs/decisions/0603-dev-hooks-module.md.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Context } from "hono";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import type { Hooks } from "../../runtime/hooks.js";
+
+/** What a hooks module gives `resc dev`. */
+export interface HooksModule {
+  hooks: Hooks;
+  /** Derives each request's hook data (`MountOptions.hookData`), when the module exports one. */
+  hookData?: (c: Context) => object | undefined;
+}
+
+const KINDS = new Set(["beforeQuery", "beforeCreate", "validateCreate", "afterCommit"]);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Checks that `v` has the shape of {@link Hooks}: only the four hook kinds,
+ * each a map of table name to function.
+ * @returns the problems found, empty when none
+ */
+function shapeProblems(v: unknown): string[] {
+  if (!isRecord(v)) return ["the hooks are not an object"];
+  const out: string[] = [];
+  for (const [kind, byTable] of Object.entries(v)) {
+    if (!KINDS.has(kind)) {
+      out.push(`unknown hook kind "${kind}" (expected beforeQuery, beforeCreate, validateCreate or afterCommit)`);
+    } else if (!isRecord(byTable)) {
+      out.push(`${kind} is not an object of functions by table name`);
+    } else {
+      for (const [table, fn] of Object.entries(byTable)) {
+        if (typeof fn !== "function") out.push(`${kind}.${table} is not a function`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Imports `file`: through tsx for TypeScript, natively for JavaScript. */
+async function importModule(file: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(path.resolve(file)).href;
+  if (/\.[cm]?tsx?$/.test(file)) {
+    const { tsImport } = await import("tsx/esm/api");
+    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  }
+  return (await import(url)) as Record<string, unknown>;
+}
+
+/**
+ * Loads the hooks module `file` for `service`. The module exports `hooks`
+ * (or, failing that, a default export): a {@link Hooks} object, or a
+ * function of the service descriptor returning one (possibly async). An
+ * optional named export `hookData(c)` gives each request's hook data.
+ * @throws Error with a one-line reason when the module cannot be loaded or
+ *   does not follow the contract
+ */
+export async function loadHooksModule(file: string, service: ServiceDescriptor): Promise<HooksModule> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importModule(file);
+  } catch (e) {
+    throw new Error(`cannot load hooks module ${file}: ${(e as Error).message}`);
+  }
+  const exported = mod.hooks ?? mod.default;
+  if (exported === undefined) throw new Error(`hooks module ${file} exports neither "hooks" nor a default export`);
+  const hooks: unknown =
+    typeof exported === "function" ? await (exported as (s: ServiceDescriptor) => unknown)(service) : exported;
+  const problems = shapeProblems(hooks);
+  if (problems.length > 0) throw new Error(`hooks module ${file}: ${problems.join("; ")}`);
+  const out: HooksModule = { hooks: hooks as Hooks };
+  if (mod.hookData !== undefined) {
+    if (typeof mod.hookData !== "function") throw new Error(`hooks module ${file}: hookData is not a function`);
+    out.hookData = mod.hookData as (c: Context) => object | undefined;
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+/**
+ * Registration checks (spec: Column capabilities, last paragraph): a table
+ * declaring `@@scoped`, or carrying a `@soft_delete` column, is served only
+ * once a BeforeQuery hook confines it. Decisions in
+ * docs/decisions/0600-hooks.md.
+ */
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Hooks } from "../hooks.js";
+
+/**
+ * One registration the service lacks, or one it has that names no table.
+ * Returned by `mountService` (never thrown), all of them at once.
+ */
+export interface RegistrationError {
+  /**
+   * The resource at fault: its collection path with any base path
+   * (`/api/users`); for a hook naming no table of the schema, where the
+   * hook was registered (`hooks.beforeQuery.taks`).
+   */
+  resource: string;
+  /** The table the registration is about (schema spelling). */
+  table: string;
+  /** `missing-hook`: a required BeforeQuery hook is absent; `unknown-table`: a hook names no table of the schema. */
+  kind: "missing-hook" | "unknown-table";
+  /**
+   * For `missing-hook`, the declaration requiring the hook:
+   * `@@scoped on table users` or `@soft_delete column tasks.deleted_at`.
+   */
+  declaration?: string;
+  /** One line saying all of the above, for logs and `resc dev`. */
+  message: string;
+}
+
+/** The declarations of `table` that require a BeforeQuery hook, as the schema spells them. */
+export function confiningDeclarations(table: TableDescriptor): string[] {
+  const out: string[] = [];
+  if (table.scoped) out.push(`@@scoped on table ${table.name}`);
+  if (table.softDeleteColumn !== undefined) out.push(`@soft_delete column ${table.name}.${table.softDeleteColumn}`);
+  return out;
+}
+
+function missing(resource: string, table: TableDescriptor, via?: string): RegistrationError[] {
+  const reach = via === undefined ? "" : ` (${resource} expands onto it through "${via}")`;
+  return confiningDeclarations(table).map((declaration) => ({
+    resource,
+    table: table.name,
+    kind: "missing-hook",
+    declaration,
+    message: `${resource}: ${declaration} requires a BeforeQuery hook (hooks.beforeQuery.${table.name}) before it is served${reach}`,
+  }));
+}
+
+/**
+ * Every registration error of serving `service` with `hooks`, in table
+ * order: each served table, and each table an expandable relation of a
+ * served table reaches without being served itself, that declares
+ * `@@scoped` or a soft-delete column and has no BeforeQuery hook (one error
+ * per declaration); then each hook registered under a name that is not a
+ * table of the schema. Empty when the service may be served.
+ *
+ * @param basePath prefix of every route (`/api`), so errors name the path a client uses
+ */
+export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, basePath = ""): RegistrationError[] {
+  const errors: RegistrationError[] = [];
+  const byName = new Map(service.tables.map((t) => [t.name, t]));
+  const confined = (t: TableDescriptor): boolean => hooks.beforeQuery?.[t.name] !== undefined;
+  for (const table of service.tables) {
+    if (!table.resource) continue;
+    const path = basePath + table.resource.path;
+    if (!confined(table)) errors.push(...missing(path, table));
+    const reported = new Set<string>();
+    for (const rel of table.relations) {
+      const target = byName.get(rel.target);
+      if (!rel.expandable || !target || target.resource || confined(target) || reported.has(target.name)) continue;
+      reported.add(target.name);
+      errors.push(...missing(path, target, rel.name));
+    }
+  }
+  for (const [kind, byTable] of Object.entries(hooks) as [string, Record<string, unknown> | undefined][]) {
+    for (const name of Object.keys(byTable ?? {})) {
+      if (byName.has(name)) continue;
+      const at = `hooks.${kind}.${name}`;
+      errors.push({
+        resource: at,
+        table: name,
+        kind: "unknown-table",
+        message: `${at}: the schema has no table "${name}", so this hook would never run`,
+      });
+    }
+  }
+  return errors;
+}
