@@ -6,8 +6,8 @@
  *
  * - `diagnostics.txt`: every diagnostic as a code frame (paths relative to
  *   the repository), then the summary line;
- * - when there is no error, `schema.sql` (the DDL) and `hono/<path>` (the
- *   generated Hono module).
+ * - when there is no error, `schema.sql` (the DDL), `hono/<path>` (the
+ *   generated Hono module) and `openapi.json` (`resc openapi`).
  *
  * `UPDATE_GOLDEN=1` (npm run test:update-golden) rewrites the expected
  * files instead, removing ones that are no longer produced. Without it, a
@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileSource, emitHono, emitSql } from "../compiler/index.js";
+import { compileSource, emitHono, emitOpenApi, emitSql, printOpenApi } from "../compiler/index.js";
 import { formatDiagnostics } from "../grammar/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,6 +50,7 @@ async function produce(file: string): Promise<Map<string, string>> {
   if (result.ok) {
     out.set("schema.sql", emitSql(result.schema));
     for (const f of await emitHono(result.schema)) out.set(`hono/${f.path}`, f.contents);
+    out.set("openapi.json", printOpenApi(emitOpenApi(result.schema)));
   }
   return out;
 }

@@ -17,6 +17,7 @@ import { buildDescriptor } from "../../descriptor.js";
 import { printLiteral } from "./literal.js";
 import { rowTypes } from "./row-types.js";
 import type { GeneratedFile } from "../../generated-file.js";
+import { openApiModule } from "../openapi/module.js";
 
 /** Options of {@link emitHono}. */
 export interface HonoOptions {
@@ -75,6 +76,7 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
   const files: GeneratedFile[] = [];
   if (declarations.length > 0) files.push({ path: `${pkg}/types.ts`, contents: typesText });
   files.push({ path: `${pkg}/service.ts`, contents: serviceText }, { path: `${pkg}/index.ts`, contents: indexText });
+  files.push(openApiModule(schema, pkg, top, runtime));
   return Promise.all(
     files.map(async (f) => ({ path: f.path, contents: await format(f.contents, { parser: "typescript" }) })),
   );
