@@ -1,8 +1,11 @@
 /**
  * Executor over node-postgres (`pg`): a pool against a real PostgreSQL.
+ * Statements run as named prepared statements, one name per statement text
+ * (docs/decisions/0800-prepared-statements.md).
  */
 import pg from "pg";
 import type { Executor, QueryResult, SqlStatement } from "./executor.js";
+import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
 export interface PgExecutorOptions {
@@ -13,6 +16,13 @@ export interface PgExecutorOptions {
   connectionTimeoutMillis?: number;
   /** Server-side statement timeout (answered as 504); default 30000; 0 disables. */
   statementTimeoutMillis?: number;
+  /**
+   * Distinct statement texts run as named prepared statements (parsed and
+   * planned once per connection); default 200. Texts beyond it run unnamed.
+   * 0 prepares nothing: needed behind a pooler that does not keep prepared
+   * statements across transactions (PgBouncer before 1.21 in transaction mode).
+   */
+  maxPreparedStatements?: number;
 }
 
 /** A running pg executor; `pool` is exposed for applications that share it. */
@@ -24,10 +34,11 @@ function toResult(r: pg.QueryResult): QueryResult {
   return { rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? r.rows.length };
 }
 
-function onClient(client: pg.PoolClient | pg.Pool): Executor {
+function onClient(client: pg.PoolClient | pg.Pool, names: PreparedNames): Executor {
   return {
     async query(stmt: SqlStatement) {
-      return toResult(await client.query({ text: stmt.text, values: stmt.values }));
+      const name = names.nameOf(stmt.text);
+      return toResult(await client.query(name ? { name, text: stmt.text, values: stmt.values } : stmt));
     },
     transaction: () => {
       throw new Error("nested transactions are not supported");
@@ -54,7 +65,8 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
   pool.on("error", () => {
     // An idle client lost its connection; the pool discards it.
   });
-  const base = onClient(pool);
+  const names = new PreparedNames(options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED);
+  const base = onClient(pool, names);
   return {
     pool,
     query: base.query,
@@ -69,10 +81,14 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
     },
     async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A checked-out client has no pool listener: without this one, a connection lost
+      // mid-transaction would be an unhandled 'error' event. The failed query rejects anyway.
+      const onLost = (): void => {};
+      client.on("error", onLost);
       let broken = false;
       try {
         await client.query("BEGIN");
-        const out = await fn(onClient(client));
+        const out = await fn(onClient(client, names));
         await client.query("COMMIT");
         return out;
       } catch (e) {
@@ -83,6 +99,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
         }
         throw e;
       } finally {
+        client.removeListener("error", onLost);
         client.release(broken);
       }
     },

@@ -1,0 +1,25 @@
+/**
+ * Process entry of the resc side: compiles `fixtures/pagila/pagila.resource`
+ * in memory and serves it over a pg executor (default pool of 10), the way
+ * `resc dev --database-url` does, minus the per-request log line and the
+ * start-up schema comparison. `DATABASE_URL` and `PORT` as for the
+ * hand-written server; prints `listening <port>` once ready.
+ */
+import { readFile } from "node:fs/promises";
+import { serve } from "@hono/node-server";
+import { buildDescriptor, compileSource } from "../compiler/index.js";
+import { formatDiagnostics } from "../grammar/index.js";
+import { createPgExecutor } from "../runtime/exec/pg.js";
+import { createDevApp } from "../cli/dev/app.js";
+
+const file = new URL("../fixtures/pagila/pagila.resource", import.meta.url);
+const source = await readFile(file, "utf8");
+const compiled = compileSource(source, file.pathname);
+if (!compiled.ok) throw new Error(formatDiagnostics(compiled.diagnostics, source));
+const db = createPgExecutor({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila" });
+const { app, mounted } = createDevApp(buildDescriptor(compiled.schema), { db });
+if (!mounted.ok) throw new Error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));
+const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 0) }, (info) => {
+  console.log(`listening ${info.port}`);
+});
+process.once("SIGTERM", () => server.close(() => void db.close().finally(() => process.exit(0))));

@@ -1,0 +1,129 @@
+/**
+ * `npm run bench`: resc against a hand-written Hono + pg server on the same
+ * Pagila database (issue #3 §6).
+ *
+ * 1. creates a database on the local server (or `DATABASE_URL`'s) and loads
+ *    Pagila, unless `--database-url` names one already loaded;
+ * 2. starts both servers, each in its own process on 127.0.0.1;
+ * 3. checks that both answer every scenario with the same JSON, and stops
+ *    if not: a faster wrong answer measures nothing;
+ * 4. warms both up, then loads them alternately with autocannon from this
+ *    process, `--rounds` rounds of `--duration` seconds per scenario and
+ *    server, the server going first alternating between rounds;
+ * 5. prints a Markdown report (also written to `--out FILE`).
+ *
+ * Options: `--duration 5 --rounds 3 --warmup 2 --connections 10`,
+ * `--only 1,3` (scenario numbers), `--profile DIR` (a V8 CPU profile of each
+ * server, written when it stops), `--database-url URL` (reuse a loaded
+ * database; it is not dropped).
+ */
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createBenchDatabase } from "./database.js";
+import { loadOnce, type LoadOptions } from "./load.js";
+import { rawTable, summaryTable, type ScenarioResult } from "./report.js";
+import { SCENARIOS, firstDifference, getJson, sameAnswer } from "./scenarios.js";
+import { startServer, type ServerProcess } from "./servers.js";
+
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "10" },
+    only: { type: "string" },
+    profile: { type: "string" },
+    out: { type: "string" },
+    "database-url": { type: "string" },
+  },
+});
+
+const load: LoadOptions = { duration: Number(opts.duration), connections: Number(opts.connections) };
+const rounds = Number(opts.rounds);
+const warmup = Number(opts.warmup);
+const only = opts.only?.split(",").map(Number);
+const scenarios = SCENARIOS.filter((_, i) => only === undefined || only.includes(i + 1));
+
+async function serverVersion(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
+  } finally {
+    await c.end();
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(line + "\n");
+}
+
+async function main(): Promise<void> {
+  const db = opts["database-url"] ? { url: opts["database-url"], drop: async () => {} } : await createBenchDatabase();
+  const servers: ServerProcess[] = [];
+  try {
+    for (const label of ["resc", "hand-written"] as const) {
+      servers.push(await startServer(label, { databaseUrl: db.url, profileDir: opts.profile }));
+    }
+    const results: ScenarioResult[] = [];
+    for (const s of scenarios) {
+      const path: Record<string, string> = {};
+      const bodies: unknown[] = [];
+      for (const server of servers) {
+        path[server.label] = await s.path(server.base);
+        bodies.push(await getJson(server.base, path[server.label]));
+      }
+      if (!sameAnswer(bodies[0], bodies[1])) {
+        throw new Error(`scenario "${s.name}": the servers disagree at ${firstDifference(bodies[0], bodies[1])}`);
+      }
+      log(`same JSON: ${s.name} (${path.resc})`);
+      results.push({ name: s.name, path, samples: Object.fromEntries(servers.map((x) => [x.label, []])) });
+    }
+    for (const r of results) {
+      for (const server of servers) await loadOnce(server.base + r.path[server.label], { ...load, duration: warmup });
+    }
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 === 1 ? servers : [...servers].reverse();
+      for (const r of results) {
+        for (const server of order) {
+          const sample = await loadOnce(server.base + r.path[server.label], load);
+          if (sample.failures > 0) throw new Error(`${server.label}, ${r.name}: ${sample.failures} failed requests`);
+          r.samples[server.label].push(sample);
+          log(`round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`);
+        }
+      }
+    }
+    const cpus = os.cpus();
+    const report = [
+      `# Benchmark: resc against hand-written Hono + pg`,
+      "",
+      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; ` +
+        `Node ${process.version}; PostgreSQL ${await serverVersion(db.url)} on the same machine.`,
+      `Load: autocannon, ${load.connections} connections, ${warmup} s warm-up, then ${rounds} alternating rounds of ${load.duration} s per scenario and server.`,
+      `Both servers use a node-postgres pool of 10; requests/s is the mean over the rounds, latencies the median of the rounds' percentiles.`,
+      "",
+      summaryTable(results),
+      "",
+      "Paths:",
+      "",
+      ...results.map((r) => `- ${r.name}: \`${r.path.resc}\``),
+      "",
+      "Every round:",
+      "",
+      rawTable(results),
+      "",
+    ].join("\n");
+    process.stdout.write(report);
+    if (opts.out) await writeFile(opts.out, report);
+  } finally {
+    for (const s of servers) await s.stop();
+    await db.drop();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
