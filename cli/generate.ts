@@ -1,16 +1,19 @@
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
-import { emitHono } from "../compiler/index.js";
-import { checkGenerated, writeGenerated } from "../compiler/generate.js";
+import { BACKENDS, checkGenerated, emitAll, writeGenerated } from "../compiler/generate.js";
+import type { GeneratedFile } from "../compiler/generated-file.js";
 import { loadSchema } from "./load.js";
 
 /**
- * `resc generate FILE [--check]`: writes the generated modules under the
- * `generate` block's `dir` (relative to the schema file); `--check` writes
- * nothing and fails naming each stale file.
+ * `resc generate FILE [--check]`: writes the files of every backend in
+ * `BACKENDS` (the Hono module; the typed client and the command tree where
+ * the `generate` block asks for them) under the block's `dir` (relative to
+ * the schema file); `--check` writes nothing and fails naming each stale
+ * file of every backend.
  */
 export default class Generate extends Command {
-  static override description = "Generate the Hono module (types, descriptors, mount function) of a .resource file.";
+  static override description =
+    "Generate the Hono module of a .resource file, and its typed client and command tree when the generate block names their directories.";
   static override examples = ["<%= config.bin %> generate spec.resource", "<%= config.bin %> generate --check spec.resource"];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
@@ -22,7 +25,12 @@ export default class Generate extends Command {
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
     const root = path.resolve(path.dirname(args.file), r.schema.generate?.dir ?? "generated");
-    const files = await emitHono(r.schema);
+    let files: GeneratedFile[];
+    try {
+      files = await emitAll(r.schema, BACKENDS);
+    } catch (e) {
+      this.error(e instanceof Error ? e.message : String(e), { exit: 1 });
+    }
     if (flags.check) {
       const stale = await checkGenerated(files, root);
       if (stale.length > 0) {

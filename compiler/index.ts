@@ -19,7 +19,9 @@ export {
   type OpenApiDocument,
   type JsonSchema,
 } from "./backends/openapi/index.js";
-export { writeGenerated, checkGenerated } from "./generate.js";
+export { emitClient, clientLayout, envPrefix, type ClientLayout } from "./backends/client/index.js";
+export { emitCommandTree, resourceSpecs, type CommandTreeOptions, type ResourceSpec } from "./backends/cli-tree/index.js";
+export { writeGenerated, checkGenerated, emitAll, BACKENDS, type Backend } from "./generate.js";
 export type { GeneratedFile } from "./generated-file.js";
 export type * from "./ir.js";
 

@@ -1,0 +1,122 @@
+/**
+ * The resource descriptions a generated command tree is built from: per
+ * served table, its exposed operations and, for each, what the service
+ * accepts (spec: Command-line client). Every list comes from the runtime's
+ * vocabulary and operator table, so the help says exactly what the service
+ * takes and no hidden column is ever a flag (spec: guarantee 2).
+ *
+ * The shapes mirror `ResourceSpec` of the emitted `cli.ts`.
+ */
+import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { operatorsFor } from "../../../runtime/query/operators.js";
+import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { resourceName } from "../client/names.js";
+
+/** A settable column of a create or update command. */
+export interface FieldSpec {
+  column: string;
+  type: string;
+  codec: "text" | "number" | "integer" | "boolean" | "json";
+  array?: boolean;
+  required?: boolean;
+  values?: string[];
+  description?: string;
+}
+
+/** A filterable column of a list command. */
+export interface FilterSpec {
+  column: string;
+  type: string;
+  operators: string[];
+  values?: string[];
+}
+
+/** One served resource as its commands need it. */
+export interface ResourceSpec {
+  name: string;
+  path: string;
+  description?: string;
+  key?: { column: string; type: string };
+  list?: { filters: FilterSpec[]; sortable: string[]; selectable: string[]; expandable: string[]; searchable: boolean };
+  get?: { selectable: string[]; expandable: string[] };
+  create?: { fields: FieldSpec[] };
+  update?: { fields: FieldSpec[]; nullable: string[] };
+  delete?: boolean;
+}
+
+/** The SQL type as help shows it: `smallint`, `task_status`, `text[]`; a trailing `?` for nullable. */
+function displayType(c: ColumnDescriptor): string {
+  return c.sqlType.replace(/"/g, "") + (c.nullable ? ", nullable" : "");
+}
+
+function codecOf(c: ColumnDescriptor): FieldSpec["codec"] {
+  if (c.kind === "jsonb" || (c.kind === "other" && c.sqlType.replace(/(\[\])+$/, "") === "json")) return "json";
+  if (c.kind === "integer") return "integer";
+  if (c.kind === "bigint") return "integer";
+  if (c.kind === "float") return "number";
+  if (c.kind === "boolean") return "boolean";
+  return "text";
+}
+
+/** The first sentence of a doc comment, on one line, for help text. */
+function firstSentence(doc: string | undefined): string | undefined {
+  if (doc === undefined) return undefined;
+  const line = doc.replace(/\s+/g, " ").trim();
+  const m = /^(.*?[.!?])(\s|$)/.exec(line);
+  return (m ? m[1] : line) || undefined;
+}
+
+function field(c: ColumnDescriptor, create: boolean): FieldSpec {
+  const f: FieldSpec = { column: c.name, type: displayType(c), codec: codecOf(c) };
+  if (c.array) f.array = true;
+  if (create && !c.nullable && !c.hasDefault) f.required = true;
+  if (!c.array && c.kind === "enum" && c.enumValues) f.values = [...c.enumValues];
+  if (!c.array && c.kind === "boolean") f.values = ["true", "false"];
+  const d = firstSentence(c.doc);
+  if (d !== undefined) f.description = d;
+  return f;
+}
+
+function columns(table: TableDescriptor, names: readonly string[]): ColumnDescriptor[] {
+  return names.map((n) => table.columns.find((c) => c.name === n)).filter((c): c is ColumnDescriptor => c !== undefined);
+}
+
+/** The description of one served table. */
+function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
+  const resource = table.resource;
+  if (!resource) return undefined;
+  const vocab = vocabulary(table);
+  const ops = resource.ops;
+  const spec: ResourceSpec = { name: resourceName(resource.path), path: resource.path };
+  const d = firstSentence(resource.doc ?? table.doc);
+  if (d !== undefined) spec.description = d;
+  const keyColumn = table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
+  if (keyColumn) spec.key = { column: keyColumn.name, type: keyColumn.sqlType.replace(/"/g, "") };
+  const expandable = [...vocab.expandable];
+  if (ops.list) {
+    spec.list = {
+      filters: columns(table, vocab.filterable).map((c) => {
+        const f: FilterSpec = { column: c.name, type: displayType(c), operators: [...operatorsFor(c)] };
+        if (c.kind === "enum" && c.enumValues) f.values = [...c.enumValues];
+        return f;
+      }),
+      sortable: [...vocab.sortable],
+      selectable: [...vocab.selectable],
+      expandable,
+      searchable: vocab.searchable.length > 0,
+    };
+  }
+  if (ops.read && keyColumn) spec.get = { selectable: [...vocab.selectable], expandable };
+  if (ops.create) spec.create = { fields: columns(table, vocab.createWritable).map((c) => field(c, true)) };
+  if (ops.update && keyColumn) {
+    const settable = columns(table, vocab.updateWritable);
+    spec.update = { fields: settable.map((c) => field(c, false)), nullable: settable.filter((c) => c.nullable).map((c) => c.name) };
+  }
+  if (ops.delete && keyColumn) spec.delete = true;
+  return spec;
+}
+
+/** Every served resource of the service, in declaration order. */
+export function resourceSpecs(service: ServiceDescriptor): ResourceSpec[] {
+  return service.tables.map(resourceSpec).filter((s): s is ResourceSpec => s !== undefined);
+}

@@ -1,0 +1,549 @@
+/**
+ * The fixed part of every generated typed client, emitted as `http.ts`:
+ * the HTTP core (requests, transport, problem documents), the filter types
+ * and the URL serialization of filters (docs/decisions/1051-typed-client.md).
+ * It imports nothing, so the client runs on Node 20 and in browsers.
+ *
+ * Kept as text because it is emitted, not run, by the compiler; the tests
+ * compile the emitted file under strict TypeScript with only the ES2022 and
+ * DOM libraries, and exercise it against the runtime's parser. Backticks
+ * and `${` inside are written as substitutions.
+ */
+
+/** The source text (prettier-formatted TypeScript). */
+export const CLIENT_CORE = String.raw`/**
+ * The HTTP core of a resc typed client: one request at a time, problem
+ * documents, the URL serialization of filters and cursor paging. It uses
+ * only what Node 20 and browsers provide (${'`'}fetch${'`'}, ${'`'}URL${'`'},
+ * ${'`'}URLSearchParams${'`'}, ${'`'}AbortSignal${'`'}) and imports nothing.
+ */
+
+/** The base address used when neither the client value nor the environment names one. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:3000";
+
+/** The methods the generated operations use. */
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** Query parameters in order; a name may repeat (repeated filters conjoin). */
+export type QueryPairs = ReadonlyArray<readonly [name: string, value: string]>;
+
+/** One request, before the client adds its base address and credential. */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** The path below the base address, starting with ${'`'}/${'`'}, each segment already percent-encoded. */
+  path: string;
+  query?: QueryPairs;
+  /** The JSON body, serialized with ${'`'}JSON.stringify${'`'}; absent for GET and DELETE. */
+  body?: unknown;
+}
+
+/** A request as it goes on the wire: what a {@link Transport} receives. */
+export interface PreparedRequest {
+  method: HttpMethod;
+  /** The absolute URL, query string included. */
+  url: string;
+  /** ${'`'}accept${'`'}, ${'`'}content-type${'`'} with a body, and ${'`'}authorization: Bearer …${'`'} when the client has a token. */
+  headers: Record<string, string>;
+  /** The JSON text of the body, if any. */
+  body?: string;
+}
+
+/** A response as received: its status and its body text (JSON, or ${'`'}""${'`'} when there is none, as on a 204). */
+export interface RawResponse {
+  status: number;
+  body: string;
+}
+
+/**
+ * Replaces the built-in HTTP implementation entirely (tests without
+ * sockets, request signing). It resolves with the status and body of any
+ * response, error statuses included, and rejects only when no response
+ * was obtained; ${'`'}signal${'`'} aborts the request.
+ */
+export type Transport = (request: PreparedRequest, signal: AbortSignal) => Promise<RawResponse>;
+
+/** What a client value is built from; every field is optional. */
+export interface ClientOptions {
+  /** The service's base address, e.g. ${'`'}https://tracker.example.com/api${'`'}; default {@link DEFAULT_BASE_URL}. */
+  baseURL?: string | undefined;
+  /** Bearer token, sent only as ${'`'}Authorization: Bearer <token>${'`'}. */
+  token?: string | undefined;
+  transport?: Transport | undefined;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the request; the call then rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+/** One problem of a refused request (docs/http.md, Problem documents). */
+export interface ProblemItem {
+  /** ${'`'}query.<param>${'`'}, ${'`'}body${'`'}, ${'`'}body.<field>${'`'} or ${'`'}path.id${'`'}. */
+  location: string;
+  detail: string;
+  value?: string;
+  /** The valid alternatives, when the service names them. */
+  allowed?: string[];
+}
+
+/** The body of every refusal: an RFC 9457 problem document. */
+export interface ProblemDocument {
+  type?: string;
+  title?: string;
+  status: number;
+  detail?: string;
+  errors?: ProblemItem[];
+}
+
+/** A response with a non-2xx status, carrying its problem document. */
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly problem: ProblemDocument;
+
+  constructor(problem: ProblemDocument) {
+    super(problem.detail ?? problem.title ?? "HTTP " + problem.status);
+    this.name = "ProblemError";
+    this.status = problem.status;
+    this.problem = problem;
+  }
+}
+
+/** No response was obtained: the service is unreachable or the connection failed. */
+export class TransportError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TransportError";
+  }
+}
+
+/**
+ * The ${'`'}allowed${'`'} alternatives a refusal names at ${'`'}location${'`'} (for example
+ * ${'`'}query.sort${'`'}), merged over its problems in order; undefined when none does.
+ */
+export function allowedAt(problem: ProblemDocument | ProblemError, location: string): string[] | undefined {
+  const doc = problem instanceof ProblemError ? problem.problem : problem;
+  let out: string[] | undefined;
+  for (const item of doc.errors ?? []) {
+    if (item.location !== location || !Array.isArray(item.allowed)) continue;
+    out = out ?? [];
+    for (const a of item.allowed) if (!out.includes(a)) out.push(a);
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The problem document of an error response; one is made up when the body is not one (a proxy's page). */
+function problemOf(status: number, body: string): ProblemDocument {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  if (isRecord(parsed) && (typeof parsed.detail === "string" || typeof parsed.title === "string")) {
+    return { ...(parsed as Partial<ProblemDocument>), status } as ProblemDocument;
+  }
+  return { status, title: "HTTP " + status, detail: "the service answered HTTP " + status + " without a problem document" };
+}
+
+function describeFailure(e: unknown): string {
+  const cause = isRecord(e) ? e.cause : undefined;
+  if (isRecord(cause) && typeof cause.code === "string") return cause.code;
+  if (cause instanceof Error) return cause.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The built-in transport: ${'`'}fetch${'`'}. */
+export const fetchTransport: Transport = async (request, signal) => {
+  let response: Response;
+  try {
+    const init: RequestInit = { method: request.method, headers: request.headers, signal };
+    if (request.body !== undefined) init.body = request.body;
+    response = await fetch(request.url, init);
+  } catch (e) {
+    if (signal.aborted) throw e;
+    throw new TransportError("cannot reach " + request.url + ": " + describeFailure(e), { cause: e });
+  }
+  return { status: response.status, body: await response.text() };
+};
+
+/**
+ * Sends requests to one service: base address, credential and transport.
+ * The generated ${'`'}Client${'`'} extends it with one member per resource.
+ */
+export class HttpClient {
+  readonly baseURL: string | undefined;
+  readonly token: string | undefined;
+  readonly transport: Transport | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    this.baseURL = options.baseURL;
+    this.token = options.token;
+    this.transport = options.transport;
+  }
+
+  /** The request as it goes on the wire. */
+  prepare(request: ApiRequest): PreparedRequest {
+    const base = (this.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const search = new URLSearchParams();
+    for (const [name, value] of request.query ?? []) search.append(name, value);
+    const qs = search.toString();
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.token !== undefined && this.token !== "") headers.authorization = "Bearer " + this.token;
+    const prepared: PreparedRequest = { method: request.method, url: base + request.path + (qs ? "?" + qs : ""), headers };
+    if (request.body !== undefined) {
+      headers["content-type"] = "application/json";
+      prepared.body = JSON.stringify(request.body);
+    }
+    return prepared;
+  }
+
+  /**
+   * Performs one request.
+   * @returns the response body as received: JSON text, or ${'`'}""${'`'} when there is none
+   * @throws ProblemError on a non-2xx status; TransportError when no response came
+   */
+  async do(request: ApiRequest, options: CallOptions = {}): Promise<string> {
+    const signal = options.signal ?? new AbortController().signal;
+    const response = await (this.transport ?? fetchTransport)(this.prepare(request), signal);
+    if (response.status < 200 || response.status > 299) throw new ProblemError(problemOf(response.status, response.body));
+    return response.body;
+  }
+}
+
+/** A JSON value, as documents travel. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** The list response shape (spec: List response shape). */
+export interface ListPage<T> {
+  items: T[];
+  page?: number | undefined;
+  per_page: number;
+  has_more: boolean;
+  /** Present when there is a next page: pass it as ${'`'}cursor${'`'} with the same query. */
+  next_cursor?: string;
+  /** Only with ${'`'}count: true${'`'}: the size of the whole result set. */
+  total?: number;
+}
+
+/** An expanded inverse relation: the first children and whether more exist. */
+export interface Children<T> {
+  items: T[];
+  has_more: boolean;
+}
+
+/** The row a list returns: narrowed by ${'`'}select${'`'} (the key always stays), whole otherwise. */
+export type Selected<Row, S, Key extends keyof Row> = S extends readonly []
+  ? Row
+  : S extends readonly (infer C)[]
+    ? Pick<Row, (C & keyof Row) | Key>
+    : Row;
+
+/** The members ${'`'}expand${'`'} adds, under each relation's name. */
+export type Expanded<X, E> = E extends readonly (infer R)[] ? { [K in R & keyof X]: X[K] } : unknown;
+
+/** Operators of every scalar type: equality and membership. */
+export interface EqualityOps<T> {
+  eq?: T;
+  ne?: T;
+  neq?: T;
+  in?: readonly T[];
+  nin?: readonly T[];
+}
+
+/** Operators of ordered types: equality, order and ranges. */
+export interface OrderOps<T> extends EqualityOps<T> {
+  gt?: T;
+  gte?: T;
+  lt?: T;
+  lte?: T;
+  /** Low and high, both included. */
+  between?: readonly [T, T];
+}
+
+/** Pattern and substring operators of text (and enum) columns; ${'`'}contains${'`'}, ${'`'}startswith${'`'}, ${'`'}endswith${'`'} match literally, ignoring case. */
+export interface TextOps {
+  like?: string;
+  ilike?: string;
+  contains?: string;
+  startswith?: string;
+  endswith?: string;
+}
+
+/** Null tests, on nullable columns only. */
+export interface NullOps {
+  isnull?: true;
+  notnull?: true;
+}
+
+/** The containment vocabulary of array columns; ${'`'}eq${'`'}/${'`'}ne${'`'} compare whole arrays. */
+export interface ArrayOps<T> {
+  eq?: readonly T[];
+  ne?: readonly T[];
+  neq?: readonly T[];
+  has?: T;
+  hasany?: readonly T[];
+  hasall?: readonly T[];
+  nhas?: T;
+  nhasany?: readonly T[];
+  nhasall?: readonly T[];
+}
+
+/** The document-containment vocabulary of jsonb columns. */
+export interface DocumentOps {
+  hasdoc?: JsonValue;
+  nhasdoc?: JsonValue;
+}
+
+/** A filter on an equality-only column: a value (equality) or operators. */
+export type EqualityFilter<T> = T | EqualityOps<T>;
+/** A filter on an ordered column: a value (equality) or operators. */
+export type OrderFilter<T> = T | OrderOps<T>;
+/** A filter on a text or enum column: a value (equality) or operators. */
+export type TextFilter<T extends string> = T | (OrderOps<T> & TextOps);
+/** A filter on an array column: a whole array (equality) or operators. */
+export type ArrayFilter<T> = readonly T[] | ArrayOps<T>;
+/** A filter on a document column: operators only (a bare document is refused by the service). */
+export type DocumentFilter = DocumentOps;
+/** Adds the null tests to a filter of a nullable column. */
+export type Nullable<F> = F | NullOps;
+
+/** Paging and counting of a list request. */
+export interface PageParams {
+  /** 1-based page number (offset paging). */
+  page?: number | undefined;
+  /** Rows per page; the service caps it at the resource's maximum. */
+  perPage?: number | undefined;
+  /** Rows to skip (offset paging). */
+  offset?: number | undefined;
+  /** A ${'`'}next_cursor${'`'} from a previous page of the same query (keyset paging). */
+  cursor?: string | undefined;
+  /** Adds ${'`'}total${'`'}, the size of the whole result set. */
+  count?: boolean | undefined;
+}
+
+/** A list query as the serializer sees it, before typing. */
+export interface ListParams extends PageParams {
+  where?: object | undefined;
+  sort?: readonly string[] | undefined;
+  select?: readonly string[] | undefined;
+  expand?: readonly string[] | undefined;
+  search?: string | undefined;
+}
+
+/**
+ * How a filterable column's values are written in a URL: ${'`'}date${'`'} and
+ * ${'`'}instant${'`'} (timestamptz) also accept a ${'`'}Date${'`'}, ${'`'}document${'`'} is JSON, ${'`'}[]${'`'}
+ * marks an array column. Columns not listed are ${'`'}plain${'`'}.
+ */
+export type ColumnCodec = "plain" | "date" | "instant" | "document" | "plain[]" | "date[]" | "instant[]";
+
+/** Codecs of a resource's filterable columns that are not ${'`'}plain${'`'}. */
+export type ColumnCodecs = Readonly<Record<string, ColumnCodec>>;
+
+const LIST_OPS: readonly string[] = ["in", "nin", "between", "hasany", "hasall", "nhasany", "nhasall"];
+const WHOLE_ARRAY_OPS: readonly string[] = ["eq", "ne", "neq"];
+const DOCUMENT_OPS: readonly string[] = ["hasdoc", "nhasdoc"];
+const NULL_OPS: readonly string[] = ["isnull", "notnull"];
+
+/** Characters that make a value unsafe to write unquoted in a group or a list (docs/decisions/0300-filter-syntax.md). */
+const NEEDS_QUOTES = /[,()[\]{}"]/;
+
+function quoted(s: string): string {
+  return '"' + s.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+}
+
+function scalarText(value: unknown, codec: ColumnCodec, column: string): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new TypeError("filter on " + column + ": invalid Date");
+    const base = codec.replace("[]", "");
+    if (base === "instant") return value.toISOString();
+    if (base === "date") return value.toISOString().slice(0, 10);
+    throw new TypeError("filter on " + column + ": a Date is accepted on date and timestamptz columns only");
+  }
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) throw new TypeError("filter on " + column + ": " + value + " is not a finite number");
+      return String(value);
+    case "bigint":
+    case "boolean":
+      return String(value);
+    default:
+      throw new TypeError("filter on " + column + ": cannot write a " + typeof value + " as a value");
+  }
+}
+
+function scalar(value: unknown, codec: ColumnCodec, column: string): string {
+  const s = scalarText(value, codec, column);
+  return s.startsWith('"') || NEEDS_QUOTES.test(s) ? quoted(s) : s;
+}
+
+function list(value: unknown, codec: ColumnCodec, column: string): string {
+  if (!Array.isArray(value)) throw new TypeError("filter on " + column + ": expected an array of values");
+  const items = value.map((v) => {
+    const s = scalarText(v, codec, column);
+    return s === "" || NEEDS_QUOTES.test(s) ? quoted(s) : s;
+  });
+  return "(" + items.join(",") + ")";
+}
+
+/** Inside a group only ${'`'}\"${'`'} and ${'`'}\\${'`'} may appear in quotes, so a document with other JSON escapes cannot be written there. */
+function document(value: unknown, column: string, inGroup: boolean): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError("filter on " + column + ": expected a JSON document");
+  if (inGroup && /\\[^"\\]/.test(text.replace(/\\\\/g, ""))) {
+    throw new TypeError(
+      "filter on " + column + ": a document with escaped characters (newlines, control characters) cannot be written inside or/and/not; filter on it at the top level",
+    );
+  }
+  return text;
+}
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && !(value instanceof Date);
+}
+
+/** The ${'`'}op.value${'`'} texts of one column's filter, in the order written. */
+function leaves(column: string, filter: unknown, codecs: ColumnCodecs, inGroup: boolean): string[] {
+  const codec = codecs[column] ?? "plain";
+  const isArray = codec.endsWith("[]");
+  if (codec === "document" && !isOperatorObject(filter)) {
+    throw new TypeError("filter on " + column + ": a document column takes operators ({ hasdoc: … }), not a bare value");
+  }
+  const entries: [string, unknown][] = isOperatorObject(filter) ? Object.entries(filter) : [["eq", filter]];
+  const out: string[] = [];
+  for (const [op, value] of entries) {
+    if (value === undefined) continue;
+    if (NULL_OPS.includes(op)) {
+      out.push(op);
+    } else if (DOCUMENT_OPS.includes(op)) {
+      out.push(op + "." + document(value, column, inGroup));
+    } else if (LIST_OPS.includes(op) || (isArray && WHOLE_ARRAY_OPS.includes(op))) {
+      out.push(op + "." + list(value, codec, column));
+    } else {
+      out.push(op + "." + scalar(value, codec, column));
+    }
+  }
+  return out;
+}
+
+function groupMembers(key: string, value: unknown): object[] {
+  if (!Array.isArray(value)) throw new TypeError(key + ": expected an array of filters");
+  return value as object[];
+}
+
+/** The children of a conjunction written inside a group: ${'`'}col.op.value${'`'}, ${'`'}or(…)${'`'}, ${'`'}and(…)${'`'}, ${'`'}not(…)${'`'}. */
+function terms(where: object, codecs: ColumnCodecs): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (key === "or") out.push("or(" + groupMembers(key, value).map((w) => conjunction(w, codecs)).join(",") + ")");
+    else if (key === "and") for (const w of groupMembers(key, value)) out.push(...terms(w, codecs));
+    else if (key === "not") out.push("not(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")");
+    else for (const leaf of leaves(key, value, codecs, true)) out.push(key + "." + leaf);
+  }
+  return out;
+}
+
+function nonEmpty(children: string[], key: string): string[] {
+  if (children.length === 0) throw new TypeError(key + ": an empty filter has no meaning inside a group");
+  return children;
+}
+
+function conjunction(where: object, codecs: ColumnCodecs): string {
+  const t = nonEmpty(terms(where, codecs), "or");
+  return t.length === 1 ? t.join("") : "and(" + t.join(",") + ")";
+}
+
+/**
+ * Writes a filter object as the URL grammar's parameters
+ * (docs/http.md; docs/decisions/0300-filter-syntax.md): a column's
+ * operators become repeated ${'`'}col=op.value${'`'} parameters, ${'`'}or${'`'} becomes
+ * ${'`'}or=(…)${'`'} whose members are conjunctions, ${'`'}and${'`'} is flattened (everything
+ * conjoins), ${'`'}not${'`'} becomes ${'`'}not=(…)${'`'} (NOT of the conjunction).
+ * @throws TypeError on a value the grammar cannot carry
+ */
+export function whereParams(where: object, codecs: ColumnCodecs): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (key === "or") out.push(["or", "(" + groupMembers(key, value).map((w) => conjunction(w, codecs)).join(",") + ")"]);
+    else if (key === "and") for (const w of groupMembers(key, value)) out.push(...whereParams(w, codecs));
+    else if (key === "not") out.push(["not", "(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")"]);
+    else for (const leaf of leaves(key, value, codecs, false)) out.push([key, leaf]);
+  }
+  return out;
+}
+
+function count(name: string, n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(name + ": expected a non-negative integer");
+  return String(n);
+}
+
+/** The query parameters of a list request, in a fixed order. */
+export function listParams(query: ListParams, codecs: ColumnCodecs): [string, string][] {
+  const out = query.where ? whereParams(query.where, codecs) : [];
+  if (query.sort && query.sort.length > 0) out.push(["sort", query.sort.join(",")]);
+  if (query.select && query.select.length > 0) out.push(["select", query.select.join(",")]);
+  if (query.expand && query.expand.length > 0) out.push(["expand", query.expand.join(",")]);
+  if (query.search !== undefined && query.search !== "") out.push(["search", query.search]);
+  if (query.page !== undefined) out.push(["page", count("page", query.page)]);
+  if (query.perPage !== undefined) out.push(["per_page", count("perPage", query.perPage)]);
+  if (query.offset !== undefined) out.push(["offset", count("offset", query.offset)]);
+  if (query.cursor !== undefined) out.push(["cursor", query.cursor]);
+  if (query.count) out.push(["count", "exact"]);
+  return out;
+}
+
+/** ${'`'}/<resource>/<id>${'`'}, the id percent-encoded. */
+export function itemPath(path: string, id: string | number | bigint): string {
+  return path + "/" + encodeURIComponent(String(id));
+}
+
+/** Sends a request and parses its JSON answer. */
+export async function requestJson<T>(client: HttpClient, request: ApiRequest, options?: CallOptions): Promise<T> {
+  return JSON.parse(await client.do(request, options)) as T;
+}
+
+/** One page of a list. */
+export function fetchPage<T>(
+  client: HttpClient,
+  path: string,
+  codecs: ColumnCodecs,
+  query: ListParams,
+  options?: CallOptions,
+): Promise<ListPage<T>> {
+  return requestJson<ListPage<T>>(client, { method: "GET", path, query: listParams(query, codecs) }, options);
+}
+
+/**
+ * Walks a list page by page: the first page as asked, then each
+ * ${'`'}next_cursor${'`'} with the same query (without ${'`'}page${'`'}, ${'`'}offset${'`'} and ${'`'}count${'`'},
+ * which a cursor replaces), until a page has none.
+ */
+export async function* walkPages<T>(
+  client: HttpClient,
+  path: string,
+  codecs: ColumnCodecs,
+  query: ListParams,
+  options?: CallOptions,
+): AsyncGenerator<ListPage<T>, void, undefined> {
+  let params: ListParams = query;
+  for (;;) {
+    const page = await fetchPage<T>(client, path, codecs, params, options);
+    yield page;
+    if (page.next_cursor === undefined || page.next_cursor === params.cursor) return;
+    const next: ListParams = { ...params, cursor: page.next_cursor };
+    delete next.page;
+    delete next.offset;
+    delete next.count;
+    params = next;
+  }
+}
+`;

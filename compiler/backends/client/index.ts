@@ -1,0 +1,49 @@
+/**
+ * The typed client backend (spec: Typed client): a package of three files
+ * that imports nothing, not even from resc, so it runs on Node 20 and in
+ * browsers with only `fetch`, `URL` and `AbortSignal`:
+ *
+ * - `http.ts`: the fixed core (the client value, transport, problem
+ *   documents, filter types, URL serialization, cursor walking);
+ * - `types.ts`: per served table, the row, body and vocabulary types;
+ * - `index.ts`: one class per resource with one method per exposed
+ *   operation, and `Client`.
+ *
+ * Output is prettier-formatted and depends only on the schema, so
+ * `resc generate --check` compares bytes (docs/decisions/1051-typed-client.md).
+ */
+import { format } from "prettier";
+import type { Schema } from "../../ir.js";
+import { buildDescriptor } from "../../descriptor.js";
+import type { GeneratedFile } from "../../generated-file.js";
+import { CLIENT_CORE } from "./core.js";
+import { generatedHeader } from "./names.js";
+import { resourcesModule } from "./resources.js";
+import { typesModule } from "./types.js";
+
+import { joinPath } from "./layout.js";
+
+export { clientLayout, envPrefix, joinPath, type ClientLayout } from "./layout.js";
+
+/** Formats TypeScript text with prettier's defaults (as the Hono module). */
+export async function formatTypeScript(text: string): Promise<string> {
+  return format(text, { parser: "typescript" });
+}
+
+/**
+ * The typed client package of a valid schema, as files under `dir`
+ * (relative to the `generate` block's dir, `/`-separated), whatever the
+ * `generate` block says; empty when the schema serves no resource.
+ * @throws Error when the schema does not resolve (validate it first)
+ */
+export async function emitClient(schema: Schema, dir: string): Promise<GeneratedFile[]> {
+  const service = buildDescriptor(schema);
+  if (!service.tables.some((t) => t.resource)) return [];
+  const header = generatedHeader(schema);
+  const files: GeneratedFile[] = [
+    { path: joinPath(dir, "http.ts"), contents: `${header}\n${CLIENT_CORE}` },
+    { path: joinPath(dir, "types.ts"), contents: `${header}\n${typesModule(service)}` },
+    { path: joinPath(dir, "index.ts"), contents: `${header}\n${resourcesModule(service)}\n` },
+  ];
+  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await formatTypeScript(f.contents) })));
+}
