@@ -77,5 +77,14 @@ export function createQueryBuilder<S extends SchemaShape<S> = UntypedSchema>(
 }
 
 export { TableQuery, type WhereBuilder } from "./query.js";
-export type { ColumnMeta, RelationMeta, TableMeta, SchemaShape, TypedService, UntypedSchema } from "./schema.js";
+export type {
+  ColumnFlag,
+  ColumnMeta,
+  ColumnType,
+  RelationMeta,
+  TableMeta,
+  SchemaShape,
+  TypedService,
+  UntypedSchema,
+} from "./schema.js";
 export type * from "./types.js";

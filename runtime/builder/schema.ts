@@ -23,6 +23,24 @@ export interface ColumnMeta {
   computed: boolean;
 }
 
+/** The capabilities a {@link ColumnType} can be given, as flags. */
+export type ColumnFlag = "nullable" | "array" | "filterable" | "sortable" | "computed";
+
+/**
+ * A {@link ColumnMeta} written compactly, as generated schema types do:
+ * `title: ColumnType<string, "text", "filterable" | "sortable">` (value type,
+ * kind, then the flags that are true).
+ */
+export type ColumnType<T, K extends ValueKind, F extends ColumnFlag = never> = {
+  type: T;
+  kind: K;
+  nullable: "nullable" extends F ? true : false;
+  array: "array" extends F ? true : false;
+  filterable: "filterable" extends F ? true : false;
+  sortable: "sortable" extends F ? true : false;
+  computed: "computed" extends F ? true : false;
+};
+
 /** One expandable relation: its target table and whether the target row or a collection comes back. */
 export interface RelationMeta {
   target: string;

@@ -5,7 +5,8 @@
  * delegating to `mountService`; no logic is copied into generated files.
  *
  * Layout under the `generate` block's dir, in package `<package>` (default
- * `api`): `types.ts` (the resource types), `service.ts` (the descriptor),
+ * `api`): `types.ts` (the resource types), `service.ts` (the descriptor and
+ * the schema type the query builder is generic over),
  * `index.ts` (re-exports and `mount`). Generated code imports only `hono`
  * and `resc/runtime`. Output is formatted with prettier and depends only on
  * the schema, so `resc generate --check` can compare bytes
@@ -16,6 +17,7 @@ import type { Schema } from "../../ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import { printLiteral } from "./literal.js";
 import { rowTypes } from "./row-types.js";
+import { schemaType, schemaTypeName } from "./schema-type.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { openApiModule } from "../openapi/module.js";
 
@@ -50,20 +52,29 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
   const usesJson = declarations.some((d) => /\bJsonValue\b/.test(d));
   const typesText = [top, usesJson ? `import type { JsonValue } from ${runtime};` : "", ...declarations].join("\n\n");
 
+  // The schema type precedes the constant, which stays the file's last statement.
+  const schemaName = schemaTypeName(pkg);
+  const schemaText = schemaType(service, schemaName);
+  const serviceImports = /\bJsonValue\b/.test(schemaText)
+    ? "ColumnType, JsonValue, TypedService"
+    : "ColumnType, TypedService";
   const serviceText = [
     top,
-    `import type { ServiceDescriptor } from ${runtime};\n`,
-    "/** Every table of the schema as the runtime sees it. */",
-    `export const service: ServiceDescriptor = ${printLiteral(service)};`,
+    `import type { ${serviceImports} } from ${runtime};\n`,
+    schemaText,
+    "",
+    "/** Every table of the schema as the runtime sees it, typed for `createQueryBuilder`. */",
+    `export const service: TypedService<${schemaName}> = ${printLiteral(service)};`,
   ].join("\n");
 
   const indexText = [
     top,
     `import type { Hono } from "hono";`,
     `import { mountService, type MountOptions, type MountResult } from ${runtime};`,
-    `import { service } from "./service.js";`,
+    `import { service, type ${schemaName} } from "./service.js";`,
     declarations.length > 0 ? `export type * from "./types.js";` : "",
-    `export { service };\n`,
+    `export { service };`,
+    `export type { ${schemaName} };\n`,
     "/**",
     " * Mounts every exposed operation of the schema on `app`.",
     " * @returns `{ ok: true }`, or the registration errors (nothing is mounted then)",

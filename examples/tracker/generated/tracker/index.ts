@@ -6,9 +6,10 @@ import {
   type MountOptions,
   type MountResult,
 } from "resc/runtime";
-import { service } from "./service.js";
+import { service, type TrackerSchema } from "./service.js";
 export type * from "./types.js";
 export { service };
+export type { TrackerSchema };
 
 /**
  * Mounts every exposed operation of the schema on `app`.
