@@ -7,7 +7,10 @@
  * - `diagnostics.txt`: every diagnostic as a code frame (paths relative to
  *   the repository), then the summary line;
  * - when there is no error, `schema.sql` (the DDL), `hono/<path>` (the
- *   generated Hono module) and `openapi.json` (`resc openapi`).
+ *   generated Hono module) and `openapi.json` (`resc openapi`);
+ * - when the schema serves a resource, `client/<file>` (the typed client)
+ *   and `commands/<file>` (the command tree), whatever its `generate`
+ *   block says.
  *
  * `UPDATE_GOLDEN=1` (npm run test:update-golden) rewrites the expected
  * files instead, removing ones that are no longer produced. Without it, a
@@ -16,7 +19,16 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileSource, emitHono, emitOpenApi, emitSql, printOpenApi } from "../compiler/index.js";
+import {
+  clientLayout,
+  compileSource,
+  emitClient,
+  emitCommandTree,
+  emitHono,
+  emitOpenApi,
+  emitSql,
+  printOpenApi,
+} from "../compiler/index.js";
 import { formatDiagnostics } from "../grammar/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -51,6 +63,9 @@ async function produce(file: string): Promise<Map<string, string>> {
     out.set("schema.sql", emitSql(result.schema));
     for (const f of await emitHono(result.schema)) out.set(`hono/${f.path}`, f.contents);
     out.set("openapi.json", printOpenApi(emitOpenApi(result.schema)));
+    for (const f of await emitClient(result.schema, "client")) out.set(f.path, f.contents);
+    const cliName = clientLayout(result.schema).cliName;
+    for (const f of await emitCommandTree(result.schema, "commands", { cliName, clientDir: "client" })) out.set(f.path, f.contents);
   }
   return out;
 }
