@@ -1,0 +1,19 @@
+import { Command, Flags } from "@oclif/core";
+import { startStdioServer } from "./lsp/main.js";
+
+/** `resc lsp --stdio`: the language server for editors (docs/editor.md). */
+export default class Lsp extends Command {
+  static override description =
+    "Run the .resource language server over standard input and output (diagnostics, hover, completion, definitions, symbols, formatting).";
+  static override examples = ["<%= config.bin %> lsp --stdio"];
+  static override flags = {
+    stdio: Flags.boolean({ description: "talk LSP over standard input and output (the only transport)", default: true }),
+  };
+
+  async run(): Promise<void> {
+    await this.parse(Lsp);
+    startStdioServer();
+    // The connection keeps the process alive; the client ends it with `exit`.
+    await new Promise<never>(() => {});
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * What the language server knows about one open document: the compiler's
+ * own result (`compileSource`, so the editor and `resc check` never
+ * disagree), the tokens, and where a position sits — inside which block,
+ * argument list or list (the "frames" around it).
+ */
+import type { IToken } from "chevrotain";
+import { compileSource, type CompileResult } from "../../compiler/index.js";
+import type { ColumnDecl, Schema, Span, TableDecl } from "../../compiler/ir.js";
+import { lex } from "../../grammar/lexer.js";
+import { SourceMap } from "../../grammar/span.js";
+
+/** A construct that encloses a position. */
+export type Frame =
+  | { kind: "api" | "generate" | "security" | "enum" | "resource" | "block" }
+  | { kind: "table"; name: string }
+  /** `( … )` after `@attr`, `@@attr` or a call name; `owner` is that token's text. */
+  | { kind: "args"; owner: string }
+  /** `[ … ]` after `key =` or `key:`; `key` is "" for a bare list. */
+  | { kind: "list"; key: string };
+
+const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block", "table"];
+
+/** The compiled document and the helpers that locate things in it. */
+export class Analysis {
+  readonly result: CompileResult;
+  readonly tokens: IToken[];
+
+  constructor(
+    readonly text: string,
+    readonly file: string,
+  ) {
+    this.result = compileSource(text, file);
+    this.tokens = lex(text, new SourceMap(file, text)).tokens;
+  }
+
+  /** The schema as far as it was built. */
+  get schema(): Schema {
+    return this.result.schema;
+  }
+
+  /** The token covering `offset` (a token that ends exactly at `offset` counts, so a cursor right after a word finds it). */
+  tokenAt(offset: number): { token: IToken; index: number } | undefined {
+    for (let i = 0; i < this.tokens.length; i++) {
+      const t = this.tokens[i]!;
+      if (t.startOffset > offset) break;
+      if (offset <= t.startOffset + t.image.length) {
+        const next = this.tokens[i + 1];
+        // Between two touching tokens, prefer the word the cursor is on.
+        if (offset === t.startOffset + t.image.length && next && next.startOffset === offset && /^[@A-Za-z_]/.test(next.image))
+          return { token: next, index: i + 1 };
+        return { token: t, index: i };
+      }
+    }
+    return undefined;
+  }
+
+  /** The frames around the tokens before index `end` (exclusive), outermost first. */
+  framesBefore(end: number): Frame[] {
+    const stack: Frame[] = [];
+    const ts = this.tokens;
+    for (let i = 0; i < end && i < ts.length; i++) {
+      const t = ts[i]!.image;
+      const p1 = ts[i - 1]?.image;
+      const p2 = ts[i - 2]?.image;
+      if (t === "{") {
+        if (p1 === "api" || p1 === "generate") stack.push({ kind: p1 });
+        else if (p2 === "security") stack.push({ kind: "security" });
+        else if (p2 === "enum") stack.push({ kind: "enum" });
+        else if (p2 === "table" && p1 !== undefined) stack.push({ kind: "table", name: p1 });
+        else if (p2 === "resource") stack.push({ kind: "resource" });
+        else stack.push({ kind: "block" });
+      } else if (t === "(") {
+        stack.push({ kind: "args", owner: p1 ?? "" });
+      } else if (t === "[") {
+        const keyed = (p1 === "=" || p1 === ":") && p2 !== undefined;
+        stack.push({ kind: "list", key: keyed ? p2 : "" });
+      } else if (t === "}" || t === ")" || t === "]") {
+        const kinds = t === "}" ? BLOCK_KINDS : t === ")" ? ["args"] : ["list"];
+        // Pop to the nearest matching opener, tolerating a bracket left open inside it.
+        let j = stack.length - 1;
+        while (j >= 0 && !kinds.includes(stack[j]!.kind)) j--;
+        if (j >= 0) stack.length = j;
+      }
+    }
+    return stack;
+  }
+
+  /** The index of the first token starting at or after `offset`. */
+  indexAt(offset: number): number {
+    let i = 0;
+    while (i < this.tokens.length && this.tokens[i]!.startOffset < offset) i++;
+    return i;
+  }
+
+  /** The innermost table declared around `offset`, by its span in the IR. */
+  tableAt(offset: number): TableDecl | undefined {
+    return this.schema.tables.find((t) => contains(t.span, offset));
+  }
+
+  /** The column of `table` declared on the lines around `offset` (the one being written at a cursor). */
+  columnAt(table: TableDecl, offset: number): ColumnDecl | undefined {
+    const line = this.lineOf(offset);
+    let best: ColumnDecl | undefined;
+    for (const c of table.columns) {
+      if (c.span.offset <= offset && c.span.line <= line && line <= c.span.endLine) {
+        if (!best || c.span.offset > best.span.offset) best = c;
+      }
+    }
+    return best;
+  }
+
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number {
+    let line = 1;
+    for (let i = 0; i < offset && i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) line++;
+    return line;
+  }
+}
+
+/** True when `offset` lies in `span` (its end included, so a cursor just after the last character counts). */
+export function contains(span: Span, offset: number): boolean {
+  return span.offset <= offset && offset <= span.offset + span.length;
+}
