@@ -17,6 +17,15 @@ export interface PgExecutorOptions {
   /** Server-side statement timeout (answered as 504); default 30000; 0 disables. */
   statementTimeoutMillis?: number;
   /**
+   * Client-side limit on one statement's round trip, for a server or
+   * network that stops answering without closing the connection (answered
+   * as 503; the connection is discarded). Default: the statement timeout
+   * plus 5000, so a merely slow statement is cut by the server first (504);
+   * disabled when the statement timeout is. 0 disables
+   * (docs/decisions/0900-database-timeouts.md).
+   */
+  queryTimeoutMillis?: number;
+  /**
    * Distinct statement texts run as named prepared statements (parsed and
    * planned once per connection); default 200. Texts beyond it run unnamed.
    * 0 prepares nothing: needed behind a pooler that does not keep prepared
@@ -56,11 +65,14 @@ function onClient(client: pg.PoolClient | pg.Pool, names: PreparedNames): Execut
  * process; the next request reconnects.
  */
 export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
+  const statementTimeout = options.statementTimeoutMillis ?? 30000;
+  const queryTimeout = options.queryTimeoutMillis ?? (statementTimeout > 0 ? statementTimeout + 5000 : 0);
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
-    statement_timeout: options.statementTimeoutMillis ?? 30000,
+    statement_timeout: statementTimeout,
+    query_timeout: queryTimeout > 0 ? queryTimeout : undefined,
   });
   pool.on("error", () => {
     // An idle client lost its connection; the pool discards it.

@@ -17,7 +17,15 @@ interface DriverError {
 
 /** Driver error codes and messages that mean "the database cannot be reached". */
 const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
-const UNREACHABLE_TEXT = /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
+/**
+ * pg's messages for a connection that failed or went silent: the pool's
+ * connection timeout, a client's own connect timeout (`timeout expired`)
+ * and the client-side query timeout (`Query read timeout`), which fires
+ * only when the server stopped answering, as the statement timeout is set
+ * below it (docs/decisions/0900-database-timeouts.md).
+ */
+const UNREACHABLE_TEXT =
+  /timeout exceeded when trying to connect|timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
 
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
 function keyColumns(detail: unknown): string[] {

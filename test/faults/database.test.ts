@@ -1,0 +1,165 @@
+/**
+ * Database faults (issue #3 §7; docs/http.md: database unreachable 503,
+ * statement timeout 504; docs/decisions/0900-database-timeouts.md). The
+ * service talks to PostgreSQL through a TCP proxy this file controls, so an
+ * outage is staged without touching the shared server:
+ *
+ * - the port closed, or the server gone mid-query: 503 at once;
+ * - a network that swallows packets: 503 once the pool's connection
+ *   timeout (new connections) or the client-side query timeout (open ones)
+ *   runs out, never a hang;
+ * - a pool whose every connection is busy: 503 after the connection
+ *   timeout, not an endless queue;
+ * - a slow statement: cut by the server's statement timeout, 504;
+ * - after each fault the same process serves again, without a restart.
+ *
+ * Elapsed times are checked against the configured timeouts with wide
+ * margins: the point is that each answer is bounded by a setting, not how
+ * fast it comes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { compileFile } from "../support/service.js";
+import { rawClient, type RawAnswer, type RawRequest } from "../fuzz/support/http.js";
+import { startProxy, type TcpProxy } from "./support/proxy.js";
+
+/** The timeouts under test, small so the file runs in seconds. */
+const CONNECT_MS = 700;
+const STATEMENT_MS = 1500;
+const QUERY_MS = 2500;
+/** Slack allowed on top of a timeout before an answer counts as a hang. */
+const SLACK_MS = 2500;
+
+const db: TestDatabase = await createTestDatabase("faults");
+let proxy: TcpProxy;
+let exec: PgExecutor;
+let client: ReturnType<typeof rawClient>;
+
+beforeAll(async () => {
+  if (db.kind !== "pg") return;
+  const { service, ddl } = await compileFile("test/faults/fixtures/faults.resource");
+  await db.executor.script(ddl + "\nINSERT INTO naps (name) VALUES ('first'), ('0.8'), ('1.2'), ('30');");
+  const target = new URL(db.url!);
+  proxy = await startProxy(target.hostname, Number(target.port || 5432));
+  const proxied = new URL(db.url!);
+  proxied.hostname = "127.0.0.1";
+  proxied.port = String(proxy.port);
+  exec = createPgExecutor({
+    connectionString: proxied.toString(),
+    max: 3,
+    connectionTimeoutMillis: CONNECT_MS,
+    statementTimeoutMillis: STATEMENT_MS,
+    queryTimeoutMillis: QUERY_MS,
+  });
+  client = rawClient(service, exec);
+});
+
+afterAll(async () => {
+  await exec?.close().catch(() => {});
+  await proxy?.close();
+  await db.drop();
+});
+
+/** Sends `req` and measures how long the answer took, in milliseconds. */
+async function timed(req: RawRequest): Promise<{ ans: RawAnswer; ms: number }> {
+  const start = performance.now();
+  const ans = await client.send(req);
+  return { ans, ms: performance.now() - start };
+}
+
+/** A 503 or 504 problem document that says nothing about the database's internals. */
+function expectFault(ans: RawAnswer, status: 503 | 504): void {
+  expect(ans.status, ans.text).toBe(status);
+  expect(ans.headers.get("content-type")).toContain("application/problem+json");
+  expect(ans.json).toMatchObject({ status, title: status === 503 ? "Service Unavailable" : "Gateway Timeout", errors: [] });
+  expect((ans.json as { type: string }).type).toMatch(/^\/problems\//);
+  expect(ans.text).not.toMatch(/ECONN|127\.0\.0\.1|timeout expired|read timeout|terminated|canceling|statement_timeout|SELECT|naps_pkey/i);
+  client.logged.splice(0);
+}
+
+const read = (path = "/naps?name=eq.first"): RawRequest => ({ method: "GET", path });
+const writes: RawRequest[] = [
+  { method: "POST", path: "/naps", body: JSON.stringify({ name: "new" }) },
+  { method: "PATCH", path: "/naps/1", body: JSON.stringify({ name: "first" }) },
+  { method: "DELETE", path: "/naps/999" },
+];
+
+async function expectServing(): Promise<void> {
+  const { ans } = await timed(read());
+  expect(ans.status, ans.text).toBe(200);
+  expect((ans.json as { items: unknown[] }).items).toHaveLength(1);
+}
+
+describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
+  it("serves through the proxy", async () => {
+    await expectServing();
+  });
+
+  it("answers 503 at once while the port is closed, reads and writes alike, then serves again", async () => {
+    await expectServing();
+    await proxy.set("down");
+    for (const req of [read(), read("/naps/1"), ...writes]) {
+      const { ans, ms } = await timed(req);
+      expectFault(ans, 503);
+      expect(ms, `${req.method} ${req.path}`).toBeLessThan(CONNECT_MS + SLACK_MS);
+    }
+    await proxy.set("forward");
+    await expectServing();
+  });
+
+  it("answers 503 when the server goes away in the middle of a query, then serves again", async () => {
+    const pending = timed(read("/naps?name=eq.0.8&select=id,nap"));
+    await new Promise((r) => setTimeout(r, 250));
+    await proxy.set("down");
+    const { ans, ms } = await pending;
+    expectFault(ans, 503);
+    expect(ms).toBeLessThan(800 + SLACK_MS);
+    await proxy.set("forward");
+    await expectServing();
+  });
+
+  it("answers 503 after the query timeout when an open connection goes silent, then serves again", async () => {
+    await expectServing(); // leaves an idle connection in the pool
+    await proxy.set("blackhole");
+    const { ans, ms } = await timed(read());
+    expectFault(ans, 503);
+    expect(ms).toBeGreaterThanOrEqual(QUERY_MS - 50);
+    expect(ms).toBeLessThan(QUERY_MS + SLACK_MS);
+    await proxy.set("forward");
+    await expectServing();
+  });
+
+  it("answers 503 after the connection timeout when new connections are swallowed, writes included, then serves again", async () => {
+    await proxy.set("blackhole");
+    // Whatever the pool held has gone silent; give each request a connection the proxy swallows.
+    for (const req of [read(), ...writes]) {
+      const { ans, ms } = await timed(req);
+      expectFault(ans, 503);
+      // A write may spend one timeout on BEGIN and one on ROLLBACK before it gives up the connection.
+      expect(ms, `${req.method} ${req.path}`).toBeLessThan(2 * QUERY_MS + SLACK_MS);
+    }
+    await proxy.set("forward");
+    await expectServing();
+  });
+
+  it("answers 504 when a statement outlives the statement timeout, and the connection serves on", async () => {
+    const { ans, ms } = await timed(read("/naps?name=eq.30&select=id,nap"));
+    expectFault(ans, 504);
+    expect(ms).toBeGreaterThanOrEqual(STATEMENT_MS - 50);
+    expect(ms).toBeLessThan(STATEMENT_MS + SLACK_MS);
+    await expectServing();
+  });
+
+  it("answers 503 after the connection timeout when every pooled connection is busy", async () => {
+    // Three slow reads hold the pool's three connections for 1.2 s each; the fourth waits for one.
+    const slow = Array.from({ length: 3 }, () => timed(read("/naps?name=eq.1.2&select=id,nap")));
+    await new Promise((r) => setTimeout(r, 100));
+    const { ans, ms } = await timed(read());
+    const held = await Promise.all(slow);
+    expect(held.map((h) => h.ans.status)).toEqual([200, 200, 200]);
+    expectFault(ans, 503);
+    expect(ms).toBeLessThan(CONNECT_MS + SLACK_MS);
+    await expectServing();
+  });
+});
