@@ -1,0 +1,143 @@
+/**
+ * The task tracker as a Hono app: the generated routes of `spec.resource`
+ * behind bearer-token authentication, the hand-written `POST /auth/login`,
+ * the tenancy and audit hooks, and the API description (`/openapi.json`,
+ * `/docs`). `main.ts` serves it; tests call
+ * {@link createTrackerApp} with their own database.
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { mountDocs, type Executor, type Hooks } from "resc/runtime";
+import { mount, service } from "./generated/tracker/index.js";
+import { openapi } from "./generated/tracker/openapi.js";
+import { auditHooks } from "./audit.js";
+import { bearerAuth, principalOf } from "./auth/bearer.js";
+import { loginHandler } from "./auth/login.js";
+import { DEFAULT_TOKEN_TTL_SECONDS } from "./auth/token.js";
+import { trackerDocument } from "./openapi.js";
+import { sendProblem } from "./problems.js";
+import { tenancyHooks } from "./tenancy.js";
+
+/** Options of {@link createTrackerApp}. */
+export interface TrackerAppOptions {
+  /** The database holding the tracker's tables (`examples/tracker/schema.sql`). */
+  db: Executor;
+  /** HS256 secret tokens are signed and checked with; at least 32 bytes (RFC 7518 §3.2). */
+  jwtSecret: string;
+  /** Lifetime of issued tokens in seconds; default one hour. */
+  tokenTtlSeconds?: number;
+  /** Receives one line per request (`GET /tasks?status=eq.todo 200 4ms`) and one per audited write; default none. */
+  log?: (line: string) => void;
+  /** Receives faults answered with a 5xx; default `console.error`. */
+  logError?: (e: unknown) => void;
+}
+
+/**
+ * Requests that need no token: signing in, and the API description (the
+ * OpenAPI document and the documentation page with its assets), public so
+ * a client can learn how to sign in (docs/decisions/0701).
+ */
+function isPublic(c: Context): boolean {
+  const p = c.req.path;
+  if (c.req.method === "POST") return p === "/auth/login";
+  return c.req.method === "GET" && (p === "/openapi.json" || p === "/docs" || p.startsWith("/docs/"));
+}
+
+/** Query parameters whose values a client may fill with a credential by mistake; never logged. */
+const SECRET_PARAMS = new Set(["access_token", "token", "password"]);
+
+/**
+ * Path and query of a request as the log shows them. Tokens are refused in
+ * the query string, but a client may still send one there: its value is
+ * replaced so the log never holds a credential.
+ */
+function loggedTarget(href: string): string {
+  const url = new URL(href);
+  if (![...url.searchParams.keys()].some((k) => SECRET_PARAMS.has(k.toLowerCase()))) return url.pathname + url.search;
+  const kept = [...url.searchParams].map(([k, v]) => [k, SECRET_PARAMS.has(k.toLowerCase()) ? "REDACTED" : v]);
+  return `${url.pathname}?${new URLSearchParams(kept).toString()}`;
+}
+
+/** Largest login body read, in bytes: an email and a password, with room to spare. */
+const LOGIN_BODY_BYTES = 16 * 1024;
+
+/**
+ * Builds the tracker app.
+ * @throws Error when the secret is shorter than 32 bytes, or when the
+ *   generated routes or the docs refuse to mount (a registration error: a
+ *   confining hook missing for a `@@scoped` or soft-deleting table; a docs
+ *   path the schema uses); the message lists every error
+ */
+export function createTrackerApp(options: TrackerAppOptions): Hono {
+  if (Buffer.byteLength(options.jwtSecret, "utf8") < 32) {
+    throw new Error("the JWT secret must be at least 32 bytes long (HS256 keys are 256 bits)");
+  }
+  const log = options.log;
+  const logError = options.logError ?? ((e: unknown) => console.error(e));
+  const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  const app = new Hono();
+
+  if (log) {
+    app.use(async (c, next) => {
+      const start = performance.now();
+      await next();
+      log(`${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
+    });
+  }
+  app.notFound((c) =>
+    sendProblem(c, {
+      type: "/problems/not-found",
+      title: "Not Found",
+      status: 404,
+      detail: `No route matches ${c.req.method} ${c.req.path}.`,
+      errors: [],
+    }),
+  );
+  app.onError((e, c) => {
+    logError(e);
+    return sendProblem(c, {
+      type: "/problems/internal",
+      title: "Internal Server Error",
+      status: 500,
+      detail: "The request could not be completed.",
+      errors: [],
+    });
+  });
+
+  app.use(bearerAuth(options.jwtSecret, isPublic));
+
+  app.post(
+    "/auth/login",
+    bodyLimit({
+      maxSize: LOGIN_BODY_BYTES,
+      onError: (c) =>
+        sendProblem(c, {
+          type: "/problems/body-too-large",
+          title: "Content Too Large",
+          status: 413,
+          detail: "The request body is larger than this service accepts.",
+          errors: [{ location: "body", detail: "too large" }],
+        }),
+    }),
+    loginHandler({ db: options.db, secret: options.jwtSecret, ttlSeconds }),
+  );
+
+  const hooks: Hooks = {
+    ...tenancyHooks({ db: options.db, service }),
+    afterCommit: auditHooks({ db: options.db, service, log: log ?? (() => {}) }),
+  };
+  const mounted = mount(app, {
+    db: options.db,
+    hooks,
+    hookData: (c) => principalOf(c),
+    logError,
+  });
+  if (!mounted.ok) {
+    throw new Error(`the tracker's routes did not mount:\n  - ${mounted.errors.map((e) => e.message).join("\n  - ")}`);
+  }
+  const docs = mountDocs(app, trackerDocument(openapi));
+  if (!docs.ok) {
+    throw new Error(`the API description did not mount:\n  - ${docs.errors.map((e) => e.message).join("\n  - ")}`);
+  }
+  return app;
+}

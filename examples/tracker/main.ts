@@ -1,0 +1,58 @@
+/**
+ * `npm start`: serves the task tracker on http://127.0.0.1:$PORT (default
+ * 3000) with the embedded database in `.resc/tracker`, or on
+ * `DATABASE_URL`. One log line per request. Settings: `config.ts`.
+ */
+import { serve } from "@hono/node-server";
+import { createTrackerApp } from "./app.js";
+import { readConfig } from "./config.js";
+import { openDatabase } from "./database.js";
+import { service } from "./generated/tracker/index.js";
+
+const say = (line: string): void => console.log(`tracker: ${line}`);
+
+async function main(): Promise<void> {
+  const config = readConfig(process.env, process.argv.slice(2), process.cwd());
+  if (config.developmentSecret) {
+    say("TRACKER_JWT_SECRET is not set: tokens are signed with the built-in DEVELOPMENT secret (never deploy this)");
+  }
+  const db = await openDatabase(config, service, say);
+  let app;
+  try {
+    app = createTrackerApp({ db, jwtSecret: config.jwtSecret, log: (line) => console.log(line) });
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: config.port }, (info) => {
+    const url = `http://127.0.0.1:${info.port}`;
+    say(`serving ${service.title} ${service.version} at ${url}`);
+    say(
+      `sign in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' ` +
+        `-d '{"email":"ada@acme.test","password":"demo-password"}'`,
+    );
+  });
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 5000).unref();
+    // Close the listener, then the database, so the embedded one flushes its files.
+    server.close(() => {
+      db.close().then(
+        () => {
+          say("stopped");
+          process.exit(0);
+        },
+        () => process.exit(1),
+      );
+    });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((e: unknown) => {
+  console.error(`tracker: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
