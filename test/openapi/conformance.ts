@@ -230,10 +230,27 @@ export function conformanceSuite(label: string, live: () => LiveService): void {
         for (const p of op.parameters ?? []) {
           const pairs = examplePairs(p);
           if (!pairs) {
-            // Only the cursor has no example: any cursor must come from a page.
+            // Only the cursor has no example: a cursor comes from a page.
             if (p.name !== "cursor") failures.push(`${template} ${p.name}: no example`);
             const a = await request(checker, failures, "get", template, `${template}?${p.name}=x`);
             if (unknownParameterProblems(a).length > 0) failures.push(`${template} ${p.name}: unknown parameter`);
+            const first = await request(checker, failures, "get", template, `${template}?per_page=1`);
+            const next = (first.body as { next_cursor?: string }).next_cursor;
+            if (p.name === "cursor" && next !== undefined) {
+              const b = await request(
+                checker,
+                failures,
+                "get",
+                template,
+                template +
+                  query([
+                    ["per_page", "1"],
+                    ["cursor", next],
+                  ]),
+              );
+              sent++;
+              if (b.status !== 200) failures.push(`${template}?cursor=…: ${b.status} ${b.text.slice(0, 300)}`);
+            }
             continue;
           }
           const a = await request(checker, failures, "get", template, template + query(pairs));
