@@ -2,7 +2,8 @@
  * The paths of one resource: one operation per exposed operation and
  * nothing else (spec: Generated operations rule 1, guarantee 4), with the
  * success shapes and statuses of docs/http.md "Status codes" and a problem
- * response for every refusal the handler can give.
+ * response for every refusal the handler can give
+ * (docs/decisions/1000-openapi-description.md, "Operations").
  */
 import type { TableDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";

@@ -4,6 +4,7 @@
  * list item and list page, the create and update bodies, and the expanded
  * relations. Hidden columns appear in none of them: every column list comes
  * from the runtime's vocabulary, which leaves them out (spec: guarantee 2).
+ * Layout: docs/decisions/1000-openapi-description.md, "Schemas".
  */
 import {
   DEFAULT_EXPAND_LIMIT,
