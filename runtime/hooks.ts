@@ -79,7 +79,7 @@ export interface CommitEvent {
   operation: "create" | "update" | "delete";
   /** The written row as the response carries it (create, update); absent for a delete. */
   row?: Record<string, unknown>;
-  /** The primary key of the written row. */
+  /** The primary key of the written row, in its JSON form (as the response spells it). */
   key: ScalarValue;
   /** True when a delete marked the row through the table's soft-delete column instead of deleting it. */
   softDeleted?: boolean;

@@ -110,7 +110,7 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   const j = r.rows[0]?.j;
   if (j == null) throw notFound(rc);
   const row = JSON.parse(j) as Record<string, unknown>;
-  await afterCommit(rc, c, { table: rc.table.name, operation: "update", row, key });
+  await afterCommit(rc, c, { table: rc.table.name, operation: "update", row, key: keyOf(rc, row) });
   return jsonText(c, j);
 }
 
@@ -129,7 +129,9 @@ export async function handleDelete(rc: ResourceContext, c: Context): Promise<Res
     : compileDelete(rc.service, rc.table, key, scope);
   const r = await runWrite(rc, stmt);
   if (r.rowCount === 0) throw notFound(rc);
-  const event: CommitEvent = { table: rc.table.name, operation: "delete", key };
+  // The key as the response JSON spells it (a bigint key is a number there), as for create and update.
+  const deleted = JSON.parse(r.rows[0]?.j ?? "{}") as Record<string, unknown>;
+  const event: CommitEvent = { table: rc.table.name, operation: "delete", key: keyOf(rc, deleted) };
   if (soft) event.softDeleted = true;
   await afterCommit(rc, c, event);
   return c.body(null, 204);
