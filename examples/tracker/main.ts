@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     say("TRACKER_JWT_SECRET is not set: tokens are signed with the built-in DEVELOPMENT secret (never deploy this)");
   }
   const db = await openDatabase(config, service, say);
-  let app;
+  let app: ReturnType<typeof createTrackerApp>;
   try {
     app = createTrackerApp({ db, jwtSecret: config.jwtSecret, log: (line) => console.log(line) });
   } catch (e) {

@@ -5,6 +5,7 @@
  */
 import { sign } from "hono/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTrackerApp } from "../../examples/tracker/app.js";
 import { hashPassword, verifyPassword } from "../../examples/tracker/auth/password.js";
 import { issueToken, TOKEN_ISSUER, verifyToken } from "../../examples/tracker/auth/token.js";
 import { service } from "../../examples/tracker/generated/tracker/index.js";
@@ -86,6 +87,12 @@ describe("tokens", () => {
     await expect(verifyToken(forever, SECRET)).rejects.toThrow("no expiry");
     const noOrg = await sign({ iss: TOKEN_ISSUER, sub: ADA, org: "acme", exp: now + 60 }, SECRET, "HS256");
     await expect(verifyToken(noOrg, SECRET)).rejects.toThrow("does not name a user and an org");
+  });
+});
+
+describe("createTrackerApp", () => {
+  it("refuses a secret shorter than 32 bytes", () => {
+    expect(() => createTrackerApp({ db: t.db.executor, jwtSecret: "x".repeat(31) })).toThrow(/at least 32 bytes/);
   });
 });
 
