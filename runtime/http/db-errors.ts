@@ -95,5 +95,10 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
   if (code.startsWith("22")) {
     return new ProblemError(400, "invalid-value", "A value is not valid for its column.");
   }
+  if (code.startsWith("54")) {
+    // Program limit exceeded (a statement too complex, a value nested too deeply): the request
+    // caused it, so it is the client's to simplify (docs/decisions/0901-json-document-depth.md).
+    return new ProblemError(400, "too-complex", "The request is too large or too deeply nested for the database.");
+  }
   return new ProblemError(500, "internal", "The request could not be completed.");
 }

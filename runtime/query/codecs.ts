@@ -106,26 +106,39 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
 }
 
 /**
- * True when `v` is plain JSON data (what `JSON.parse` yields): checked
- * iteratively so a deeply nested body cannot exhaust the stack.
+ * Deepest nesting of arrays and objects a JSON document may have: `JSON.parse`
+ * takes any depth, but `JSON.stringify` and PostgreSQL's jsonb input recurse
+ * and fail past a few thousand levels (docs/decisions/0901-json-document-depth.md).
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * True when `v` is plain JSON data (what `JSON.parse` yields) nested at most
+ * {@link MAX_JSON_DEPTH} arrays or objects deep: checked iteratively so a
+ * deeply nested body cannot exhaust the stack.
  */
 export function isJsonValue(v: unknown): v is JsonValue {
-  const stack: unknown[] = [v];
+  const stack: [unknown, number][] = [[v, 0]];
   while (stack.length > 0) {
-    const x = stack.pop();
+    const [x, depth] = stack.pop()!;
     if (x === null || typeof x === "string" || typeof x === "boolean") continue;
     if (typeof x === "number") {
       if (!Number.isFinite(x)) return false;
+    } else if (depth >= MAX_JSON_DEPTH) {
+      return false;
     } else if (Array.isArray(x)) {
-      stack.push(...x);
+      for (const y of x) stack.push([y, depth + 1]);
     } else if (typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) {
-      stack.push(...Object.values(x));
+      for (const y of Object.values(x)) stack.push([y, depth + 1]);
     } else {
       return false;
     }
   }
   return true;
 }
+
+/** The refusal of a value {@link isJsonValue} rejects. */
+export const NOT_A_DOCUMENT = `expected a JSON value, nested at most ${MAX_JSON_DEPTH} levels deep`;
 
 /**
  * Decodes one JSON scalar for `col` (one element on an array column): the
@@ -153,7 +166,7 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
     case "boolean":
       return typeof v === "boolean" ? ok(v) : fail("expected true or false");
     case "jsonb":
-      return isJsonValue(v) ? ok(JSON.stringify(v)) : fail("expected a JSON value");
+      return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
     default:
       return typeof v === "string" ? decodeText(col, v) : fail("expected a JSON string");
   }
@@ -178,7 +191,7 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
     }
     return ok(out);
   }
-  if (col.kind === "jsonb") return isJsonValue(v) ? ok(v) : fail("expected a JSON value");
+  if (col.kind === "jsonb") return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
   return decodeJsonScalar(col, v);
 }
 

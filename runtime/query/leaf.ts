@@ -7,7 +7,7 @@
  */
 import { MAX_LIST_VALUES, MAX_VALUE_BYTES, type ColumnDescriptor } from "../descriptor.js";
 import { cmp, type Comparison, type JsonValue, type ScalarValue } from "../predicate.js";
-import { decodeJsonScalar, decodeText, isJsonValue, type Decoded } from "./codecs.js";
+import { decodeJsonScalar, decodeText, isJsonValue, NOT_A_DOCUMENT, type Decoded } from "./codecs.js";
 import {
   isOperatorName,
   minListItems,
@@ -96,7 +96,7 @@ function decodeDocument(value: LeafValue): Decoded<JsonValue> {
     }
   }
   if (!value.present) return { ok: false, detail: "a JSON value is required" };
-  if (!isJsonValue(value.value)) return { ok: false, detail: "expected a JSON value" };
+  if (!isJsonValue(value.value)) return { ok: false, detail: NOT_A_DOCUMENT };
   if (tooLong(JSON.stringify(value.value))) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
   return { ok: true, value: value.value };
 }

@@ -12,14 +12,17 @@ const ECHO_LIMIT = 256;
 /**
  * The offending text as echoed in a problem item: cut to a readable length,
  * so a huge body field is not sent back whole. `undefined` (no JSON form)
- * becomes its `String` spelling.
+ * becomes its `String` spelling. A value nested deeper than the stack can
+ * walk (JSON.stringify and String both recurse) is echoed as `[…]` or
+ * `{…}`, so a hostile body is refused with a 400 rather than crashing the
+ * handler (issue #3 §7, test/faults/limits.test.ts).
  */
 export function echoValue(v: unknown): string {
   let text: string;
   try {
     text = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
   } catch {
-    text = String(v);
+    text = Array.isArray(v) ? "[…]" : typeof v === "object" && v !== null ? "{…}" : "…";
   }
   return text.length > ECHO_LIMIT ? text.slice(0, ECHO_LIMIT) + "…" : text;
 }
