@@ -22,7 +22,7 @@ import {
   TABLE_ATTRIBUTE_DOCS,
   TYPE_DOCS,
   type SettingEntry,
-} from "./reference.js";
+} from "../../grammar/textmate/reference.js";
 
 const md = (value: string) => ({ kind: "markdown" as const, value });
 

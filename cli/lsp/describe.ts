@@ -4,7 +4,7 @@
  * for capabilities and types come from `reference.ts`.
  */
 import type { ColumnDecl, DomainDecl, EnumDecl, Schema, TableDecl } from "../../compiler/ir.js";
-import { TYPE_DOCS } from "./reference.js";
+import { TYPE_DOCS } from "../../grammar/textmate/reference.js";
 
 /** A column's type as written in the language: `numeric(6,2)[]?`. */
 export function typeText(c: Pick<ColumnDecl, "type" | "nullable">): string {

@@ -16,7 +16,7 @@ import {
   SECURITY_SETTING_DOCS,
   TABLE_ATTRIBUTE_DOCS,
   type RefEntry,
-} from "./reference.js";
+} from "../../grammar/textmate/reference.js";
 import { resolve, type Resolved } from "./resolve.js";
 
 const SETTINGS = { resource: RESOURCE_SETTING_DOCS, api: API_SETTING_DOCS, generate: GENERATE_SETTING_DOCS, security: SECURITY_SETTING_DOCS };

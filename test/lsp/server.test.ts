@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSource } from "../../compiler/index.js";
 import { formatSource } from "../../grammar/format/index.js";
-import { COLUMN_ATTRIBUTE_DOCS, RESOURCE_SETTING_DOCS, TABLE_ATTRIBUTE_DOCS, TYPE_DOCS } from "../../cli/lsp/reference.js";
+import { COLUMN_ATTRIBUTE_DOCS, RESOURCE_SETTING_DOCS, TABLE_ATTRIBUTE_DOCS, TYPE_DOCS } from "../../grammar/textmate/reference.js";
 import { positionOf, TestClient } from "./client.js";
 
 const SCHEMA = `api {

@@ -3,7 +3,7 @@
  * attribute, setting and type of the `.resource` language. It is the single
  * text behind the language server's hover and completion details and the
  * reference tables of docs/language.md (regenerated from here by
- * `npx tsx cli/lsp/render-docs.ts`), so the editor and the docs never
+ * `npx tsx grammar/textmate/render-docs.ts`), so the editor and the docs never
  * disagree. Capability names in `spec` are those of the service
  * specification (../shared/spec/service-spec.md).
  */
@@ -79,7 +79,7 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
     spec: "Filterable",
   },
   sortable: {
-    syntax: "@sortable or @sortable(nulls: last)",
+    syntax: "@sortable[(nulls: first|last)]",
     summary: "Accepted in `sort` and `default_sort`. `nulls: last` (or `first`) places nulls last (first) in both directions; without it the database default applies.",
     spec: "Sortable, NullsLast",
   },
