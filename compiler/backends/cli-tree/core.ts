@@ -143,7 +143,7 @@ export function formatJson(text: string, pretty: boolean): string {
   let out = "";
   let depth = 0;
   const newline = (): string => (pretty ? "\n" + "  ".repeat(depth) : "");
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charAt(i);
     if (c === '"') {
       const end = skipString(text, i);
@@ -310,7 +310,8 @@ function commonFlags(ctx: Context) {
   const prefix = ctx.info.envPrefix;
   return {
     "base-url": Flags.string({
-      description: "Base address of the service; else the client's, else $" + prefix + "_BASE_URL, else " + DEFAULT_BASE_URL + ".",
+      description:
+        "Base address of the service; else the client's, else $" + prefix + "_BASE_URL, else " + DEFAULT_BASE_URL + ".",
       helpGroup: "GLOBAL",
     }),
     token: Flags.string({
@@ -331,16 +332,18 @@ abstract class ResourceCommand extends Command {
     const env = this.ctx.options.env ?? process.env;
     const given = this.ctx.options.client;
     const prefix = this.ctx.info.envPrefix;
-    const pick = (...values: (string | undefined)[]): string | undefined => values.find((v) => v !== undefined && v !== "");
+    const pick = (...values: (string | undefined)[]): string | undefined =>
+      values.find((v) => v !== undefined && v !== "");
     return new HttpClient({
-      baseURL: pick(flags["base-url"] as string | undefined, given?.baseURL, env[prefix + "_BASE_URL"]) ?? DEFAULT_BASE_URL,
-      token: pick(flags.token as string | undefined, given?.token, env[prefix + "_TOKEN"]),
+      baseURL:
+        pick(flags["base-url"] as string | undefined, given?.baseURL, env[prefix + "_BASE_URL"]) ?? DEFAULT_BASE_URL,
+      token: pick(flags["token"] as string | undefined, given?.token, env[prefix + "_TOKEN"]),
       transport: given?.transport,
     });
   }
 
   protected print(flags: Record<string, unknown>, json: string): void {
-    if (json.trim() !== "") writeOut(formatJson(json, flags.compact !== true));
+    if (json.trim() !== "") writeOut(formatJson(json, flags["compact"] !== true));
   }
 
   async run(): Promise<void> {
@@ -356,32 +359,60 @@ abstract class ResourceCommand extends Command {
 }
 
 function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Class {
-  const fixed = [...FIXED_EVERYWHERE, "sort", "select", "expand", "all", "search", "page", "per-page", "cursor", "count", "or", "and", "not"];
+  const fixed = [
+    ...FIXED_EVERYWHERE,
+    "sort",
+    "select",
+    "expand",
+    "all",
+    "search",
+    "page",
+    "per-page",
+    "cursor",
+    "count",
+    "or",
+    "and",
+    "not",
+  ];
   const filterFlags: Record<string, string> = {};
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
-  for (const f of spec.filters) {
-    const { name, aliases } = columnFlag(f.column, fixed);
-    filterFlags[name] = f.column;
-    const values = f.values ? " Values: " + f.values.join(", ") + "." : "";
+  for (const filter of spec.filters) {
+    const { name, aliases } = columnFlag(filter.column, fixed);
+    filterFlags[name] = filter.column;
+    const values = filter.values ? " Values: " + filter.values.join(", ") + "." : "";
     flags[name] = Flags.string({
       multiple: true,
       aliases,
       helpGroup: "FILTER",
       helpValue: "op.value",
       description:
-        "Filter on " + f.column + " (" + f.type + "): operator.value, or a bare value for eq; repeat to conjoin. Operators: " +
-        f.operators.join(", ") + "." + values + alsoSpelled(aliases),
+        "Filter on " +
+        filter.column +
+        " (" +
+        filter.type +
+        "): operator.value, or a bare value for eq; repeat to conjoin. Operators: " +
+        filter.operators.join(", ") +
+        "." +
+        values +
+        alsoSpelled(aliases),
     });
   }
-  flags.sort = Flags.string({
+  flags["sort"] = Flags.string({
     multiple: true,
     description: "Ordering, comma-separated, - for descending. Sortable: " + (spec.sortable.join(", ") || "none") + ".",
   });
-  flags.select = Flags.string({ multiple: true, description: "Columns to return, comma-separated. Selectable: " + spec.selectable.join(", ") + "." });
+  flags["select"] = Flags.string({
+    multiple: true,
+    description: "Columns to return, comma-separated. Selectable: " + spec.selectable.join(", ") + ".",
+  });
   if (spec.expandable.length > 0) {
-    flags.expand = Flags.string({ multiple: true, description: "Relations to expand, comma-separated. Expandable: " + spec.expandable.join(", ") + "." });
+    flags["expand"] = Flags.string({
+      multiple: true,
+      description: "Relations to expand, comma-separated. Expandable: " + spec.expandable.join(", ") + ".",
+    });
   }
-  if (spec.searchable) flags.search = Flags.string({ description: "Case-insensitive substring search over the searchable columns." });
+  if (spec.searchable)
+    flags["search"] = Flags.string({ description: "Case-insensitive substring search over the searchable columns." });
   const groups: Record<string, string> = {
     or: "Any child matches",
     and: "Every child matches",
@@ -395,11 +426,11 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
       description: meaning + "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
     });
   }
-  flags.page = Flags.integer({ min: 1, description: "Page number (offset paging)." });
+  flags["page"] = Flags.integer({ min: 1, description: "Page number (offset paging)." });
   flags["per-page"] = Flags.integer({ min: 1, description: "Rows per page; the service caps it." });
-  flags.cursor = Flags.string({ description: "Resume at the next_cursor of a previous page (same query)." });
-  flags.count = Flags.boolean({ description: "Add total, the size of the whole result." });
-  flags.all = Flags.boolean({ description: "Follow next_cursor to the end and print every row as one page." });
+  flags["cursor"] = Flags.string({ description: "Resume at the next_cursor of a previous page (same query)." });
+  flags["count"] = Flags.boolean({ description: "Add total, the size of the whole result." });
+  flags["all"] = Flags.boolean({ description: "Follow next_cursor to the end and print every row as one page." });
 
   return class extends ResourceCommand {
     static override summary = "List " + r.name + " (GET " + r.path + ").";
@@ -411,28 +442,34 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
       for (const [flag, column] of Object.entries(filterFlags)) {
         for (const value of (f[flag] as string[] | undefined) ?? []) query.push([column, value]);
       }
-      for (const g of ["or", "and", "not"]) for (const value of (f[g] as string[] | undefined) ?? []) query.push([g, value]);
-      const sort = joined(f.sort as string[] | undefined);
+      for (const g of ["or", "and", "not"])
+        for (const value of (f[g] as string[] | undefined) ?? []) query.push([g, value]);
+      const sort = joined(f["sort"] as string[] | undefined);
       if (sort !== undefined) query.push(["sort", sort]);
-      const select = joined(f.select as string[] | undefined);
+      const select = joined(f["select"] as string[] | undefined);
       if (select !== undefined) query.push(["select", select]);
-      const expand = joined(f.expand as string[] | undefined);
+      const expand = joined(f["expand"] as string[] | undefined);
       if (expand !== undefined) query.push(["expand", expand]);
-      if (typeof f.search === "string") query.push(["search", f.search]);
-      if (typeof f.page === "number") query.push(["page", String(f.page)]);
+      if (typeof f["search"] === "string") query.push(["search", f["search"]]);
+      if (typeof f["page"] === "number") query.push(["page", String(f["page"])]);
       if (typeof f["per-page"] === "number") query.push(["per_page", String(f["per-page"])]);
-      if (typeof f.cursor === "string") query.push(["cursor", f.cursor]);
-      if (f.count === true) query.push(["count", "exact"]);
+      if (typeof f["cursor"] === "string") query.push(["cursor", f["cursor"]]);
+      if (f["count"] === true) query.push(["count", "exact"]);
       const client = this.client(f);
       const first = await client.do({ method: "GET", path: r.path, query });
-      if (f.all !== true) return this.print(f, first);
+      if (f["all"] !== true) return this.print(f, first);
       this.print(f, await followCursors(client, r.path, query, first));
     }
   };
 }
 
 /** Fetches the pages after ${'`'}first${'`'} and merges them into one page (${'`'}--all${'`'}). */
-async function followCursors(client: HttpClient, path: string, query: [string, string][], first: string): Promise<string> {
+async function followCursors(
+  client: HttpClient,
+  path: string,
+  query: [string, string][],
+  first: string,
+): Promise<string> {
   const progress = process.stderr.isTTY === true;
   const base = query.filter(([name]) => name !== "page" && name !== "cursor" && name !== "count");
   const items: string[] = [];
@@ -464,15 +501,20 @@ function keyArg(r: ResourceSpec) {
   return { id: Args.string({ required: true, description: "The " + key.column + " (" + key.type + ") of the row." }) };
 }
 
-function getCommand(ctx: Context, r: ResourceSpec, spec: { selectable: string[]; expandable: string[] }): Command.Class {
+function getCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: { selectable: string[]; expandable: string[] },
+): Command.Class {
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
-  flags.select = Flags.string({
+  flags["select"] = Flags.string({
     multiple: true,
     multipleNonGreedy: true,
-    description: "Columns to print, comma-separated (the key is always kept). Selectable: " + spec.selectable.join(", ") + ".",
+    description:
+      "Columns to print, comma-separated (the key is always kept). Selectable: " + spec.selectable.join(", ") + ".",
   });
   if (spec.expandable.length > 0) {
-    flags.expand = Flags.string({
+    flags["expand"] = Flags.string({
       multiple: true,
       multipleNonGreedy: true,
       description: "Relations to expand, comma-separated. Expandable: " + spec.expandable.join(", ") + ".",
@@ -485,10 +527,10 @@ function getCommand(ctx: Context, r: ResourceSpec, spec: { selectable: string[];
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
-      const expand = joined(f.expand as string[] | undefined);
+      const expand = joined(f["expand"] as string[] | undefined);
       const query: [string, string][] = expand === undefined ? [] : [["expand", expand]];
-      const row = await this.client(f).do({ method: "GET", path: itemPath(r.path, a.id as string), query });
-      const select = joined(f.select as string[] | undefined);
+      const row = await this.client(f).do({ method: "GET", path: itemPath(r.path, a["id"] as string), query });
+      const select = joined(f["select"] as string[] | undefined);
       this.print(f, select === undefined ? row : project(row, select, r, expand));
     }
   };
@@ -505,7 +547,11 @@ function project(row: string, select: string, r: ResourceSpec, expand: string | 
   if (unknown.length > 0) {
     throw new UsageError("--select: unknown column " + unknown.join(", ") + "; selectable: " + allowed.join(", "));
   }
-  const keep = new Set([...names, ...(r.key ? [r.key.column] : []), ...(expand ? expand.split(",").map((s) => s.trim()) : [])]);
+  const keep = new Set([
+    ...names,
+    ...(r.key ? [r.key.column] : []),
+    ...(expand ? expand.split(",").map((s) => s.trim()) : []),
+  ]);
   const members = objectMembers(row).filter(([k]) => keep.has(k));
   return "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}";
 }
@@ -538,7 +584,11 @@ function createCommand(ctx: Context, r: ResourceSpec, spec: { fields: FieldSpec[
   };
 }
 
-function updateCommand(ctx: Context, r: ResourceSpec, spec: { fields: FieldSpec[]; nullable: string[] }): Command.Class {
+function updateCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: { fields: FieldSpec[]; nullable: string[] },
+): Command.Class {
   const fieldFlags = bodyFlags(spec.fields, [...FIXED_EVERYWHERE, "set-null"], false);
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
@@ -551,7 +601,8 @@ function updateCommand(ctx: Context, r: ResourceSpec, spec: { fields: FieldSpec[
     });
   }
   return class extends ResourceCommand {
-    static override summary = "Update one of " + r.name + " (PATCH " + r.path + "/{id}); only the flags given are sent.";
+    static override summary =
+      "Update one of " + r.name + " (PATCH " + r.path + "/{id}); only the flags given are sent.";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
@@ -559,10 +610,11 @@ function updateCommand(ctx: Context, r: ResourceSpec, spec: { fields: FieldSpec[
     protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
       const body = bodyOf(fieldFlags, f);
       for (const column of (f["set-null"] as string[] | undefined) ?? []) {
-        if (column in body) throw new UsageError("--set-null " + column + " conflicts with a value given for " + column);
+        if (column in body)
+          throw new UsageError("--set-null " + column + " conflicts with a value given for " + column);
         body[column] = null;
       }
-      this.print(f, await this.client(f).do({ method: "PATCH", path: itemPath(r.path, a.id as string), body }));
+      this.print(f, await this.client(f).do({ method: "PATCH", path: itemPath(r.path, a["id"] as string), body }));
     }
   };
 }
@@ -575,7 +627,7 @@ function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
-      this.print(f, await this.client(f).do({ method: "DELETE", path: itemPath(r.path, a.id as string) }));
+      this.print(f, await this.client(f).do({ method: "DELETE", path: itemPath(r.path, a["id"] as string) }));
     }
   };
 }
@@ -607,7 +659,11 @@ function loadable(id: string, cmd: Command.Class, plugin: string): Command.Loada
  * create | update <id> | delete <id>${'`'}, one subcommand per exposed operation
  * (spec: Command-line client).
  */
-export function createCommandTree(info: TreeInfo, resources: readonly ResourceSpec[], options: TreeOptions = {}): CommandTree {
+export function createCommandTree(
+  info: TreeInfo,
+  resources: readonly ResourceSpec[],
+  options: TreeOptions = {},
+): CommandTree {
   const ctx: Context = { info, options };
   const commands: Record<string, Command.Class> = {};
   const topics: Interfaces.Topic[] = [];
@@ -624,7 +680,12 @@ export function createCommandTree(info: TreeInfo, resources: readonly ResourceSp
     name: info.bin,
     version: info.version,
     description: info.description,
-    oclif: { bin: info.bin, dirname: info.bin, topicSeparator: " ", topics: Object.fromEntries(topics.map((t) => [t.name, { description: t.description }])) },
+    oclif: {
+      bin: info.bin,
+      dirname: info.bin,
+      topicSeparator: " ",
+      topics: Object.fromEntries(topics.map((t) => [t.name, { description: t.description }])),
+    },
   } as unknown as Interfaces.PJSON;
   const plugin = {
     _base: info.bin,

@@ -144,15 +144,19 @@ function problemOf(status: number, body: string): ProblemDocument {
   } catch {
     parsed = undefined;
   }
-  if (isRecord(parsed) && (typeof parsed.detail === "string" || typeof parsed.title === "string")) {
+  if (isRecord(parsed) && (typeof parsed["detail"] === "string" || typeof parsed["title"] === "string")) {
     return { ...(parsed as Partial<ProblemDocument>), status } as ProblemDocument;
   }
-  return { status, title: "HTTP " + status, detail: "the service answered HTTP " + status + " without a problem document" };
+  return {
+    status,
+    title: "HTTP " + status,
+    detail: "the service answered HTTP " + status + " without a problem document",
+  };
 }
 
 function describeFailure(e: unknown): string {
-  const cause = isRecord(e) ? e.cause : undefined;
-  if (isRecord(cause) && typeof cause.code === "string") return cause.code;
+  const cause = isRecord(e) ? e["cause"] : undefined;
+  if (isRecord(cause) && typeof cause["code"] === "string") return cause["code"];
   if (cause instanceof Error) return cause.message;
   return e instanceof Error ? e.message : String(e);
 }
@@ -193,8 +197,12 @@ export class HttpClient {
     for (const [name, value] of request.query ?? []) search.append(name, value);
     const qs = search.toString();
     const headers: Record<string, string> = { accept: "application/json" };
-    if (this.token !== undefined && this.token !== "") headers.authorization = "Bearer " + this.token;
-    const prepared: PreparedRequest = { method: request.method, url: base + request.path + (qs ? "?" + qs : ""), headers };
+    if (this.token !== undefined && this.token !== "") headers["authorization"] = "Bearer " + this.token;
+    const prepared: PreparedRequest = {
+      method: request.method,
+      url: base + request.path + (qs ? "?" + qs : ""),
+      headers,
+    };
     if (request.body !== undefined) {
       headers["content-type"] = "application/json";
       prepared.body = JSON.stringify(request.body);
@@ -210,7 +218,8 @@ export class HttpClient {
   async do(request: ApiRequest, options: CallOptions = {}): Promise<string> {
     const signal = options.signal ?? new AbortController().signal;
     const response = await (this.transport ?? fetchTransport)(this.prepare(request), signal);
-    if (response.status < 200 || response.status > 299) throw new ProblemError(problemOf(response.status, response.body));
+    if (response.status < 200 || response.status > 299)
+      throw new ProblemError(problemOf(response.status, response.body));
     return response.body;
   }
 }
@@ -369,7 +378,8 @@ function scalarText(value: unknown, codec: ColumnCodec, column: string): string 
     case "string":
       return value;
     case "number":
-      if (!Number.isFinite(value)) throw new TypeError("filter on " + column + ": " + value + " is not a finite number");
+      if (!Number.isFinite(value))
+        throw new TypeError("filter on " + column + ": " + value + " is not a finite number");
       return String(value);
     case "bigint":
     case "boolean":
@@ -399,7 +409,9 @@ function document(value: unknown, column: string, inGroup: boolean): string {
   if (text === undefined) throw new TypeError("filter on " + column + ": expected a JSON document");
   if (inGroup && /\\[^"\\]/.test(text.replace(/\\\\/g, ""))) {
     throw new TypeError(
-      "filter on " + column + ": a document with escaped characters (newlines, control characters) cannot be written inside or/and/not; filter on it at the top level",
+      "filter on " +
+        column +
+        ": a document with escaped characters (newlines, control characters) cannot be written inside or/and/not; filter on it at the top level",
     );
   }
   return text;
@@ -414,7 +426,9 @@ function leaves(column: string, filter: unknown, codecs: ColumnCodecs, inGroup: 
   const codec = codecs[column] ?? "plain";
   const isArray = codec.endsWith("[]");
   if (codec === "document" && !isOperatorObject(filter)) {
-    throw new TypeError("filter on " + column + ": a document column takes operators ({ hasdoc: … }), not a bare value");
+    throw new TypeError(
+      "filter on " + column + ": a document column takes operators ({ hasdoc: … }), not a bare value",
+    );
   }
   const entries: [string, unknown][] = isOperatorObject(filter) ? Object.entries(filter) : [["eq", filter]];
   const out: string[] = [];
@@ -443,7 +457,14 @@ function terms(where: object, codecs: ColumnCodecs): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    if (key === "or") out.push("or(" + groupMembers(key, value).map((w) => conjunction(w, codecs)).join(",") + ")");
+    if (key === "or")
+      out.push(
+        "or(" +
+          groupMembers(key, value)
+            .map((w) => conjunction(w, codecs))
+            .join(",") +
+          ")",
+      );
     else if (key === "and") for (const w of groupMembers(key, value)) out.push(...terms(w, codecs));
     else if (key === "not") out.push("not(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")");
     else for (const leaf of leaves(key, value, codecs, true)) out.push(key + "." + leaf);
@@ -473,7 +494,15 @@ export function whereParams(where: object, codecs: ColumnCodecs): [string, strin
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    if (key === "or") out.push(["or", "(" + groupMembers(key, value).map((w) => conjunction(w, codecs)).join(",") + ")"]);
+    if (key === "or")
+      out.push([
+        "or",
+        "(" +
+          groupMembers(key, value)
+            .map((w) => conjunction(w, codecs))
+            .join(",") +
+          ")",
+      ]);
     else if (key === "and") for (const w of groupMembers(key, value)) out.push(...whereParams(w, codecs));
     else if (key === "not") out.push(["not", "(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")"]);
     else for (const leaf of leaves(key, value, codecs, false)) out.push([key, leaf]);

@@ -1,0 +1,80 @@
+/**
+ * The reference application served on a real port for the client and
+ * command-tree tests: spec.resource's DDL and examples/tracker/seed.sql in a
+ * fresh database, mounted by `createDevApp` with trivial hooks of our own
+ * (every confined table scoped to the first org, soft-deleted tasks hidden,
+ * read-only tenant and author columns stamped on create), so these tests
+ * depend on no application code.
+ */
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { createDevApp } from "../../cli/dev/app.js";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import type { Hooks } from "../../runtime/hooks.js";
+import { and, cmp, type Predicate } from "../../runtime/predicate.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { compileFile } from "../support/service.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** The seed's first org and one of its users. */
+export const ORG = "00000000-0000-4000-8000-000000000001";
+export const USER = "00000000-0000-4000-8000-000000000101";
+
+/** A running service. */
+export interface RunningService {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  service: ServiceDescriptor;
+  db: TestDatabase;
+  /** Every request line the server logged (`GET /tasks?… 200 3ms`). */
+  log: string[];
+  stop(): Promise<void>;
+}
+
+/** Hooks confining every table that needs it to {@link ORG}, and stamping read-only columns. */
+export function trivialHooks(service: ServiceDescriptor): Hooks {
+  const beforeQuery: NonNullable<Hooks["beforeQuery"]> = {};
+  const beforeCreate: NonNullable<Hooks["beforeCreate"]> = {};
+  for (const t of service.tables) {
+    const hasOrg = t.columns.some((c) => c.name === "org_id");
+    if (t.scoped || t.softDeleteColumn !== undefined) {
+      const parts: Predicate[] = [];
+      if (hasOrg) parts.push(cmp("org_id", "eq", ORG));
+      if (t.softDeleteColumn !== undefined) parts.push(cmp(t.softDeleteColumn, "isnull"));
+      beforeQuery[t.name] = () => (parts.length === 0 ? undefined : and(...parts));
+    }
+    const stamps: Record<string, string> = {};
+    if (hasOrg) stamps.org_id = ORG;
+    if (t.columns.some((c) => c.name === "author_id" && c.readOnly)) stamps.author_id = USER;
+    if (Object.keys(stamps).length > 0) beforeCreate[t.name] = (_ctx, values) => ({ ...values, ...stamps });
+  }
+  return { beforeQuery, beforeCreate };
+}
+
+/** Serves spec.resource over a fresh, seeded database on 127.0.0.1 and an ephemeral port. */
+export async function startTracker(): Promise<RunningService> {
+  const { service, ddl } = await compileFile(path.join(ROOT, "spec.resource"));
+  const db = await createTestDatabase("client");
+  await db.executor.script(ddl);
+  await db.executor.script(readFileSync(path.join(ROOT, "examples/tracker/seed.sql"), "utf8"));
+  const log: string[] = [];
+  const { app, mounted } = createDevApp(service, { db: db.executor, hooks: trivialHooks(service), log: (l) => log.push(l) });
+  if (!mounted.ok) throw new Error(JSON.stringify(mounted.errors));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    service,
+    db,
+    log,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.drop();
+    },
+  };
+}

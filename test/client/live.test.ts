@@ -1,0 +1,115 @@
+/**
+ * The typed client against the reference application served on a real port
+ * (spec.resource, examples/tracker/seed.sql, trivial hooks): every exposed
+ * operation, filters of each value family read by the real server, cursor
+ * paging, refusals; and the same client over an in-process transport
+ * (Hono's `app.request`), without sockets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDevApp } from "../../cli/dev/app.js";
+import { Client, ProblemError, allowedAt, type Transport } from "../../fixtures/spec/expected/client/index.js";
+import { startTracker, trivialHooks, type RunningService } from "../cli-tree/service.js";
+
+let svc: RunningService;
+let client: Client;
+
+beforeAll(async () => {
+  svc = await startTracker();
+  client = new Client({ baseURL: svc.url, token: "any" });
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+describe("typed client over HTTP", () => {
+  it("lists with filters, sort, select and count", async () => {
+    const page = await client.tasks.list({
+      where: { status: { in: ["todo", "doing", "done"] }, labels: { hasany: ["engineering", "purchasing"] } },
+      sort: ["-priority"],
+      select: ["title", "priority"],
+      count: true,
+    });
+    expect(page.items).toEqual([
+      { id: 4, title: "Test launch pad", priority: 4 },
+      { id: 1, title: "Design the fuel pump", priority: 3 },
+      { id: 2, title: "Order titanium", priority: 2 },
+    ]);
+    expect(page.total).toBe(3);
+    expect(page.has_more).toBe(false);
+  });
+
+  it("filters documents, dates, numerics, nulls and groups as the server reads them", async () => {
+    const ids = async (where: Parameters<Client["tasks"]["list"]>[0]): Promise<number[]> =>
+      (await client.tasks.list({ ...where, select: ["id"], sort: ["title"] })).items.map((r) => r.id).sort();
+    expect(await ids({ where: { attrs: { hasdoc: { source: "jira" } } } })).toEqual([1]);
+    expect(await ids({ where: { due_on: { gte: new Date(Date.UTC(2026, 10, 30)) } } })).toEqual([1, 3]);
+    expect(await ids({ where: { estimate: { between: ["1", 12.5] } } })).toEqual([1, 2]);
+    expect(await ids({ where: { assignee_id: { isnull: true } } })).toEqual([2]);
+    expect(await ids({ where: { title: { contains: "50%" } } })).toEqual([3]);
+    expect(await ids({ where: { or: [{ priority: { gte: 4 } }, { status: "blocked", title: { startswith: "write" } }] } })).toEqual([3, 4]);
+    expect(await ids({ where: { not: { labels: { has: "engineering" } } } })).toEqual([2, 3]);
+    expect(await ids({ search: "REVIEW" })).toEqual([1]);
+  });
+
+  it("reads with expansions: a forward row, null for a nullable reference, inverse children", async () => {
+    const one = await client.tasks.get(1, { expand: ["list", "assignee", "comments"] });
+    expect(one.list.title).toBe("Backlog");
+    expect(one.assignee?.name).toBe("Ada Lovelace");
+    expect(one.comments.items.map((c) => c.body)).toEqual(["Reviewed, two remarks.", "Pump drawings attached."]);
+    expect(one.comments.has_more).toBe(false);
+    const two = await client.tasks.get(2, { expand: ["assignee"] });
+    expect(two.assignee).toBeNull();
+  });
+
+  it("walks every page through next_cursor", async () => {
+    const seen: number[] = [];
+    let pages = 0;
+    for await (const page of client.tasks.pages({ perPage: 1, sort: ["title"], select: ["title"] })) {
+      pages++;
+      seen.push(...page.items.map((r) => r.id));
+    }
+    expect(pages).toBe(4);
+    expect(seen).toEqual([1, 2, 4, 3]);
+  });
+
+  it("creates, updates and deletes", async () => {
+    const created = await client.lists.create({ title: "Client test", position: 9 });
+    expect(created).toMatchObject({ title: "Client test", position: 9, color: null });
+    const updated = await client.lists.update(created.id, { color: "#123456", archived_at: "2026-01-01T00:00:00Z" });
+    expect(updated).toMatchObject({ color: "#123456", archived_at: "2026-01-01T00:00:00Z" });
+    const cleared = await client.lists.update(created.id, { color: null });
+    expect(cleared.color).toBeNull();
+    await client.lists.delete(created.id);
+    const gone = await client.lists.get(created.id).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(ProblemError);
+    expect((gone as ProblemError).status).toBe(404);
+  });
+
+  it("surfaces a 400 with the allowed alternatives", async () => {
+    const bad = await client.tasks
+      .list({ sort: ["summary" as never], expand: ["watchers" as never] })
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ProblemError);
+    const pe = bad as ProblemError;
+    expect(pe.status).toBe(400);
+    expect(allowedAt(pe, "query.sort")).toEqual(["title", "status", "priority", "position", "estimate", "due_on", "created_at"]);
+    expect(allowedAt(pe, "query.expand")).toEqual(["list", "assignee", "comments"]);
+  });
+});
+
+describe("typed client over an in-process transport", () => {
+  it("replaces HTTP entirely: the same answers without a socket", async () => {
+    const { app } = createDevApp(svc.service, { db: svc.db.executor, hooks: trivialHooks(svc.service) });
+    const before = svc.log.length;
+    const transport: Transport = async (r, signal) => {
+      const res = await app.request(r.url, { method: r.method, headers: r.headers, body: r.body, signal });
+      return { status: res.status, body: await res.text() };
+    };
+    const local = new Client({ baseURL: "http://in-process", transport });
+    const page = await local.orgs.list({ select: ["name"] });
+    expect(page.items).toEqual([{ id: "00000000-0000-4000-8000-000000000001", name: "Acme Rockets" }, { id: "00000000-0000-4000-8000-000000000002", name: "Globex Tea" }]);
+    const refused = await local.orgs.get("not-a-uuid").catch((e: unknown) => e);
+    expect((refused as ProblemError).problem.errors?.[0]?.location).toBe("path.id");
+    expect(svc.log.length).toBe(before);
+  });
+});
