@@ -7,7 +7,8 @@
  * - the port closed, or the server gone mid-query: 503 at once;
  * - a network that swallows packets: 503 once the pool's connection
  *   timeout (new connections) or the client-side query timeout (open ones)
- *   runs out, never a hang;
+ *   runs out, never a hang (a write within two query timeouts: BEGIN, then
+ *   ROLLBACK);
  * - a pool whose every connection is busy: 503 after the connection
  *   timeout, not an endless queue;
  * - a slow statement: cut by the server's statement timeout, 504;
@@ -18,6 +19,7 @@
  * fast it comes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileFile } from "../support/service.js";
@@ -34,19 +36,19 @@ const SLACK_MS = 2500;
 const db: TestDatabase = await createTestDatabase("faults");
 let proxy: TcpProxy;
 let exec: PgExecutor;
+let service: ServiceDescriptor;
 let client: ReturnType<typeof rawClient>;
 
 beforeAll(async () => {
   if (db.kind !== "pg") return;
-  const { service, ddl } = await compileFile("test/faults/fixtures/faults.resource");
+  const compiled = await compileFile("test/faults/fixtures/faults.resource");
+  service = compiled.service;
+  const ddl = compiled.ddl;
   await db.executor.script(ddl + "\nINSERT INTO naps (name) VALUES ('first'), ('0.8'), ('1.2'), ('30');");
   const target = new URL(db.url!);
   proxy = await startProxy(target.hostname, Number(target.port || 5432));
-  const proxied = new URL(db.url!);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
   exec = createPgExecutor({
-    connectionString: proxied.toString(),
+    connectionString: proxiedUrl(),
     max: 3,
     connectionTimeoutMillis: CONNECT_MS,
     statementTimeoutMillis: STATEMENT_MS,
@@ -60,6 +62,14 @@ afterAll(async () => {
   await proxy?.close();
   await db.drop();
 });
+
+/** The test database's URL, pointed at the proxy. */
+function proxiedUrl(): string {
+  const u = new URL(db.url!);
+  u.hostname = "127.0.0.1";
+  u.port = String(proxy.port);
+  return u.toString();
+}
 
 /** Sends `req` and measures how long the answer took, in milliseconds. */
 async function timed(req: RawRequest): Promise<{ ans: RawAnswer; ms: number }> {
@@ -131,14 +141,35 @@ describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
   });
 
   it("answers 503 after the connection timeout when new connections are swallowed, writes included, then serves again", async () => {
-    await proxy.set("blackhole");
-    // Whatever the pool held has gone silent; give each request a connection the proxy swallows.
-    for (const req of [read(), ...writes]) {
-      const { ans, ms } = await timed(req);
-      expectFault(ans, 503);
-      // A write may spend one timeout on BEGIN and one on ROLLBACK before it gives up the connection.
-      expect(ms, `${req.method} ${req.path}`).toBeLessThan(2 * QUERY_MS + SLACK_MS);
+    // A second executor with an empty pool, so every request must open a connection the proxy swallows.
+    const cold = createPgExecutor({ connectionString: proxiedUrl(), max: 3, connectionTimeoutMillis: CONNECT_MS, statementTimeoutMillis: STATEMENT_MS, queryTimeoutMillis: QUERY_MS });
+    const coldClient = rawClient(service, cold);
+    try {
+      await proxy.set("blackhole");
+      for (const req of [read(), ...writes]) {
+        const start = performance.now();
+        const ans = await coldClient.send(req);
+        const ms = performance.now() - start;
+        expectFault(ans, 503);
+        expect(ms, `${req.method} ${req.path}`).toBeGreaterThanOrEqual(CONNECT_MS - 50);
+        expect(ms, `${req.method} ${req.path}`).toBeLessThan(CONNECT_MS + SLACK_MS);
+      }
+      await proxy.set("forward");
+      const again = await coldClient.send(read());
+      expect(again.status, again.text).toBe(200);
+    } finally {
+      await proxy.set("forward");
+      await cold.close();
     }
+  });
+
+  it("a write whose open connection goes silent gives up within two query timeouts", async () => {
+    await expectServing();
+    await proxy.set("blackhole");
+    const { ans, ms } = await timed(writes[0]);
+    expectFault(ans, 503);
+    // BEGIN waits one query timeout; the ROLLBACK that follows waits another before the connection is dropped.
+    expect(ms).toBeLessThan(2 * QUERY_MS + SLACK_MS);
     await proxy.set("forward");
     await expectServing();
   });
@@ -154,7 +185,7 @@ describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
   it("answers 503 after the connection timeout when every pooled connection is busy", async () => {
     // Three slow reads hold the pool's three connections for 1.2 s each; the fourth waits for one.
     const slow = Array.from({ length: 3 }, () => timed(read("/naps?name=eq.1.2&select=id,nap")));
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !(exec.pool.totalCount === 3 && exec.pool.idleCount === 0); i++) await new Promise((r) => setTimeout(r, 10));
     const { ans, ms } = await timed(read());
     const held = await Promise.all(slow);
     expect(held.map((h) => h.ans.status)).toEqual([200, 200, 200]);

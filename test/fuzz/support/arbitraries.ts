@@ -150,6 +150,14 @@ export const anyText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.tuple(fc.constantFrom("a", "é", "%", "9", "(", "\u0000"), fc.integer({ min: 100, max: 3000 })).map(([c, n]) => c.repeat(n)), weight: 1 },
 );
 
+/**
+ * JSON text nested deep: around the document limit (100 levels, decision
+ * 0901) and far past where recursive code overflows the stack.
+ */
+export const deepJson: fc.Arbitrary<string> = fc
+  .tuple(fc.boolean(), fc.oneof(fc.integer({ min: 95, max: 105 }), fc.integer({ min: 1000, max: 100_000 })))
+  .map(([array, d]) => (array ? "[".repeat(d) + "]".repeat(d) : '{"a":'.repeat(d) + "1" + "}".repeat(d)));
+
 const isoDate = fc
   .date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
   .map((d) => d.toISOString());
@@ -350,7 +358,15 @@ function filterTree(table: TableDescriptor, service: ServiceDescriptor): fc.Arbi
       fc.jsonValue({ maxDepth: 2 }),
     ),
   }));
-  return fc.oneof({ arbitrary: node.map((n) => JSON.stringify(n) ?? ""), weight: 5 }, { arbitrary: anyText, weight: 1 });
+  const deepLeaf = fc
+    .tuple(names, fc.constantFrom("eq", "in", "hasdoc", "has", "hasany"), deepJson)
+    .map(([field, op, v]) => `{"field":${JSON.stringify(field)},"op":"${op}","value":${v}}`);
+  return fc.oneof(
+    { arbitrary: node.map((n) => JSON.stringify(n) ?? ""), weight: 5 },
+    { arbitrary: deepLeaf, weight: 1 },
+    { arbitrary: deepJson, weight: 1 },
+    { arbitrary: anyText, weight: 1 },
+  );
 }
 
 /** Integers and non-integers for page, per_page and offset. */
@@ -575,8 +591,8 @@ export function bodyText(table: TableDescriptor): fc.Arbitrary<string> {
       weight: 2,
     },
     { arbitrary: fc.tuple(object, field).map(([o, [k, v]]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"},${JSON.stringify(k)}:1${o === "{}" ? "" : ","}`)), weight: 1 },
-    { arbitrary: fc.integer({ min: 50, max: 5000 }).map((d) => "[".repeat(d) + "]".repeat(d)), weight: 1 },
-    { arbitrary: fc.integer({ min: 50, max: 2000 }).map((d) => '{"a":'.repeat(d) + "1" + "}".repeat(d)), weight: 1 },
+    { arbitrary: deepJson, weight: 1 },
+    { arbitrary: fc.tuple(object, bodyFieldName(table), deepJson).map(([o, k, v]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${v}${o === "{}" ? "" : ","}`)), weight: 2 },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? "null"), weight: 1 },
     { arbitrary: anyText, weight: 1 },
   );
