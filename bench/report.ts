@@ -25,25 +25,52 @@ function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** The figures of one server on one scenario: mean requests/s over the rounds, median p50 and p99 (ms). */
-export function summarize(samples: readonly LoadSample[]): { rps: number; p50: number; p99: number } {
-  return { rps: mean(samples.map((s) => s.rps)), p50: median(samples.map((s) => s.p50)), p99: median(samples.map((s) => s.p99)) };
+/** The figures of one server on one scenario, summarized over the rounds. */
+export interface Summary {
+  /** Mean requests/s. */
+  rps: number;
+  /** Median of the rounds' p50 and p99 latencies, ms. */
+  p50: number;
+  p99: number;
+  /** Median CPU µs per request, server process + database backends; undefined when not measured. */
+  cpu?: number;
+}
+
+/** Summarizes one server's rounds on one scenario. */
+export function summarize(samples: readonly LoadSample[]): Summary {
+  const out: Summary = {
+    rps: mean(samples.map((s) => s.rps)),
+    p50: median(samples.map((s) => s.p50)),
+    p99: median(samples.map((s) => s.p99)),
+  };
+  const cpu = samples.flatMap((s) => (s.cpu ? [s.cpu.server + s.cpu.database] : []));
+  if (cpu.length === samples.length && cpu.length > 0) out.cpu = median(cpu);
+  return out;
 }
 
 const f0 = (x: number): string => x.toFixed(0);
 const f1 = (x: number): string => x.toFixed(1);
 
-/** The summary table: one row per scenario, resc against hand-written, and the throughput ratio. */
+const orDash = (x: number | undefined, f: (x: number) => string): string => (x === undefined ? "–" : f(x));
+
+/**
+ * The summary table: one row per scenario, resc against hand-written, the
+ * throughput ratio, and the CPU each spends per request (Node process plus
+ * PostgreSQL backends) with the ratio hand-written / resc, which reads like
+ * the throughput ratio (above 1: resc is cheaper).
+ */
 export function summaryTable(results: readonly ScenarioResult[]): string {
   const lines = [
-    "| scenario | resc req/s | hand-written req/s | resc / hand-written | resc p50 ms | hand-written p50 ms | resc p99 ms | hand-written p99 ms |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | resc req/s | hand-written req/s | resc / hand-written | resc p50 ms | hand-written p50 ms | resc p99 ms | hand-written p99 ms | resc CPU µs/req | hand-written CPU µs/req | CPU hand-written / resc |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of results) {
     const a = summarize(r.samples.resc);
     const b = summarize(r.samples["hand-written"]);
+    const cpuRatio = a.cpu !== undefined && b.cpu !== undefined ? b.cpu / a.cpu : undefined;
     lines.push(
-      `| ${r.name} | ${f0(a.rps)} | ${f0(b.rps)} | ${(a.rps / b.rps).toFixed(2)} | ${f1(a.p50)} | ${f1(b.p50)} | ${f1(a.p99)} | ${f1(b.p99)} |`,
+      `| ${r.name} | ${f0(a.rps)} | ${f0(b.rps)} | ${(a.rps / b.rps).toFixed(2)} | ${f1(a.p50)} | ${f1(b.p50)} | ${f1(a.p99)} | ${f1(b.p99)} | ` +
+        `${orDash(a.cpu, f0)} | ${orDash(b.cpu, f0)} | ${orDash(cpuRatio, (x) => x.toFixed(2))} |`,
     );
   }
   return lines.join("\n");
@@ -51,11 +78,17 @@ export function summaryTable(results: readonly ScenarioResult[]): string {
 
 /** Every round's raw figures, in the order they were measured. */
 export function rawTable(results: readonly ScenarioResult[]): string {
-  const lines = ["| scenario | server | round | req/s | p50 ms | p99 ms | failures |", "|---|---|---:|---:|---:|---:|---:|"];
+  const lines = [
+    "| scenario | server | round | req/s | p50 ms | p99 ms | failures | CPU µs/req Node | CPU µs/req PostgreSQL |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
   for (const r of results) {
     for (const [label, samples] of Object.entries(r.samples)) {
       samples.forEach((s, i) => {
-        lines.push(`| ${r.name} | ${label} | ${i + 1} | ${f0(s.rps)} | ${f1(s.p50)} | ${f1(s.p99)} | ${s.failures} |`);
+        lines.push(
+          `| ${r.name} | ${label} | ${i + 1} | ${f0(s.rps)} | ${f1(s.p50)} | ${f1(s.p99)} | ${s.failures} | ` +
+            `${orDash(s.cpu?.server, f0)} | ${orDash(s.cpu?.database, f0)} |`,
+        );
       });
     }
   }

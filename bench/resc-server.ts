@@ -1,9 +1,10 @@
 /**
- * Process entry of the resc side: compiles `fixtures/pagila/pagila.resource`
- * in memory and serves it over a pg executor (default pool of 10), the way
- * `resc dev --database-url` does, minus the per-request log line and the
- * start-up schema comparison. `DATABASE_URL` and `PORT` as for the
- * hand-written server; prints `listening <port>` once ready.
+ * Process entry of the resc side: compiles the schema file `SCHEMA_FILE`
+ * (the bench passes `fixtures/pagila/pagila.resource`) in memory and serves
+ * it over a pg executor (default pool of 10), the way `resc dev
+ * --database-url` does, minus the per-request log line and the start-up
+ * schema comparison. `DATABASE_URL` and `PORT` as for the hand-written
+ * server; prints `listening <port>` once ready.
  */
 import { readFile } from "node:fs/promises";
 import { serve } from "@hono/node-server";
@@ -12,9 +13,10 @@ import { formatDiagnostics } from "../grammar/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
 import { createDevApp } from "../cli/dev/app.js";
 
-const file = new URL("../fixtures/pagila/pagila.resource", import.meta.url);
+const file = process.env.SCHEMA_FILE;
+if (!file) throw new Error("SCHEMA_FILE is not set");
 const source = await readFile(file, "utf8");
-const compiled = compileSource(source, file.pathname);
+const compiled = compileSource(source, file);
 if (!compiled.ok) throw new Error(formatDiagnostics(compiled.diagnostics, source));
 const db = createPgExecutor({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila" });
 const { app, mounted } = createDevApp(buildDescriptor(compiled.schema), { db });

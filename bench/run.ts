@@ -4,7 +4,8 @@
  *
  * 1. creates a database on the local server (or `DATABASE_URL`'s) and loads
  *    Pagila, unless `--database-url` names one already loaded;
- * 2. starts both servers, each in its own process on 127.0.0.1;
+ * 2. compiles both servers with tsc and starts them, each in its own
+ *    process on 127.0.0.1;
  * 3. checks that both answer every scenario with the same JSON, and stops
  *    if not: a faster wrong answer measures nothing;
  * 4. warms both up, then loads them alternately with autocannon from this
@@ -21,11 +22,12 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { cpuBetween, markCpu } from "./cpu.js";
 import { createBenchDatabase } from "./database.js";
 import { loadOnce, type LoadOptions } from "./load.js";
 import { rawTable, summaryTable, type ScenarioResult } from "./report.js";
 import { SCENARIOS, firstDifference, getJson, sameAnswer } from "./scenarios.js";
-import { startServer, type ServerProcess } from "./servers.js";
+import { buildServers, startServer, type ServerProcess } from "./servers.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -61,7 +63,11 @@ function log(line: string): void {
 }
 
 async function main(): Promise<void> {
+  log("compiling the servers (tsc)…");
+  await buildServers();
+  log("loading Pagila…");
   const db = opts["database-url"] ? { url: opts["database-url"], drop: async () => {} } : await createBenchDatabase();
+  const database = decodeURIComponent(new URL(db.url).pathname.slice(1));
   const servers: ServerProcess[] = [];
   try {
     for (const label of ["resc", "hand-written"] as const) {
@@ -88,7 +94,12 @@ async function main(): Promise<void> {
       const order = round % 2 === 1 ? servers : [...servers].reverse();
       for (const r of results) {
         for (const server of order) {
+          const before = markCpu(server.pid, database);
           const sample = await loadOnce(server.base + r.path[server.label], load);
+          const cpu = cpuBetween(before, markCpu(server.pid, database));
+          if (cpu && sample.requests > 0) {
+            sample.cpu = { server: (cpu.server * 1000) / sample.requests, database: (cpu.database * 1000) / sample.requests };
+          }
           if (sample.failures > 0) throw new Error(`${server.label}, ${r.name}: ${sample.failures} failed requests`);
           r.samples[server.label].push(sample);
           log(`round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`);

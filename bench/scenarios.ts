@@ -43,9 +43,12 @@ export const SCENARIOS: readonly Scenario[] = [
     path: async () => "/films/133",
   },
   {
-    // Placeholder until keyset cursors land in runtime/http/list.ts: a deep offset page.
-    name: "4 deep page in rentals (offset placeholder)",
-    path: async () => `/rentals?offset=${DEEP_RENTAL_OFFSET}`,
+    name: "4 keyset page deep in rentals",
+    async path(base) {
+      const page = (await getJson(base, `/rentals?offset=${DEEP_RENTAL_OFFSET}`)) as { next_cursor?: unknown };
+      if (typeof page.next_cursor !== "string") throw new Error(`${base}: no next_cursor on /rentals?offset=${DEEP_RENTAL_OFFSET}`);
+      return `/rentals?cursor=${encodeURIComponent(page.next_cursor)}`;
+    },
   },
 ];
 

@@ -1,12 +1,19 @@
 /**
- * Starts each server under test in its own Node process, so the load
- * generator, resc and the hand-written server never share an event loop.
+ * Builds and starts the servers under test, each in its own Node process,
+ * so the load generator, resc and the hand-written server never share an
+ * event loop. Both run as JavaScript compiled by tsc (`bench/tsconfig.json`
+ * → `bench/.build/`), as they would in production, not through a
+ * TypeScript loader.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createInterface } from "node:readline";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = path.resolve(BENCH_DIR, "..");
 
 /** A running server process. */
 export interface ServerProcess {
@@ -14,15 +21,26 @@ export interface ServerProcess {
   label: string;
   /** `http://127.0.0.1:PORT` */
   base: string;
+  /** Process id of the server. */
+  pid: number;
   /** Sends SIGTERM and waits for the process to end (it closes its pool first). */
   stop(): Promise<void>;
 }
 
-/** The entry files, by label. */
+/** The compiled entry files, by label. */
 export const SERVER_ENTRIES = {
-  resc: fileURLToPath(new URL("./resc-server.ts", import.meta.url)),
-  "hand-written": fileURLToPath(new URL("./handwritten/server.ts", import.meta.url)),
+  resc: path.join(BENCH_DIR, ".build/bench/resc-server.js"),
+  "hand-written": path.join(BENCH_DIR, ".build/bench/handwritten/server.js"),
 } as const;
+
+/** The schema the resc server serves. */
+export const PAGILA_SCHEMA = path.join(ROOT, "fixtures/pagila/pagila.resource");
+
+/** Compiles both server entries and what they import into `bench/.build/` (tsc; about 10 s). */
+export async function buildServers(): Promise<void> {
+  const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
+  await promisify(execFile)(process.execPath, [tsc, "-p", path.join(BENCH_DIR, "tsconfig.json")], { cwd: ROOT });
+}
 
 /** Options of {@link startServer}. */
 export interface StartOptions {
@@ -32,16 +50,15 @@ export interface StartOptions {
 }
 
 /**
- * Runs `node --import tsx <entry>` with `DATABASE_URL` and `PORT=0`, and
- * resolves once the child prints `listening <port>`. Rejects when the child
- * exits first (its stderr is passed through) or takes more than 30 s.
+ * Runs the compiled entry with `DATABASE_URL`, `SCHEMA_FILE` and `PORT=0`,
+ * and resolves once the child prints `listening <port>`. Rejects when the
+ * child exits first (its stderr is passed through) or takes more than 30 s.
  */
 export async function startServer(label: keyof typeof SERVER_ENTRIES, options: StartOptions): Promise<ServerProcess> {
-  const args = ["--import", "tsx"];
-  // One folder per server: the loader thread writes a profile of its own next to the main thread's.
+  const args: string[] = [];
   if (options.profileDir) args.push("--cpu-prof", `--cpu-prof-dir=${path.join(options.profileDir, label)}`);
   const child: ChildProcess = spawn(process.execPath, [...args, SERVER_ENTRIES[label]], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: "0", NODE_ENV: "production" },
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, SCHEMA_FILE: PAGILA_SCHEMA, PORT: "0", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -59,6 +76,7 @@ export async function startServer(label: keyof typeof SERVER_ENTRIES, options: S
   return {
     label,
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, "exit");

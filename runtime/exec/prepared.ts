@@ -20,7 +20,8 @@ export const DEFAULT_MAX_PREPARED = 200;
  * unnamed statements, as before.
  */
 export class PreparedNames {
-  private readonly named = new Set<string>();
+  /** Named texts and their names. Looking a text up here costs far less than hashing it again. */
+  private readonly named = new Map<string, string>();
 
   /** @param capacity the most names handed out; 0 names nothing (no statement is prepared) */
   constructor(private readonly capacity: number) {}
@@ -32,11 +33,10 @@ export class PreparedNames {
    * when the capacity is used up by other texts.
    */
   nameOf(text: string): string | undefined {
-    if (this.capacity === 0) return undefined;
+    const known = this.named.get(text);
+    if (known !== undefined || this.named.size >= this.capacity) return known;
     const name = "resc_" + createHash("sha1").update(text).digest("base64url");
-    if (this.named.has(name)) return name;
-    if (this.named.size >= this.capacity) return undefined;
-    this.named.add(name);
+    this.named.set(text, name);
     return name;
   }
 }

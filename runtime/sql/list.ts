@@ -16,6 +16,19 @@ import { orderByTerms, orderKeys } from "./order.js";
 import { rowSelect } from "./row.js";
 import { compileSeek, sortKeyValues } from "./seek.js";
 
+/**
+ * The LIMIT of a page: `perPage + 1` written as an integer literal. It is a
+ * number the query parser computed and capped (1 to MaxPageSize), never
+ * request text; a literal lets PostgreSQL cost the statement for the real
+ * page size, where a parameter makes it assume a tenth of the table and
+ * re-plan every execution (decision 0801). Throws for anything but a
+ * positive safe integer.
+ */
+function pageLimit(perPage: number): string {
+  if (!Number.isSafeInteger(perPage) || perPage < 1) throw new Error(`per_page ${perPage} is not a positive integer`);
+  return String(perPage + 1);
+}
+
 /** The statements of one list request. */
 export interface ListStatements {
   /**
@@ -33,9 +46,12 @@ export interface ListStatements {
  *
  * Rows are filtered by `q.where` AND `scope` AND the search, ordered by
  * `q.sort` (already ending with the primary-key tiebreak) with each column's
- * declared null placement, and paged by `LIMIT perPage + 1 OFFSET offset`
- * (both bound). Expansions are correlated subqueries inside each row, so the
- * count statement never joins and is never multiplied by children.
+ * declared null placement, and paged by `LIMIT perPage + 1` (a literal, so
+ * a prepared statement can use a generic plan) and, when not 0, `OFFSET`
+ * (bound, in a subquery that picks the page before any JSON is built;
+ * docs/decisions/0801-list-paging-clauses.md). Expansions are correlated
+ * subqueries inside each row, so the count statement never joins and is
+ * never multiplied by children.
  * `q.cursor` is not read here: the cursor module decodes it and passes the
  * last row's sort-key values as `options.after` (keyset seek, applied to
  * the rows, not to the count). Throws a plain `Error` for names the
@@ -65,8 +81,17 @@ export function compileList(
   }
   const where = whereClause(condition);
   const order = keys.length === 0 ? "" : ` ORDER BY ${orderByTerms(keys)}`;
-  const page = ` LIMIT ${params.typed(String(q.perPage + 1), "bigint")} OFFSET ${params.typed(String(q.offset), "bigint")}`;
-  const rows = params.statement(`SELECT ${select}${keyColumn}${from}${where}${order}${page}`);
+  const limit = ` LIMIT ${pageLimit(q.perPage)}`;
+  let rows: SqlStatement;
+  if (q.offset === 0) {
+    rows = params.statement(`SELECT ${select}${keyColumn}${from}${where}${order}${limit}`);
+  } else {
+    // Rows skipped by OFFSET would still have their JSON built below the Limit node: pick the
+    // page first, then build the JSON of its rows only (decision 0801).
+    const offset = ` OFFSET ${params.typed(String(q.offset), "bigint")}`;
+    const pageRows = `(SELECT "t0".*${from}${where}${order}${limit}${offset}) AS "t0"`;
+    rows = params.statement(`SELECT ${select}${keyColumn} FROM ${pageRows}${order}`);
+  }
 
   if (!q.count) return { rows };
   const countParams = new Params();
