@@ -74,18 +74,24 @@ export default class Fmt extends Command {
     "<%= config.bin %> fmt - < spec.resource",
   ];
   static override strict = false;
-  static override args = { file: Args.string({ description: "the .resource files (`-` for standard input)", required: true }) };
+  static override args = {
+    file: Args.string({ description: "the .resource files (`-` for standard input)", required: true }),
+  };
   static override flags = {
     check: Flags.boolean({ description: "write nothing; exit non-zero listing the files that are not formatted" }),
   };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Fmt);
-    const code = await runFmt(argv as string[], { check: flags.check }, {
-      stdout: (s) => process.stdout.write(s),
-      stderr: (s) => process.stderr.write(s),
-      stdin: readStdin,
-    });
+    const code = await runFmt(
+      argv as string[],
+      { check: flags.check },
+      {
+        stdout: (s) => process.stdout.write(s),
+        stderr: (s) => process.stderr.write(s),
+        stdin: readStdin,
+      },
+    );
     if (code !== 0) this.exit(code);
   }
 }

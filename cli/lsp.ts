@@ -7,7 +7,10 @@ export default class Lsp extends Command {
     "Run the .resource language server over standard input and output (diagnostics, hover, completion, definitions, symbols, formatting).";
   static override examples = ["<%= config.bin %> lsp --stdio"];
   static override flags = {
-    stdio: Flags.boolean({ description: "talk LSP over standard input and output (the only transport)", default: true }),
+    stdio: Flags.boolean({
+      description: "talk LSP over standard input and output (the only transport)",
+      default: true,
+    }),
   };
 
   async run(): Promise<void> {

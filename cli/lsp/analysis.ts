@@ -47,7 +47,12 @@ export class Analysis {
       if (offset <= t.startOffset + t.image.length) {
         const next = this.tokens[i + 1];
         // Between two touching tokens, prefer the word the cursor is on.
-        if (offset === t.startOffset + t.image.length && next && next.startOffset === offset && /^[@A-Za-z_]/.test(next.image))
+        if (
+          offset === t.startOffset + t.image.length &&
+          next &&
+          next.startOffset === offset &&
+          /^[@A-Za-z_]/.test(next.image)
+        )
           return { token: next, index: i + 1 };
         return { token: t, index: i };
       }

@@ -33,20 +33,35 @@ export interface CompletionPlace {
   range: Range;
 }
 
-function item(label: string, kind: CompletionItemKind, range: Range, doc?: string, detail?: string, insert?: string): CompletionItem {
+function item(
+  label: string,
+  kind: CompletionItemKind,
+  range: Range,
+  doc?: string,
+  detail?: string,
+  insert?: string,
+): CompletionItem {
   const out: CompletionItem = { label, kind, textEdit: { range, newText: insert ?? label }, filterText: label };
   if (doc !== undefined) out.documentation = md(doc);
   if (detail !== undefined) out.detail = detail;
   return out;
 }
 
-function settingItems(docs: Readonly<Record<string, SettingEntry>>, range: Range, taken: Set<string>): CompletionItem[] {
+function settingItems(
+  docs: Readonly<Record<string, SettingEntry>>,
+  range: Range,
+  taken: Set<string>,
+): CompletionItem[] {
   return Object.entries(docs)
     .filter(([k]) => !taken.has(k))
     .map(([k, e]) => item(k, CompletionItemKind.Property, range, entryMarkdown(e), e.value, `${k} = `));
 }
 
-function columnItems(t: TableDecl | undefined, range: Range, which: (c: TableDecl["columns"][number]) => boolean = () => true): CompletionItem[] {
+function columnItems(
+  t: TableDecl | undefined,
+  range: Range,
+  which: (c: TableDecl["columns"][number]) => boolean = () => true,
+): CompletionItem[] {
   return (t?.columns ?? [])
     .filter(which)
     .map((c) => item(c.name, CompletionItemKind.Field, range, columnSummary(t!, c), `${t!.name}.${c.name}`));
@@ -56,8 +71,12 @@ function typeItems(a: Analysis, range: Range): CompletionItem[] {
   const canonical = [...new Set(BUILTIN_TYPES.values())];
   return [
     ...canonical.map((t) => item(t, CompletionItemKind.TypeParameter, range, TYPE_DOCS[t], "built-in type")),
-    ...a.schema.enums.map((e) => item(e.name, CompletionItemKind.Enum, range, `${e.doc ?? ""}\n\nValues: ${e.values.join(", ")}`.trim(), "enum")),
-    ...a.schema.domains.map((d) => item(d.name, CompletionItemKind.TypeParameter, range, d.doc, `domain over ${d.base.name}`)),
+    ...a.schema.enums.map((e) =>
+      item(e.name, CompletionItemKind.Enum, range, `${e.doc ?? ""}\n\nValues: ${e.values.join(", ")}`.trim(), "enum"),
+    ),
+    ...a.schema.domains.map((d) =>
+      item(d.name, CompletionItemKind.TypeParameter, range, d.doc, `domain over ${d.base.name}`),
+    ),
   ];
 }
 
@@ -86,7 +105,9 @@ function settingValues(a: Analysis, key: string, table: TableDecl | undefined, r
     case "computed":
       return columnItems(table, range, (c) => c.computed !== undefined);
     case "security":
-      return (a.schema.api?.securitySchemes ?? []).map((s) => item(s.name, CompletionItemKind.Constant, range, `HTTP scheme \`${s.scheme}\``));
+      return (a.schema.api?.securitySchemes ?? []).map((s) =>
+        item(s.name, CompletionItemKind.Constant, range, `HTTP scheme \`${s.scheme}\``),
+      );
     case "disable_transactions":
       return ["true", "false"].map((v) => item(v, CompletionItemKind.Value, range));
     case "order":
@@ -99,9 +120,17 @@ function settingValues(a: Analysis, key: string, table: TableDecl | undefined, r
 }
 
 /** Candidates inside the arguments of `owner` (`@ref`, `@sortable`, `@@index`, …). */
-function argumentItems(a: Analysis, owner: string, before: string[], table: TableDecl | undefined, offset: number, range: Range): CompletionItem[] {
+function argumentItems(
+  a: Analysis,
+  owner: string,
+  before: string[],
+  table: TableDecl | undefined,
+  offset: number,
+  range: Range,
+): CompletionItem[] {
   const key = before.at(-1) === ":" ? before.at(-2) : undefined;
-  const named = (names: string[]) => names.map((n) => item(`${n}:`, CompletionItemKind.Property, range, undefined, undefined, `${n}: `));
+  const named = (names: string[]) =>
+    names.map((n) => item(`${n}:`, CompletionItemKind.Property, range, undefined, undefined, `${n}: `));
   switch (owner) {
     case "@ref": {
       if (key === "column") {
@@ -111,24 +140,39 @@ function argumentItems(a: Analysis, owner: string, before: string[], table: Tabl
       }
       return [
         ...a.schema.tables.map((t) => item(t.name, CompletionItemKind.Class, range, t.doc, "table")),
-        item("expandable", CompletionItemKind.Keyword, range, "`?expand=relation` returns the target row under the relation's name."),
+        item(
+          "expandable",
+          CompletionItemKind.Keyword,
+          range,
+          "`?expand=relation` returns the target row under the relation's name.",
+        ),
         ...named(["column"]),
       ];
     }
     case "@inverse":
-      return [item("expandable", CompletionItemKind.Keyword, range, "The collection of children can be expanded."), ...named(["order", "limit"])];
+      return [
+        item("expandable", CompletionItemKind.Keyword, range, "The collection of children can be expanded."),
+        ...named(["order", "limit"]),
+      ];
     case "@sortable":
-      return key === "nulls" ? ["first", "last"].map((v) => item(v, CompletionItemKind.Value, range)) : named(["nulls"]);
+      return key === "nulls"
+        ? ["first", "last"].map((v) => item(v, CompletionItemKind.Value, range))
+        : named(["nulls"]);
     case "@@index":
-      if (key === "using") return ["btree", "gin", "gist", "hash", "brin"].map((v) => item(v, CompletionItemKind.Value, range));
+      if (key === "using")
+        return ["btree", "gin", "gist", "hash", "brin"].map((v) => item(v, CompletionItemKind.Value, range));
       if (key === "unique") return ["true", "false"].map((v) => item(v, CompletionItemKind.Value, range));
       return named(["using", "unique", "name"]);
     case "@default": {
       const col = table ? a.columnAt(table, offset) : undefined;
       const e = a.schema.enums.find((x) => x.name === col?.type.name);
       return [
-        ...(e?.values ?? []).filter((v) => /^[A-Za-z_]\w*$/.test(v)).map((v) => item(v, CompletionItemKind.EnumMember, range, `A value of enum \`${e!.name}\`.`)),
-        ...["identity", "now()", "gen_random_uuid()", "true", "false", "null", 'sql("")'].map((v) => item(v, CompletionItemKind.Value, range)),
+        ...(e?.values ?? [])
+          .filter((v) => /^[A-Za-z_]\w*$/.test(v))
+          .map((v) => item(v, CompletionItemKind.EnumMember, range, `A value of enum \`${e!.name}\`.`)),
+        ...["identity", "now()", "gen_random_uuid()", "true", "false", "null", 'sql("")'].map((v) =>
+          item(v, CompletionItemKind.Value, range),
+        ),
       ];
     }
     default:
@@ -147,15 +191,21 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
   const table = [...frames].reverse().find((f): f is { kind: "table"; name: string } => f.kind === "table");
   const tableDecl = table ? a.schema.tables.find((t) => t.name === table.name) : undefined;
   const line = a.lineOf(start);
-  const onLine = a.tokens.slice(0, index).filter((t) => t.startLine === line).map((t) => t.image);
+  const onLine = a.tokens
+    .slice(0, index)
+    .filter((t) => t.startLine === line)
+    .map((t) => t.image);
   const before = a.tokens.slice(Math.max(0, index - 3), index).map((t) => t.image);
   const range = place.range;
 
   if (prefix.startsWith("@@")) {
-    return BLOCK_ATTRIBUTES.map((n) => item(`@@${n}`, CompletionItemKind.Function, range, entryMarkdown(TABLE_ATTRIBUTE_DOCS[n]!)));
+    return BLOCK_ATTRIBUTES.map((n) =>
+      item(`@@${n}`, CompletionItemKind.Function, range, entryMarkdown(TABLE_ATTRIBUTE_DOCS[n]!)),
+    );
   }
   if (prefix.startsWith("@")) {
-    if (!table) return [item("@check", CompletionItemKind.Function, range, entryMarkdown(COLUMN_ATTRIBUTE_DOCS["check"]!))];
+    if (!table)
+      return [item("@check", CompletionItemKind.Function, range, entryMarkdown(COLUMN_ATTRIBUTE_DOCS["check"]!))];
     const col = tableDecl ? a.columnAt(tableDecl, place.offset) : undefined;
     const used = new Set(col?.attributes.map((u) => u.name) ?? []);
     return COLUMN_ATTRIBUTES.filter((n) => !used.has(n)).map((n) =>
@@ -165,14 +215,26 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
 
   switch (top?.kind) {
     case undefined:
-      if (onLine.length === 0) return Object.entries(KEYWORDS).filter(([k]) => k !== "resource" && k !== "security").map(([k, e]) => item(k, CompletionItemKind.Keyword, range, entryMarkdown(e)));
+      if (onLine.length === 0)
+        return Object.entries(KEYWORDS)
+          .filter(([k]) => k !== "resource" && k !== "security")
+          .map(([k, e]) => item(k, CompletionItemKind.Keyword, range, entryMarkdown(e)));
       if (onLine[0] === "domain" && onLine.length === 2) return typeItems(a, range);
       return [];
     case "table":
       if (onLine.length === 0) {
         return [
-          item("resource", CompletionItemKind.Keyword, range, entryMarkdown(KEYWORDS["resource"]!), undefined, `resource "/${table?.name ?? ""}" {\n    ops = [crud, list]\n  }`),
-          ...BLOCK_ATTRIBUTES.map((n) => item(`@@${n}`, CompletionItemKind.Function, range, entryMarkdown(TABLE_ATTRIBUTE_DOCS[n]!))),
+          item(
+            "resource",
+            CompletionItemKind.Keyword,
+            range,
+            entryMarkdown(KEYWORDS["resource"]!),
+            undefined,
+            `resource "/${table?.name ?? ""}" {\n    ops = [crud, list]\n  }`,
+          ),
+          ...BLOCK_ATTRIBUTES.map((n) =>
+            item(`@@${n}`, CompletionItemKind.Function, range, entryMarkdown(TABLE_ATTRIBUTE_DOCS[n]!)),
+          ),
         ];
       }
       if (onLine.length === 1 && /^[A-Za-z_]/.test(onLine[0]!)) return typeItems(a, range);
@@ -183,9 +245,24 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
     case "security": {
       if (before.at(-1) === "=") return settingValues(a, before.at(-2) ?? "", tableDecl, range);
       if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{") return [];
-      const docs = { resource: RESOURCE_SETTING_DOCS, api: API_SETTING_DOCS, generate: GENERATE_SETTING_DOCS, security: SECURITY_SETTING_DOCS }[top.kind];
+      const docs = {
+        resource: RESOURCE_SETTING_DOCS,
+        api: API_SETTING_DOCS,
+        generate: GENERATE_SETTING_DOCS,
+        security: SECURITY_SETTING_DOCS,
+      }[top.kind];
       const items = settingItems(docs, range, keysInBlock(a, index));
-      if (top.kind === "api") items.push(item("security", CompletionItemKind.Keyword, range, entryMarkdown(KEYWORDS["security"]!), undefined, "security bearerAuth { scheme = \"bearer\", bearer_format = \"JWT\" }"));
+      if (top.kind === "api")
+        items.push(
+          item(
+            "security",
+            CompletionItemKind.Keyword,
+            range,
+            entryMarkdown(KEYWORDS["security"]!),
+            undefined,
+            'security bearerAuth { scheme = "bearer", bearer_format = "JWT" }',
+          ),
+        );
       return items;
     }
     case "list": {

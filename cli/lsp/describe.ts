@@ -61,15 +61,24 @@ export function inverseRelation(t: TableDecl, c: ColumnDecl): string {
 
 /** Hover text of a table. */
 export function tableSummary(t: TableDecl): string {
-  const served = t.resource ? `served at \`${t.resource.path}\` (${t.resource.ops.join(", ") || "no operations"})` : "not served";
-  const parts = ["```resource\n" + `table ${t.name}` + "\n```", `${t.columns.length} columns, primary key (${t.primaryKey.join(", ")}), ${served}.`];
+  const served = t.resource
+    ? `served at \`${t.resource.path}\` (${t.resource.ops.join(", ") || "no operations"})`
+    : "not served";
+  const parts = [
+    "```resource\n" + `table ${t.name}` + "\n```",
+    `${t.columns.length} columns, primary key (${t.primaryKey.join(", ")}), ${served}.`,
+  ];
   if (t.doc) parts.push(t.doc);
   return parts.join("\n\n");
 }
 
 /** Hover text of an enum. */
 export function enumSummary(e: EnumDecl): string {
-  return ["```resource\n" + `enum ${e.name}` + "\n```", `Values: ${e.values.map((v) => `\`${v}\``).join(", ")}.`, e.doc ?? ""]
+  return [
+    "```resource\n" + `enum ${e.name}` + "\n```",
+    `Values: ${e.values.map((v) => `\`${v}\``).join(", ")}.`,
+    e.doc ?? "",
+  ]
     .filter((x) => x)
     .join("\n\n");
 }

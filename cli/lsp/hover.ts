@@ -4,7 +4,15 @@
  * summary of tables, columns, relations, enums and domains from the schema.
  */
 import type { Analysis } from "./analysis.js";
-import { columnSummary, domainSummary, enumSummary, forwardRelation, inverseRelation, tableSummary, typeSummary } from "./describe.js";
+import {
+  columnSummary,
+  domainSummary,
+  enumSummary,
+  forwardRelation,
+  inverseRelation,
+  tableSummary,
+  typeSummary,
+} from "./describe.js";
 import {
   API_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
@@ -19,7 +27,12 @@ import {
 } from "../../grammar/textmate/reference.js";
 import { resolve, type Resolved } from "./resolve.js";
 
-const SETTINGS = { resource: RESOURCE_SETTING_DOCS, api: API_SETTING_DOCS, generate: GENERATE_SETTING_DOCS, security: SECURITY_SETTING_DOCS };
+const SETTINGS = {
+  resource: RESOURCE_SETTING_DOCS,
+  api: API_SETTING_DOCS,
+  generate: GENERATE_SETTING_DOCS,
+  security: SECURITY_SETTING_DOCS,
+};
 
 function entry(docs: Readonly<Record<string, RefEntry>>, key: string): string | undefined {
   const e = Object.hasOwn(docs, key) ? docs[key] : undefined;

@@ -11,7 +11,10 @@ import { serveLanguage } from "./server.js";
 function rescVersion(): string {
   for (const up of ["../../package.json", "../../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(up, import.meta.url)), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(up, import.meta.url)), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === "resc" && pkg.version) return pkg.version;
     } catch {
       // try the next candidate

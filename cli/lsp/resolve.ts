@@ -105,7 +105,8 @@ export function resolve(a: Analysis, offset: number): { token: IToken; meaning: 
   }
   if (table && args?.owner === "@inverse" && top?.kind === "args") {
     const col = table.columns.find((c) => c.inverse && contains(c.inverse.span, token.startOffset));
-    if (col?.inverse && word === col.inverse.name && positional(a, index) === 0) return found({ kind: "inverse", table, column: col });
+    if (col?.inverse && word === col.inverse.name && positional(a, index) === 0)
+      return found({ kind: "inverse", table, column: col });
   }
   if (top?.kind === "list" && top.key === "ops") return found({ kind: "op", name: word });
   if (top?.kind === "list" && top.key === "security") {
@@ -118,7 +119,8 @@ export function resolve(a: Analysis, offset: number): { token: IToken; meaning: 
   }
   if (table) {
     const c = table.columns.find((x) => x.name === word);
-    if (c && (top?.kind !== "table" || contains(nameSpanOf(c), token.startOffset))) return found({ kind: "column", table, column: c });
+    if (c && (top?.kind !== "table" || contains(nameSpanOf(c), token.startOffset)))
+      return found({ kind: "column", table, column: c });
     if (top?.kind === "table" && word === table.name) return found({ kind: "table", table });
   }
   const decl = a.schema.tables.find((t) => contains(t.nameSpan, token.startOffset));

@@ -51,7 +51,10 @@ export function serveLanguage(connection: Connection, version: string): void {
     return analysis;
   };
 
-  connection.onInitialize((): InitializeResult => ({ capabilities: CAPABILITIES, serverInfo: { name: "resc", version } }));
+  connection.onInitialize((): InitializeResult => ({
+    capabilities: CAPABILITIES,
+    serverInfo: { name: "resc", version },
+  }));
 
   documents.onDidChangeContent(({ document }) => {
     const diagnostics = analysisOf(document).result.diagnostics.map(toLspDiagnostic);
@@ -104,7 +107,9 @@ export function serveLanguage(connection: Connection, version: string): void {
       const r = formatSource(doc.getText(), fileName(doc.uri));
       // A file that does not parse is left alone; its diagnostics already say why.
       if (!r.ok || !r.changed) return [];
-      return [{ range: { start: { line: 0, character: 0 }, end: doc.positionAt(doc.getText().length) }, newText: r.text }];
+      return [
+        { range: { start: { line: 0, character: 0 }, end: doc.positionAt(doc.getText().length) }, newText: r.text },
+      ];
     } catch (e) {
       if (e instanceof FormatterBug) {
         connection.console.error(`resc fmt: ${e.message}; the document was left as it is`);

@@ -44,12 +44,9 @@ function createClient() {
     run: { command, args, transport: TransportKind.stdio },
     debug: { command, args, transport: TransportKind.stdio },
   };
-  return new LanguageClient(
-    "resc",
-    "resc .resource language server",
-    server,
-    { documentSelector: [{ language: "resource" }] },
-  );
+  return new LanguageClient("resc", "resc .resource language server", server, {
+    documentSelector: [{ language: "resource" }],
+  });
 }
 
 /** @param {vscode.ExtensionContext} context */

@@ -60,7 +60,10 @@ export function formatSource(text: string, file = "<input>"): FormatResult {
 function check(input: string, output: string, file: string): void {
   const before = parse(input, file);
   const after = parse(output, file);
-  if (after.diagnostics.some((d) => d.severity === "error") && !before.diagnostics.some((d) => d.severity === "error")) {
+  if (
+    after.diagnostics.some((d) => d.severity === "error") &&
+    !before.diagnostics.some((d) => d.severity === "error")
+  ) {
     throw new FormatterBug(`the formatted text does not parse: ${after.diagnostics[0]!.message}`);
   }
   if (!sameSchema(before.schema, after.schema)) throw new FormatterBug("the formatted text means a different schema");
@@ -73,5 +76,6 @@ function check(input: string, output: string, file: string): void {
   };
   const a = comments(input);
   const b = comments(output);
-  if (a.length !== b.length || a.some((c, i) => c !== b[i])) throw new FormatterBug("the formatted text lost or changed a comment");
+  if (a.length !== b.length || a.some((c, i) => c !== b[i]))
+    throw new FormatterBug("the formatted text lost or changed a comment");
 }

@@ -121,7 +121,8 @@ export function renderBody(
   }
   const rows = ordered.map((x) => x.member.print(indent));
   if (options.blankBetween) {
-    for (let i = 1; i < rows.length; i++) if (options.blankBetween(rows[i - 1]!, rows[i]!)) ordered[i]!.blankBefore = true;
+    for (let i = 1; i < rows.length; i++)
+      if (options.blankBetween(rows[i - 1]!, rows[i]!)) ordered[i]!.blankBefore = true;
   }
   if (ordered[0]) ordered[0].blankBefore = false;
 

@@ -97,21 +97,30 @@ function settingsBlock(p: Printer, head: string, headLast: number, n: CstNode, i
     close,
     indent,
   );
-  return one ?? block(p, head, headLast, open, settings.map((s) => settingMember(p, s)), close, indent);
+  return (
+    one ??
+    block(
+      p,
+      head,
+      headLast,
+      open,
+      settings.map((s) => settingMember(p, s)),
+      close,
+      indent,
+    )
+  );
 }
 
 function printApi(p: Printer, n: CstNode, indent: string): string {
   const kw = p.at(token(n, "Api")!);
   const members: Member[] = [
     ...nodes(n, "setting").map((s) => settingMember(p, s)),
-    ...nodes(n, "securityScheme").map(
-      (s): Member => ({
-        first: p.first(s),
-        last: p.last(s),
-        section: 0,
-        print: (inner) => plain("security", printSecurity(p, s, inner)),
-      }),
-    ),
+    ...nodes(n, "securityScheme").map((s): Member => ({
+      first: p.first(s),
+      last: p.last(s),
+      section: 0,
+      print: (inner) => plain("security", printSecurity(p, s, inner)),
+    })),
   ].sort((a, b) => a.first - b.first);
   return block(p, "api", kw, p.at(token(n, "LCurly")!), members, p.at(token(n, "RCurly")!), indent);
 }
@@ -140,9 +149,12 @@ function printEnum(p: Printer, n: CstNode, indent: string): string {
     .map((t) => p.at(t));
   const one = inlineBlock(p, head, name, open, () => members.map((i) => p.tokens[i]!.image), " ", close, indent);
   if (one !== undefined) return one;
-  const rows = members.map(
-    (i): Member => ({ first: i, last: i, section: 0, print: () => plain("value", p.tokens[i]!.image) }),
-  );
+  const rows = members.map((i): Member => ({
+    first: i,
+    last: i,
+    section: 0,
+    print: () => plain("value", p.tokens[i]!.image),
+  }));
   return block(p, head, name, open, rows, close, indent);
 }
 
@@ -237,7 +249,9 @@ function printTable(p: Printer, n: CstNode, indent: string): string {
   });
   const members = [
     ...nodes(n, "columnDecl").map((c) => member(c, COLUMNS, (i) => columnRow(p, c, i))),
-    ...nodes(n, "blockAttribute").map((b) => member(b, TABLE_ATTRIBUTES, (i) => plain("attribute", printAttribute(p, b, i)))),
+    ...nodes(n, "blockAttribute").map((b) =>
+      member(b, TABLE_ATTRIBUTES, (i) => plain("attribute", printAttribute(p, b, i))),
+    ),
     ...nodes(n, "resourceDecl").map((r) => member(r, RESOURCES, (i) => plain("resource", printResource(p, r, i)))),
   ].sort((a, b) => a.first - b.first);
   return block(p, head, name, p.at(token(n, "LCurly")!), members, p.at(token(n, "RCurly")!), indent, {
@@ -258,7 +272,12 @@ export function printSchema(p: Printer, root: CstNode): string {
   const members: Member[] = [];
   for (const [rule, print] of Object.entries(DECLARATIONS)) {
     for (const d of nodes(root, rule)) {
-      members.push({ first: p.first(d), last: p.last(d), section: 0, print: (i) => plain("declaration", print(p, d, i)) });
+      members.push({
+        first: p.first(d),
+        last: p.last(d),
+        section: 0,
+        print: (i) => plain("declaration", print(p, d, i)),
+      });
     }
   }
   members.sort((a, b) => a.first - b.first);

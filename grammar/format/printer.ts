@@ -102,6 +102,7 @@ export class Printer {
 /** Renders a run of comments inline (see `Printer.inline`). */
 export function inlineRun(run: Run, cont: string): string {
   let out = "";
-  for (const { comment } of run.items) out += comment.kind === "block" ? `${comment.text} ` : `${comment.text}\n${cont}`;
+  for (const { comment } of run.items)
+    out += comment.kind === "block" ? `${comment.text} ` : `${comment.text}\n${cont}`;
   return out;
 }

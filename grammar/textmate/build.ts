@@ -85,7 +85,10 @@ export function resourceGrammar(): TmGrammar {
       },
       api: {
         begin: "\\b(api)\\s*(\\{)",
-        beginCaptures: { "1": cap("keyword.declaration.api.resource"), "2": cap("punctuation.section.block.begin.resource") },
+        beginCaptures: {
+          "1": cap("keyword.declaration.api.resource"),
+          "2": cap("punctuation.section.block.begin.resource"),
+        },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
         patterns: [{ include: "#comments" }, { include: "#security-scheme" }, { include: "#settings" }],
@@ -103,7 +106,10 @@ export function resourceGrammar(): TmGrammar {
       },
       generate: {
         begin: "\\b(generate)\\s*(\\{)",
-        beginCaptures: { "1": cap("keyword.declaration.generate.resource"), "2": cap("punctuation.section.block.begin.resource") },
+        beginCaptures: {
+          "1": cap("keyword.declaration.generate.resource"),
+          "2": cap("punctuation.section.block.begin.resource"),
+        },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
         patterns: [{ include: "#comments" }, { include: "#settings" }],
@@ -141,12 +147,7 @@ export function resourceGrammar(): TmGrammar {
         },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
-        patterns: [
-          { include: "#comments" },
-          { include: "#resource" },
-          { include: "#column" },
-          { include: "#values" },
-        ],
+        patterns: [{ include: "#comments" }, { include: "#resource" }, { include: "#column" }, { include: "#values" }],
       },
       resource: {
         begin: `\\b(resource)\\s+("[^"\\n]*")\\s*(\\{)`,
@@ -176,7 +177,10 @@ export function resourceGrammar(): TmGrammar {
         patterns: [
           {
             match: `\\b(${NAME})\\s*(=)`,
-            captures: { "1": cap("variable.other.property.setting.resource"), "2": cap("keyword.operator.assignment.resource") },
+            captures: {
+              "1": cap("variable.other.property.setting.resource"),
+              "2": cap("keyword.operator.assignment.resource"),
+            },
           },
           { include: "#values" },
         ],
@@ -202,7 +206,10 @@ export function resourceGrammar(): TmGrammar {
             match: `\\b(?:${words(["expandable", "identity", "first", "last", ...Object.keys(OP_NAMES)])})\\b`,
           },
           { match: `\\b(${NAME})(?=\\()`, captures: { "1": cap("entity.name.function.resource") } },
-          { match: `(::)[ \\t]*(${NAME})`, captures: { "1": cap("keyword.operator.cast.resource"), "2": cap("support.type.builtin.resource") } },
+          {
+            match: `(::)[ \\t]*(${NAME})`,
+            captures: { "1": cap("keyword.operator.cast.resource"), "2": cap("support.type.builtin.resource") },
+          },
           { name: "keyword.operator.optional.resource", match: "\\?" },
           { name: "variable.other.resource", match: NAME },
           { include: "#punctuation" },

@@ -33,21 +33,25 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
   },
   generate: {
     syntax: 'generate { dir = "generated" package = "app" }',
-    summary: "Where `resc generate` writes the generated module, and the names of the generated client and CLI. At most one per file.",
+    summary:
+      "Where `resc generate` writes the generated module, and the names of the generated client and CLI. At most one per file.",
     spec: "Generator configuration",
   },
   enum: {
-    syntax: "enum name { a b \"PG-13\" }",
-    summary: "A PostgreSQL enum type. Values are names or double-quoted strings, kept in order and exact spelling; the filter help of a column of this type lists them.",
+    syntax: 'enum name { a b "PG-13" }',
+    summary:
+      "A PostgreSQL enum type. Values are names or double-quoted strings, kept in order and exact spelling; the filter help of a column of this type lists them.",
     spec: "Column capabilities: enum",
   },
   domain: {
     syntax: 'domain name base_type @check("VALUE > 0")',
-    summary: "A PostgreSQL domain: a base type with an optional CHECK (write `VALUE` for the value). It behaves like its base type.",
+    summary:
+      "A PostgreSQL domain: a base type with an optional CHECK (write `VALUE` for the value). It behaves like its base type.",
   },
   table: {
     syntax: 'table name { columns  @@attributes  resource "/path" { … } }',
-    summary: "A PostgreSQL table: columns, keys and indexes. With a `resource` block it is served over HTTP; without one it is described (DDL, relations) but not served.",
+    summary:
+      "A PostgreSQL table: columns, keys and indexes. With a `resource` block it is served over HTTP; without one it is described (DDL, relations) but not served.",
   },
   resource: {
     syntax: 'resource "/path" { ops = [crud, list] … }',
@@ -56,7 +60,8 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
   },
   security: {
     syntax: 'security bearerAuth { scheme = "bearer", bearer_format = "JWT" }',
-    summary: "Declares an HTTP security scheme once, in the `api` block; resources name it in their `security` setting. It documents the OpenAPI description and enforces nothing.",
+    summary:
+      "Declares an HTTP security scheme once, in the `api` block; resources name it in their `security` setting. It documents the OpenAPI description and enforces nothing.",
     spec: "Authentication 3",
   },
 };
@@ -65,22 +70,26 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
 export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   primary_key: {
     syntax: "@primary_key",
-    summary: "The table's primary key (one column; see `@@primary_key` for composite keys). It is the `/{id}` of read, update and delete, and the last tiebreaker of every ordering.",
+    summary:
+      "The table's primary key (one column; see `@@primary_key` for composite keys). It is the `/{id}` of read, update and delete, and the last tiebreaker of every ordering.",
   },
   unique: { syntax: "@unique", summary: "A UNIQUE constraint on the column; a violation answers 409." },
   default: {
     syntax: "@default(value)",
-    summary: "The database supplies the value when the create body omits it, so the field is optional on create. A literal, an enum value, `identity`, a call such as `now()` (kept as written) or `sql(\"…\")`.",
+    summary:
+      'The database supplies the value when the create body omits it, so the field is optional on create. A literal, an enum value, `identity`, a call such as `now()` (kept as written) or `sql("…")`.',
     spec: "default",
   },
   filterable: {
     syntax: "@filterable",
-    summary: "The column gets a filter parameter `?col=op.value` and a CLI flag; without it, filtering on the column is a 400.",
+    summary:
+      "The column gets a filter parameter `?col=op.value` and a CLI flag; without it, filtering on the column is a 400.",
     spec: "Filterable",
   },
   sortable: {
     syntax: "@sortable[(nulls: first|last)]",
-    summary: "Accepted in `sort` and `default_sort`. `nulls: last` (or `first`) places nulls last (first) in both directions; without it the database default applies.",
+    summary:
+      "Accepted in `sort` and `default_sort`. `nulls: last` (or `first`) places nulls last (first) in both directions; without it the database default applies.",
     spec: "Sortable, NullsLast",
   },
   searchable: {
@@ -90,18 +99,21 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   },
   hidden: {
     syntax: "@hidden",
-    summary: "Never served, projected, filtered, sorted or written: absent from every response, expansion, CLI flag and write body.",
+    summary:
+      "Never served, projected, filtered, sorted or written: absent from every response, expansion, CLI flag and write body.",
     spec: "Hidden",
   },
   read_only: {
     syntax: "@read_only",
-    summary: "Not in the create body (the handler clears it); only a hook sets it, such as a tenant id stamped by BeforeCreate.",
+    summary:
+      "Not in the create body (the handler clears it); only a hook sets it, such as a tenant id stamped by BeforeCreate.",
     spec: "read-only",
   },
   immutable: { syntax: "@immutable", summary: "Not in the update body: set once, on create.", spec: "immutable" },
   computed: {
     syntax: '@computed("sql expression")',
-    summary: "Not stored: computed from the row when selected. A searchable computed text column joins the search as an expression.",
+    summary:
+      "Not stored: computed from the row when selected. A searchable computed text column joins the search as an expression.",
     spec: "computed",
   },
   soft_delete: {
@@ -112,12 +124,14 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   check: { syntax: '@check("sql condition")', summary: "A CHECK constraint on the table; a violation answers 422." },
   ref: {
     syntax: "@ref(relation, table[, expandable][, column: col])",
-    summary: "A foreign key to `table`'s primary key (or `column`), forming the forward relation `relation`. With `expandable`, `?expand=relation` returns the target row under that name.",
+    summary:
+      "A foreign key to `table`'s primary key (or `column`), forming the forward relation `relation`. With `expandable`, `?expand=relation` returns the target row under that name.",
     spec: "Ref, Expandable",
   },
   inverse: {
     syntax: "@inverse(name[, expandable][, order: [a, -b]][, limit: 20])",
-    summary: "On a `@ref` column: declares the reverse relation `name` on the target table. With `expandable` the collection of children can be expanded, ordered by `order`, capped at `limit` (default 50).",
+    summary:
+      "On a `@ref` column: declares the reverse relation `name` on the target table. With `expandable` the collection of children can be expanded, ordered by `order`, capped at `limit` (default 50).",
     spec: "Inverse, InverseExpandable",
   },
 };
@@ -130,7 +144,8 @@ export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   },
   index: {
     syntax: '@@index([a, b][, using: gin][, unique: true][, name: "idx"])',
-    summary: "An index; `using` names the access method (btree by default). A filterable array column needs a GIN index; a reference should lead some index.",
+    summary:
+      "An index; `using` names the access method (btree by default). A filterable array column needs a GIN index; a reference should lead some index.",
   },
   unique: { syntax: "@@unique([a, b])", summary: "A multi-column UNIQUE constraint." },
   scoped: {
@@ -144,9 +159,11 @@ export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
 export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
   ops: {
     syntax: "ops = [crud, list]",
-    value: "list of `list read create update delete`, and the sets `crud` (read create update delete) and `reads` (read list)",
+    value:
+      "list of `list read create update delete`, and the sets `crud` (read create update delete) and `reads` (read list)",
     default: "none exposed",
-    summary: "The operations the resource exposes. An operation not listed has no endpoint, no client function and no CLI subcommand.",
+    summary:
+      "The operations the resource exposes. An operation not listed has no endpoint, no client function and no CLI subcommand.",
     spec: "Ops",
   },
   default_sort: {
@@ -195,7 +212,8 @@ export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     syntax: 'security = [bearerAuth, oauth: ["read"]]',
     value: "list of scheme names, each optionally with scopes",
     default: "none",
-    summary: "Security requirements placed on every operation in the OpenAPI description; documents only, enforces nothing.",
+    summary:
+      "Security requirements placed on every operation in the OpenAPI description; documents only, enforces nothing.",
     spec: "Security",
   },
   disable_transactions: {
@@ -222,14 +240,32 @@ export const API_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
 
 /** Settings of a `security NAME { … }` scheme. */
 export const SECURITY_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
-  scheme: { syntax: 'scheme = "bearer"', value: "string (required)", summary: "The HTTP authentication scheme, e.g. `bearer`." },
-  bearer_format: { syntax: 'bearer_format = "JWT"', value: "string", summary: "A hint of the bearer token's format, e.g. `JWT`." },
+  scheme: {
+    syntax: 'scheme = "bearer"',
+    value: "string (required)",
+    summary: "The HTTP authentication scheme, e.g. `bearer`.",
+  },
+  bearer_format: {
+    syntax: 'bearer_format = "JWT"',
+    value: "string",
+    summary: "A hint of the bearer token's format, e.g. `JWT`.",
+  },
 };
 
 /** Settings of the `generate` block. */
 export const GENERATE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
-  dir: { syntax: 'dir = "generated"', value: "string", summary: "Output root, relative to the schema file.", spec: "Dir" },
-  package: { syntax: 'package = "tracker"', value: "string", summary: "Package name of the generated resource code.", spec: "Package" },
+  dir: {
+    syntax: 'dir = "generated"',
+    value: "string",
+    summary: "Output root, relative to the schema file.",
+    spec: "Dir",
+  },
+  package: {
+    syntax: 'package = "tracker"',
+    value: "string",
+    summary: "Package name of the generated resource code.",
+    spec: "Package",
+  },
   cli_dir: {
     syntax: 'cli_dir = "cli"',
     value: "string",
@@ -303,7 +339,8 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
 /** Hover text of an entry: the syntax as code, the summary, the spec capability. */
 export function entryMarkdown(e: RefEntry & { value?: string; default?: string }): string {
   const parts = ["```resource\n" + e.syntax + "\n```", e.summary];
-  if (e.value !== undefined) parts.push(`Value: ${e.value}.` + (e.default !== undefined ? ` Default: ${e.default}.` : ""));
+  if (e.value !== undefined)
+    parts.push(`Value: ${e.value}.` + (e.default !== undefined ? ` Default: ${e.default}.` : ""));
   if (e.spec !== undefined) parts.push(`Spec: ${e.spec}.`);
   return parts.join("\n\n");
 }

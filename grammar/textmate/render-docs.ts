@@ -49,7 +49,9 @@ export function referenceTables(): Record<string, string> {
     "column-attributes": [...ENTRY_HEAD, ...entryRows(COLUMN_ATTRIBUTE_DOCS)].join("\n"),
     "table-attributes": [...ENTRY_HEAD, ...entryRows(TABLE_ATTRIBUTE_DOCS)].join("\n"),
     "resource-settings": [...SETTING_HEAD, ...settingRows(RESOURCE_SETTING_DOCS)].join("\n"),
-    "api-settings": [...SETTING_HEAD, ...settingRows(API_SETTING_DOCS), ...settingRows(SECURITY_SETTING_DOCS)].join("\n"),
+    "api-settings": [...SETTING_HEAD, ...settingRows(API_SETTING_DOCS), ...settingRows(SECURITY_SETTING_DOCS)].join(
+      "\n",
+    ),
     "generate-settings": [...SETTING_HEAD, ...settingRows(GENERATE_SETTING_DOCS)].join("\n"),
   };
 }

@@ -9,5 +9,10 @@ import { resourceGrammar } from "./build.js";
 /** A shiki language registration named `resource`. */
 export function resourceLanguage(): LanguageRegistration {
   const { $schema: _schema, ...grammar } = resourceGrammar();
-  return { ...grammar, name: "resource", displayName: "Resource", aliases: ["resc"] } as unknown as LanguageRegistration;
+  return {
+    ...grammar,
+    name: "resource",
+    displayName: "Resource",
+    aliases: ["resc"],
+  } as unknown as LanguageRegistration;
 }

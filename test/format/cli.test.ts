@@ -21,11 +21,15 @@ const PRETTY = "table t {\n  id          int  @primary_key\n  longer_name text @
 async function run(files: string[], check = false, stdin = "") {
   let stdout = "";
   let stderr = "";
-  const code = await runFmt(files, { check }, {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    stdin: async () => stdin,
-  });
+  const code = await runFmt(
+    files,
+    { check },
+    {
+      stdout: (s) => (stdout += s),
+      stderr: (s) => (stderr += s),
+      stdin: async () => stdin,
+    },
+  );
   return { code, stdout, stderr };
 }
 

@@ -207,14 +207,18 @@ generate { // where
     expect(fmt(`table t {\n  a int @ref(r, t, /* why */ expandable)\n}`)).toBe(
       `table t {\n  a int @ref(r, t, /* why */ expandable)\n}\n`,
     );
-    expect(fmt(`table t {\n  a int @primary_key\n  resource "/t" {\n    ops = [list, // the list\n read]\n  }\n}`)).toBe(
+    expect(
+      fmt(`table t {\n  a int @primary_key\n  resource "/t" {\n    ops = [list, // the list\n read]\n  }\n}`),
+    ).toBe(
       `table t {\n  a int @primary_key\n\n  resource "/t" {\n    ops = [\n      list,  // the list\n      read\n    ]\n  }\n}\n`,
     );
   });
 
   it("keeps comments between attributes of a column", () => {
     const input = `table t {\n  a int @primary_key // the key\n    // and then\n    @unique\n  bb int\n}`;
-    expect(fmt(input)).toBe(`table t {\n  a  int @primary_key  // the key\n         // and then\n         @unique\n  bb int\n}\n`);
+    expect(fmt(input)).toBe(
+      `table t {\n  a  int @primary_key  // the key\n         // and then\n         @unique\n  bb int\n}\n`,
+    );
   });
 
   it("places a comment in an odd spot inside a construct without losing it", () => {

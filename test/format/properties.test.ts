@@ -34,7 +34,10 @@ function comments(text: string): string[] {
 function expectEquivalentAndStable(text: string, file: string): string {
   const once = formatSource(text, file);
   if (!once.ok) throw new Error(`${file} refused: ${once.diagnostics.map((d) => d.message).join("; ")}\n${text}`);
-  expect(sameSchema(parse(text, file).schema, parse(once.text, file).schema), `${file}\n${text}\n---\n${once.text}`).toBe(true);
+  expect(
+    sameSchema(parse(text, file).schema, parse(once.text, file).schema),
+    `${file}\n${text}\n---\n${once.text}`,
+  ).toBe(true);
   expect(comments(once.text)).toEqual(comments(text));
   const twice = formatSource(once.text, file);
   expect(twice.ok && twice.text, `not idempotent:\n${once.text}`).toBe(once.text);
@@ -73,7 +76,18 @@ const any = fc.constantFrom(...ANY);
 
 const NAMES = ["id", "name", "title", "position", "resource", "label", "created_at", "org_id", "x1", "security"];
 const name = fc.constantFrom(...NAMES);
-const TYPES = ["int", "text", "bigint", "numeric(6,2)", "text[]", "double precision", "timestamptz", "varchar(20)", "jsonb", "status"];
+const TYPES = [
+  "int",
+  "text",
+  "bigint",
+  "numeric(6,2)",
+  "text[]",
+  "double precision",
+  "timestamptz",
+  "varchar(20)",
+  "jsonb",
+  "status",
+];
 const ATTRIBUTES = [
   "@primary_key",
   "@filterable",
@@ -113,25 +127,52 @@ const attribute = fc
   });
 
 const column = fc
-  .tuple(name, any, fc.constantFrom(...TYPES), fc.boolean(), fc.uniqueArray(attribute, { maxLength: 4, selector: (a) => a.split("(")[0] }), fc.array(any, { minLength: 5, maxLength: 5 }))
+  .tuple(
+    name,
+    any,
+    fc.constantFrom(...TYPES),
+    fc.boolean(),
+    fc.uniqueArray(attribute, { maxLength: 4, selector: (a) => a.split("(")[0] }),
+    fc.array(any, { minLength: 5, maxLength: 5 }),
+  )
   .map(([n, s0, t, nullable, attrs, seps]) => {
     let out = `${n}${s0}${t}${nullable ? "?" : ""}`;
     attrs.forEach((a, i) => (out += seps[i]! + a));
     return out;
   });
 
-const tableAttribute = fc.constantFrom("@@index([a, b])", "@@index([labels], using: gin)", "@@unique([a])", "@@scoped", "@@primary_key([a, b])");
+const tableAttribute = fc.constantFrom(
+  "@@index([a, b])",
+  "@@index([labels], using: gin)",
+  "@@unique([a])",
+  "@@scoped",
+  "@@primary_key([a, b])",
+);
 
-const setting = fc.tuple(fc.constantFrom("ops", "default_sort", "max_page_size", "security", "computed"), inline, any).map(([k, s1, s2]) => {
-  const value = { ops: "[crud, list]", default_sort: "[-a, b]", max_page_size: "50", security: "[bearerAuth]", computed: "[summary]" }[k]!;
-  return `${k}${s1}=${s2}${value}`;
-});
+const setting = fc
+  .tuple(fc.constantFrom("ops", "default_sort", "max_page_size", "security", "computed"), inline, any)
+  .map(([k, s1, s2]) => {
+    const value = {
+      ops: "[crud, list]",
+      default_sort: "[-a, b]",
+      max_page_size: "50",
+      security: "[bearerAuth]",
+      computed: "[summary]",
+    }[k]!;
+    return `${k}${s1}=${s2}${value}`;
+  });
 
-const settingsBlock = fc.tuple(fc.uniqueArray(setting, { maxLength: 4, selector: (s) => s.split(/\s|=/)[0] }), fc.array(any, { minLength: 6, maxLength: 6 }), fc.boolean()).map(([ss, seps, commas]) => {
-  let out = `{${seps[0]}`;
-  ss.forEach((s, i) => (out += s + (commas ? "," : "") + seps[i + 1]!));
-  return out + "}";
-});
+const settingsBlock = fc
+  .tuple(
+    fc.uniqueArray(setting, { maxLength: 4, selector: (s) => s.split(/\s|=/)[0] }),
+    fc.array(any, { minLength: 6, maxLength: 6 }),
+    fc.boolean(),
+  )
+  .map(([ss, seps, commas]) => {
+    let out = `{${seps[0]}`;
+    ss.forEach((s, i) => (out += s + (commas ? "," : "") + seps[i + 1]!));
+    return out + "}";
+  });
 
 const table = fc
   .tuple(
@@ -146,24 +187,43 @@ const table = fc
     const members = [...cols, ...attrs, ...(res !== undefined ? [`resource "/${n}" ${res}`] : [])];
     return fc.shuffledSubarray(members, { minLength: members.length, maxLength: members.length }).map((order) => {
       let out = `table ${n} {${seps[0]}`;
-      order.forEach((m, i) => (out += m + (commas ? "," : "") + (seps[(i % 11) + 1]!.includes("\n") ? seps[(i % 11) + 1]! : "\n")));
+      order.forEach(
+        (m, i) => (out += m + (commas ? "," : "") + (seps[(i % 11) + 1]!.includes("\n") ? seps[(i % 11) + 1]! : "\n")),
+      );
       return out + "}";
     });
   });
 
-const enumDecl = fc.tuple(fc.uniqueArray(fc.constantFrom("todo", "doing", "done", '"PG-13"', "api", "table"), { minLength: 1, maxLength: 5 }), fc.array(any, { minLength: 6, maxLength: 6 })).map(([vs, seps]) => {
-  let out = `enum status {${seps[0]}`;
-  vs.forEach((v, i) => (out += v + seps[i + 1]!));
-  return out + "}";
-});
+const enumDecl = fc
+  .tuple(
+    fc.uniqueArray(fc.constantFrom("todo", "doing", "done", '"PG-13"', "api", "table"), { minLength: 1, maxLength: 5 }),
+    fc.array(any, { minLength: 6, maxLength: 6 }),
+  )
+  .map(([vs, seps]) => {
+    let out = `enum status {${seps[0]}`;
+    vs.forEach((v, i) => (out += v + seps[i + 1]!));
+    return out + "}";
+  });
 
-const domainDecl = fc.tuple(inline, fc.boolean()).map(([s, check]) => `domain year${s}integer${check ? ' @check("VALUE > 1900")' : ""}`);
-const generateDecl = settingsBlock.map((b) => `generate ${b.replace(/\b(ops|default_sort|max_page_size|security|computed)\b/g, "dir")}`);
-const apiDecl = fc.tuple(any, any).map(([a, b]) => `api {${a}title = "T"${b}security bearerAuth { scheme = "bearer" }\n}`);
+const domainDecl = fc
+  .tuple(inline, fc.boolean())
+  .map(([s, check]) => `domain year${s}integer${check ? ' @check("VALUE > 1900")' : ""}`);
+const generateDecl = settingsBlock.map(
+  (b) => `generate ${b.replace(/\b(ops|default_sort|max_page_size|security|computed)\b/g, "dir")}`,
+);
+const apiDecl = fc
+  .tuple(any, any)
+  .map(([a, b]) => `api {${a}title = "T"${b}security bearerAuth { scheme = "bearer" }\n}`);
 
 const schema = fc
-  .tuple(fc.array(fc.oneof(table, enumDecl, domainDecl, apiDecl, generateDecl), { minLength: 1, maxLength: 5 }), fc.array(any, { minLength: 6, maxLength: 6 }))
-  .map(([decls, seps]) => seps[0]!.trimStart() + decls.map((d, i) => d + (seps[i + 1]!.includes("\n") ? seps[i + 1]! : "\n")).join(""));
+  .tuple(
+    fc.array(fc.oneof(table, enumDecl, domainDecl, apiDecl, generateDecl), { minLength: 1, maxLength: 5 }),
+    fc.array(any, { minLength: 6, maxLength: 6 }),
+  )
+  .map(
+    ([decls, seps]) =>
+      seps[0]!.trimStart() + decls.map((d, i) => d + (seps[i + 1]!.includes("\n") ? seps[i + 1]! : "\n")).join(""),
+  );
 
 describe("random schemas", () => {
   it("format to the same schema and comments, and formatting twice changes nothing", () => {
@@ -171,7 +231,10 @@ describe("random schemas", () => {
       fc.property(schema, (text) => {
         expectEquivalentAndStable(text, "random.resource");
       }),
-      { numRuns: Number(process.env.FMT_RUNS ?? 400), seed: process.env.FMT_SEED ? Number(process.env.FMT_SEED) : 20260511 },
+      {
+        numRuns: Number(process.env.FMT_RUNS ?? 400),
+        seed: process.env.FMT_SEED ? Number(process.env.FMT_SEED) : 20260511,
+      },
     );
   });
 });

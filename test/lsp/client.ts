@@ -61,9 +61,14 @@ export class TestClient {
   /** Spawns the server and runs the initialize handshake. */
   static async start(command: ServerCommand = "tsx"): Promise<TestClient> {
     const args =
-      command === "tsx" ? ["--import", "tsx", path.join(ROOT, "cli/lsp/main.ts"), "--stdio"] : [path.join(ROOT, "bin/resc.js"), "lsp", "--stdio"];
+      command === "tsx"
+        ? ["--import", "tsx", path.join(ROOT, "cli/lsp/main.ts"), "--stdio"]
+        : [path.join(ROOT, "bin/resc.js"), "lsp", "--stdio"];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     connection.listen();
     const client = new TestClient(child, connection);
     client.initialized = await connection.sendRequest(InitializeRequest.type, {
@@ -124,7 +129,8 @@ export class TestClient {
   }
 
   async symbols(uri: string): Promise<DocumentSymbol[]> {
-    return ((await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) ?? []) as DocumentSymbol[];
+    return ((await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) ??
+      []) as DocumentSymbol[];
   }
 
   formatting(uri: string): Promise<TextEdit[] | null> {

@@ -8,7 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSource } from "../../compiler/index.js";
 import { formatSource } from "../../grammar/format/index.js";
-import { COLUMN_ATTRIBUTE_DOCS, RESOURCE_SETTING_DOCS, TABLE_ATTRIBUTE_DOCS, TYPE_DOCS } from "../../grammar/textmate/reference.js";
+import {
+  COLUMN_ATTRIBUTE_DOCS,
+  RESOURCE_SETTING_DOCS,
+  TABLE_ATTRIBUTE_DOCS,
+  TYPE_DOCS,
+} from "../../grammar/textmate/reference.js";
 import { positionOf, TestClient } from "./client.js";
 
 const SCHEMA = `api {
@@ -174,7 +179,9 @@ describe("completion", () => {
 
   it("offers table attributes after @@", async () => {
     const text = SCHEMA.replace("  @@index([list_id])", "  @@");
-    expect(await labels(text, "  @@\n", 4, 2)).toEqual(expect.arrayContaining(["@@index", "@@unique", "@@primary_key", "@@scoped"]));
+    expect(await labels(text, "  @@\n", 4, 2)).toEqual(
+      expect.arrayContaining(["@@index", "@@unique", "@@primary_key", "@@scoped"]),
+    );
   });
 
   it("offers built-in types, enums and domains after a column name", async () => {
@@ -194,9 +201,13 @@ describe("completion", () => {
 
   it("offers table names inside @ref and columns inside @@index", async () => {
     const ref = SCHEMA.replace("@ref(list, lists, expandable)", "@ref(list, )");
-    expect(await labels(ref, "@ref(list, )", 11, 6)).toEqual(expect.arrayContaining(["lists", "tasks", "expandable", "column:"]));
+    expect(await labels(ref, "@ref(list, )", 11, 6)).toEqual(
+      expect.arrayContaining(["lists", "tasks", "expandable", "column:"]),
+    );
     const index = SCHEMA.replace("@@index([list_id])", "@@index([])");
-    expect(await labels(index, "@@index([])", 9, 7)).toEqual(expect.arrayContaining(["id", "list_id", "status", "created_at"]));
+    expect(await labels(index, "@@index([])", 9, 7)).toEqual(
+      expect.arrayContaining(["id", "list_id", "status", "created_at"]),
+    );
   });
 
   it("offers the settings not yet written in a resource block, and keywords at the top level", async () => {
@@ -205,7 +216,9 @@ describe("completion", () => {
     expect(got).toEqual(expect.arrayContaining(["max_filters", "default_page_size", "disable_transactions"]));
     expect(got).not.toContain("ops");
     const top = `${SCHEMA}\n`;
-    expect(await labels(top, `${SCHEMA}\n`, SCHEMA.length + 1, 9)).toEqual(expect.arrayContaining(["table", "enum", "domain", "api", "generate"]));
+    expect(await labels(top, `${SCHEMA}\n`, SCHEMA.length + 1, 9)).toEqual(
+      expect.arrayContaining(["table", "enum", "domain", "api", "generate"]),
+    );
   });
 
   it("offers first and last after nulls:", async () => {

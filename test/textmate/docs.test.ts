@@ -12,7 +12,11 @@ import { describe, expect, it } from "vitest";
 import { formatSource } from "../../grammar/format/index.js";
 import { parse } from "../../grammar/index.js";
 import { COLUMN_ATTRIBUTES, BLOCK_ATTRIBUTES, RESOURCE_SETTINGS } from "../../grammar/index.js";
-import { COLUMN_ATTRIBUTE_DOCS, RESOURCE_SETTING_DOCS, TABLE_ATTRIBUTE_DOCS } from "../../grammar/textmate/reference.js";
+import {
+  COLUMN_ATTRIBUTE_DOCS,
+  RESOURCE_SETTING_DOCS,
+  TABLE_ATTRIBUTE_DOCS,
+} from "../../grammar/textmate/reference.js";
 import { languageHtml, withReferenceTables } from "../../grammar/textmate/render-docs.js";
 
 const DOCS = path.resolve(import.meta.dirname, "../../docs");
@@ -46,7 +50,9 @@ describe("docs/language.md", () => {
       expect(formatted.ok && formatted.text).toBe(example);
       return;
     }
-    const inTable = parse(`table t {\n${example}\n}\n`, "example.resource").diagnostics.filter((d) => d.severity === "error");
+    const inTable = parse(`table t {\n${example}\n}\n`, "example.resource").diagnostics.filter(
+      (d) => d.severity === "error",
+    );
     expect(inTable.map((d) => d.message)).toEqual([]);
   });
 });

@@ -32,7 +32,11 @@ const manifest = JSON.parse(read("package.json")) as Manifest;
 describe("editors/vscode", () => {
   it("declares the resource language for .resource files", () => {
     expect(manifest.contributes.languages).toEqual([
-      expect.objectContaining({ id: "resource", extensions: [".resource"], configuration: "./language-configuration.json" }),
+      expect.objectContaining({
+        id: "resource",
+        extensions: [".resource"],
+        configuration: "./language-configuration.json",
+      }),
     ]);
     expect(manifest.contributes.configurationDefaults["[resource]"]!["editor.defaultFormatter"]).toBe(
       `${manifest.publisher}.${manifest.name}`,
@@ -54,7 +58,9 @@ describe("editors/vscode", () => {
       ["(", ")"],
     ]);
     expect(conf["folding"]).toBeDefined();
-    expect((conf["autoClosingPairs"] as { open: string }[]).map((p) => p.open)).toEqual(expect.arrayContaining(["{", "[", "(", '"']));
+    expect((conf["autoClosingPairs"] as { open: string }[]).map((p) => p.open)).toEqual(
+      expect.arrayContaining(["{", "[", "(", '"']),
+    );
     expect(new RegExp(conf["wordPattern"] as string).exec("x @@index")?.[0]).toBe("x");
     expect("@sortable".match(new RegExp(conf["wordPattern"] as string))?.[0]).toBe("@sortable");
   });
@@ -64,7 +70,7 @@ describe("editors/vscode", () => {
     const main = read(manifest.main);
     expect(main).toContain('require("vscode-languageclient/node")');
     expect(main).toContain('["lsp", "--stdio"]');
-    expect(main).toContain("documentSelector: [{ language: \"resource\" }]");
+    expect(main).toContain('documentSelector: [{ language: "resource" }]');
     expect(existsSync(path.join(DIR, "package-lock.json"))).toBe(true);
     const check = spawnSync(process.execPath, ["--check", path.join(DIR, manifest.main)], { encoding: "utf8" });
     expect(check.status, check.stderr).toBe(0);

@@ -96,7 +96,7 @@ generate { dir = "out" }
     ["todo", "variable.other.enummember.resource", 18],
     ["domain", "keyword.declaration.domain.resource", undefined],
     ["year", "entity.name.type.domain.resource", undefined],
-    ["\\\"", "string.quoted.double.resource constant.character.escape.resource", undefined],
+    ['\\"', "string.quoted.double.resource constant.character.escape.resource", undefined],
     ["api", "keyword.declaration.api.resource", undefined],
     ["security", "keyword.other.security.resource", undefined],
     ["bearerAuth", "entity.name.type.security-scheme.resource", 22],
@@ -120,8 +120,9 @@ describe("every fixture against its golden scope listing", () => {
       mkdirSync(SNAPSHOTS, { recursive: true });
       writeFileSync(golden, listing);
     }
-    expect(listing, `${rel} no longer tokenizes as ${path.relative(ROOT, golden)} says; if the change is intended run UPDATE_GOLDEN=1 npx vitest run test/textmate and review the diff`).toBe(
-      readFileSync(golden, "utf8"),
-    );
+    expect(
+      listing,
+      `${rel} no longer tokenizes as ${path.relative(ROOT, golden)} says; if the change is intended run UPDATE_GOLDEN=1 npx vitest run test/textmate and review the diff`,
+    ).toBe(readFileSync(golden, "utf8"));
   });
 });
