@@ -3,7 +3,7 @@
  * hover, completion, go to definition, document symbols and formatting.
  * Every answer is computed from the compiler itself — `compileSource` for
  * diagnostics, the formatter for formatting — so the editor and `resc check`
- * / `resc fmt` never disagree.
+ * / `resc fmt` never disagree (docs/decisions/1102-language-server.md).
  */
 import { fileURLToPath } from "node:url";
 import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from "vscode-languageserver";

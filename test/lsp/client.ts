@@ -109,10 +109,12 @@ export class TestClient {
     }
   }
 
+  /** textDocument/hover at `position`. */
   hover(uri: string, position: Position): Promise<Hover | null> {
     return this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
   }
 
+  /** textDocument/completion at `position`, as a flat list. */
   async completion(uri: string, position: Position): Promise<CompletionItem[]> {
     const r: CompletionItem[] | CompletionList | null = await this.connection.sendRequest(CompletionRequest.type, {
       textDocument: { uri },
@@ -121,6 +123,7 @@ export class TestClient {
     return r === null ? [] : Array.isArray(r) ? r : r.items;
   }
 
+  /** textDocument/definition at `position`: the first location, or null. */
   async definition(uri: string, position: Position): Promise<Location | null> {
     const r = await this.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position });
     if (r === null) return null;
@@ -128,11 +131,13 @@ export class TestClient {
     return r as Location;
   }
 
+  /** textDocument/documentSymbol. */
   async symbols(uri: string): Promise<DocumentSymbol[]> {
     return ((await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) ??
       []) as DocumentSymbol[];
   }
 
+  /** textDocument/formatting with two-space indentation. */
   formatting(uri: string): Promise<TextEdit[] | null> {
     return this.connection.sendRequest(DocumentFormattingRequest.type, {
       textDocument: { uri },
