@@ -159,6 +159,9 @@ describe("operations (spec: Generated operations)", () => {
     });
     const del = spec.doc.paths["/tasks/{id}"].delete!;
     expect(del.responses["204"]).toEqual({ description: "Deleted." });
+    // tasks has a soft-delete column: DELETE marks the row (runtime/http/write.ts).
+    expect(del.description).toMatch(/^Marks the row as removed/);
+    expect(spec.doc.paths["/lists/{id}"].delete!.description).toBe("Deletes the row.");
     expect(spec.doc.paths["/tasks/{id}"].patch!.responses["200"]).toBeDefined();
     expect(spec.doc.paths["/tasks"].get!.responses["200"]).toBeDefined();
   });

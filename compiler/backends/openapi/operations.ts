@@ -117,7 +117,11 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   }
   if (res.ops.delete) {
     item.delete = operation(table, "delete", `Delete a row of ${table.name}`, {
-      description: "A real delete.",
+      // On a soft-delete table the handler marks the row instead (runtime/http/write.ts, handleDelete).
+      description:
+        table.softDeleteColumn !== undefined
+          ? "Marks the row as removed: it is kept, and no read returns it any more. A row already removed is a 404."
+          : "Deletes the row.",
       responses: {
         "204": { description: "Deleted." },
         ...problemRefs([P.badRequest, P.notFound, P.unprocessable, P.unavailable, P.timeout]),

@@ -1109,7 +1109,7 @@ export const openapi: OpenApiData = {
         operationId: "deleteLists",
         summary: "Delete a row of lists",
         tags: ["lists"],
-        description: "A real delete.",
+        description: "Deletes the row.",
         responses: {
           "204": {
             description: "Deleted.",
@@ -1725,7 +1725,8 @@ export const openapi: OpenApiData = {
         operationId: "deleteTasks",
         summary: "Delete a row of tasks",
         tags: ["tasks"],
-        description: "A real delete.",
+        description:
+          "Marks the row as removed: it is kept, and no read returns it any more. A row already removed is a 404.",
         responses: {
           "204": {
             description: "Deleted.",
@@ -2407,7 +2408,7 @@ export const openapi: OpenApiData = {
         operationId: "deleteComments",
         summary: "Delete a row of comments",
         tags: ["comments"],
-        description: "A real delete.",
+        description: "Deletes the row.",
         responses: {
           "204": {
             description: "Deleted.",
