@@ -25,13 +25,15 @@ const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block",
 export class Analysis {
   readonly result: CompileResult;
   readonly tokens: IToken[];
+  private readonly source: SourceMap;
 
   constructor(
     readonly text: string,
     readonly file: string,
   ) {
     this.result = compileSource(text, file);
-    this.tokens = lex(text, new SourceMap(file, text)).tokens;
+    this.source = new SourceMap(file, text);
+    this.tokens = lex(text, this.source).tokens;
   }
 
   /** The schema as far as it was built. */
@@ -117,9 +119,7 @@ export class Analysis {
 
   /** 1-based line of an offset. */
   lineOf(offset: number): number {
-    let line = 1;
-    for (let i = 0; i < offset && i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) line++;
-    return line;
+    return this.source.position(offset).line;
   }
 }
 
