@@ -45,6 +45,13 @@ export interface DocsOptions {
   documentPath?: string;
   /** Path of the documentation page, under `basePath`; its assets live below it. Default `/docs`. */
   pagePath?: string;
+  /**
+   * Title and version the served document carries instead of the schema's
+   * (spec: Versioning, "a title and a version string chosen by the
+   * application"); the page shows them too.
+   */
+  title?: string;
+  version?: string;
 }
 
 /** The files of `swagger-ui-dist` the page loads, with their media types; nothing else of the package is served. */
@@ -161,11 +168,13 @@ export function mountDocs(app: Hono, document: OpenApiData, options: DocsOptions
   const errors = collisions(document, documentPath, pagePath);
   if (errors.length > 0) return { ok: false, errors };
 
-  const served: OpenApiData =
-    base !== "" && document.servers === undefined ? { ...document, servers: [{ url: base }] } : document;
+  const served: OpenApiData = { ...document, info: { ...document.info } };
+  if (options.title !== undefined) served.info.title = options.title;
+  if (options.version !== undefined) served.info.version = options.version;
+  if (base !== "" && document.servers === undefined) served.servers = [{ url: base }];
   const documentText = JSON.stringify(served);
   const assets = `${base}${pagePath}`;
-  const html = pageHtml(document.info.title, assets);
+  const html = pageHtml(served.info.title, assets);
   const init = initScript(`${base}${documentPath}`);
 
   app.get(`${base}${documentPath}`, (c) =>

@@ -107,6 +107,15 @@ describe("mountDocs", () => {
     expect((await a.request("/docs")).status).toBe(404);
   });
 
+  it("serves the title and version the application chooses (spec: Versioning)", async () => {
+    const a = new Hono();
+    mountDocs(a, doc, { title: "Tracker API", version: "2026.5" });
+    const served = (await (await a.request("/openapi.json")).json()) as OpenApiData;
+    expect(served.info).toEqual({ ...doc.info, title: "Tracker API", version: "2026.5" });
+    expect(doc.info.title).toBe("Task Tracker");
+    expect(await (await a.request("/docs")).text()).toContain("<title>Tracker API — API documentation</title>");
+  });
+
   it("takes other paths", async () => {
     const a = new Hono();
     mountDocs(a, doc, { documentPath: "spec.json", pagePath: "/reference/" });
