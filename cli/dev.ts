@@ -29,12 +29,15 @@ export default class Dev extends Command {
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
     port: Flags.integer({ description: "TCP port on 127.0.0.1", default: 3000, min: 0, max: 65535 }),
-    "database-url": Flags.string({ description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one" }),
+    "database-url": Flags.string({
+      description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one",
+    }),
     seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
     hooks: Flags.string({
-      description: "TypeScript or JavaScript module exporting `hooks` (an object or a function of the service descriptor)",
+      description:
+        "TypeScript or JavaScript module exporting `hooks` (an object or a function of the service descriptor)",
     }),
   };
 

@@ -13,8 +13,24 @@ export type {
   TableDescriptor,
   ValueKind,
 } from "./descriptor.js";
-export { DEFAULT_LIMITS, DEFAULT_EXPAND_LIMIT, MAX_GROUP_DEPTH, MAX_LIST_VALUES, MAX_VALUE_BYTES } from "./descriptor.js";
-export type { Predicate, Comparison, And, Or, Not, RawPredicate, Operator, JsonValue, ScalarValue } from "./predicate.js";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_EXPAND_LIMIT,
+  MAX_GROUP_DEPTH,
+  MAX_LIST_VALUES,
+  MAX_VALUE_BYTES,
+} from "./descriptor.js";
+export type {
+  Predicate,
+  Comparison,
+  And,
+  Or,
+  Not,
+  RawPredicate,
+  Operator,
+  JsonValue,
+  ScalarValue,
+} from "./predicate.js";
 export { and, or, not, cmp, raw, countLeaves } from "./predicate.js";
 export type { ProblemDocument, ProblemItem } from "./problem.js";
 export { ProblemError } from "./problem.js";

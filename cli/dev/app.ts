@@ -48,7 +48,10 @@ export function createDevApp(
     });
   }
   app.notFound((c) =>
-    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+    problemResponse(
+      c,
+      new ProblemError(404, "not-found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`),
+    ),
   );
   app.onError((e, c) => {
     console.error(e);

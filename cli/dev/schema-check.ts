@@ -52,7 +52,9 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
 
   for (const en of schema.enums) {
     if (!typeSet.has(en.name)) problems.push(`enum type "${en.name}" is missing`);
-    else for (const v of en.values) if (!enumValues.has(`${en.name}.${v}`)) problems.push(`enum "${en.name}" has no value "${v}"`);
+    else
+      for (const v of en.values)
+        if (!enumValues.has(`${en.name}.${v}`)) problems.push(`enum "${en.name}" has no value "${v}"`);
   }
   for (const d of schema.domains) if (!typeSet.has(d.name)) problems.push(`domain "${d.name}" is missing`);
   for (const t of schema.tables) {
@@ -61,7 +63,8 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
       continue;
     }
     for (const c of t.columns) {
-      if (c.computed === undefined && !colSet.has(`${t.name}.${c.name}`)) problems.push(`column "${t.name}.${c.name}" is missing`);
+      if (c.computed === undefined && !colSet.has(`${t.name}.${c.name}`))
+        problems.push(`column "${t.name}.${c.name}" is missing`);
     }
     for (const ix of t.indexes) {
       const method = ix.using ?? "btree";

@@ -77,7 +77,8 @@ export function comparison(table: TableDescriptor, column: string, op: string, a
   const col = whereColumn(table, column);
   const location = `where.${col.name}`;
   const allowed = operatorsFor(col);
-  if (!isOperatorName(op) || !allowed.includes(op)) refuse(location, `operator ${op} is not valid for ${col.name}`, allowed);
+  if (!isOperatorName(op) || !allowed.includes(op))
+    refuse(location, `operator ${op} is not valid for ${col.name}`, allowed);
   const operator = normaliseOperator(op);
   const shape = valueShape(col, operator);
   if (shape === "none") {

@@ -67,7 +67,12 @@ export function createQueryBuilder<S extends SchemaShape<S> = UntypedSchema>(
   return {
     from<T extends TableName<S>>(name: T): TableQuery<S, T> {
       const table = service.tables.find((t) => t.name === name);
-      if (!table) refuse("from", `unknown table ${String(name)}`, service.tables.map((t) => t.name));
+      if (!table)
+        refuse(
+          "from",
+          `unknown table ${String(name)}`,
+          service.tables.map((t) => t.name),
+        );
       return new TableQuery<S, T>(rt, { table, where: [], sort: [], expand: [], offset: 0 });
     },
     withData(data: object): QueryBuilder<S> {

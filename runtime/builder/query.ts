@@ -90,12 +90,7 @@ function nonNegativeInteger(n: number, location: string): number {
  * plus the expansions `X`. Immutable: every method returns a new query, so
  * a partial query can be shared and extended.
  */
-export class TableQuery<
-  S,
-  T extends TableName<S>,
-  Sel extends ColumnName<S, T> = ColumnName<S, T>,
-  X = unknown,
-> {
+export class TableQuery<S, T extends TableName<S>, Sel extends ColumnName<S, T> = ColumnName<S, T>, X = unknown> {
   /** @internal Use `QueryBuilder.from`. */
   constructor(
     private readonly rt: QueryRuntime,
@@ -241,7 +236,12 @@ export class TableQuery<
     const col = table.columns.find((c) => c.name === table.primaryKey[0])!;
     // Decoded here rather than by `where`: the key column may be hidden, and a refusal must not name it.
     const keyCondition = cmp(col.name, "eq", decodeElement(col, key, "byKey", "the key"));
-    const [row] = await this.rows("read", { ...this.state, where: [...this.state.where, keyCondition], limit: 1, offset: 0 });
+    const [row] = await this.rows("read", {
+      ...this.state,
+      where: [...this.state.where, keyCondition],
+      limit: 1,
+      offset: 0,
+    });
     return row;
   }
 

@@ -20,8 +20,9 @@ type Columns<S, T extends TableName<S>> = Table<S, T>["columns"];
 export type ColumnName<S, T extends TableName<S>> = keyof Columns<S, T> & string;
 
 /** The metadata of column `K` of table `T`. */
-export type Column<S, T extends TableName<S>, K extends ColumnName<S, T>> =
-  Columns<S, T>[K] extends ColumnMeta ? Columns<S, T>[K] : never;
+export type Column<S, T extends TableName<S>, K extends ColumnName<S, T>> = Columns<S, T>[K] extends ColumnMeta
+  ? Columns<S, T>[K]
+  : never;
 
 /** Columns a `where` may name: every column except computed ones (docs/decisions/0602-query-builder.md). */
 export type WhereColumn<S, T extends TableName<S>> = {
@@ -30,7 +31,7 @@ export type WhereColumn<S, T extends TableName<S>> = {
 
 /** Columns `orderBy` accepts: the Sortable ones. */
 export type SortColumn<S, T extends TableName<S>> = {
-  [K in ColumnName<S, T>]: Column<S, T, K>["sortable"] extends true ? K : never;
+  [K in ColumnName<S, T>]: true extends Column<S, T, K>["sortable"] ? K : never;
 }[ColumnName<S, T>];
 
 /** A sort term: `column` ascending or `-column` descending, as in `?sort=`. */
@@ -55,18 +56,24 @@ export type DocumentOperator = "hasdoc" | "nhasdoc";
 /** Null tests: nullable columns only. */
 export type NullOperator = "isnull" | "notnull";
 
-/** The operators column `C` takes (spec: Operators by column type). */
+/** The operators of a scalar of kind `K` (distributes over a union of kinds). */
+type KindOperator<K> = K extends "jsonb"
+  ? DocumentOperator
+  : K extends "text" | "enum"
+    ? OrderedOperator | TextOperator
+    : K extends "bytea" | "other"
+      ? EqualityOperator
+      : OrderedOperator;
+
+/**
+ * The operators column `C` takes (spec: Operators by column type). Flags
+ * are tested as `true extends flag`, so a column whose flag is only known to
+ * be `boolean` (an untyped schema) takes the operators of both cases.
+ */
 export type OperatorOf<C extends ColumnMeta> =
-  | (C["nullable"] extends true ? NullOperator : never)
-  | (C["array"] extends true
-      ? ArrayOperator
-      : C["kind"] extends "jsonb"
-        ? DocumentOperator
-        : C["kind"] extends "text" | "enum"
-          ? OrderedOperator | TextOperator
-          : C["kind"] extends "bytea" | "other"
-            ? EqualityOperator
-            : OrderedOperator);
+  | (true extends C["nullable"] ? NullOperator : never)
+  | (true extends C["array"] ? ArrayOperator : never)
+  | (false extends C["array"] ? KindOperator<C["kind"]> : never);
 
 /** One element of column `C`: the value itself on a scalar column, one item on an array column. */
 type Element<C extends ColumnMeta> = C["array"] extends true
@@ -130,6 +137,6 @@ export type ExpansionsOf<S, T extends TableName<S>, R extends RelationName<S, T>
 };
 
 /** The value `byKey` takes: the key column's input, `never` for a composite key. */
-export type KeyInput<S, T extends TableName<S>> = Table<S, T>["singleKey"] extends true
+export type KeyInput<S, T extends TableName<S>> = true extends Table<S, T>["singleKey"]
   ? InputOf<Column<S, T, KeyColumn<S, T>>>
   : never;

@@ -26,7 +26,8 @@ function checkScope(p: Predicate, table: TableDescriptor, relation: string | und
   };
   switch (p.kind) {
     case "raw":
-      if (relation !== undefined) fail("it returned a raw SQL predicate, which cannot be requalified onto the joined table");
+      if (relation !== undefined)
+        fail("it returned a raw SQL predicate, which cannot be requalified onto the joined table");
       return;
     case "cmp": {
       if (p.table !== undefined && p.table !== table.name) {

@@ -77,9 +77,11 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
   const stamp = rc.hooks.beforeCreate?.[rc.table.name];
   if (stamp) values = await stamp(hookContext(rc, rc.table.name, "create", c), values);
   const validate = rc.hooks.validateCreate?.[rc.table.name];
-  const problems: ProblemItem[] = (validate && (await validate(hookContext(rc, rc.table.name, "create", c), values))) || [];
+  const problems: ProblemItem[] =
+    (validate && (await validate(hookContext(rc, rc.table.name, "create", c), values))) || [];
   if (problems.length > 0) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+    const more =
+      problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
     throw new ProblemError(422, "invalid-row", `${problems[0].detail}${more}`, problems);
   }
   return values;

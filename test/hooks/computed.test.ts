@@ -19,7 +19,9 @@ const statements: string[] = [];
 
 beforeAll(async () => {
   const { service, ddl, seed } = await specSchema();
-  expect(service.tables.find((t) => t.name === "tasks")?.columns.find((c) => c.name === "summary")?.computed).toContain(SUMMARY_SQL);
+  expect(service.tables.find((t) => t.name === "tasks")?.columns.find((c) => c.name === "summary")?.computed).toContain(
+    SUMMARY_SQL,
+  );
   db = await databaseWith("hooks_computed", ddl, seed);
   const recording: Executor = {
     ...db.executor,

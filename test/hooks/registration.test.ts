@@ -35,7 +35,9 @@ function needed(service: ServiceDescriptor): { table: string; declaration: strin
     .filter((t) => t.resource)
     .flatMap((t) => [
       ...(t.scoped ? [{ table: t.name, declaration: `@@scoped on table ${t.name}` }] : []),
-      ...(t.softDeleteColumn ? [{ table: t.name, declaration: `@soft_delete column ${t.name}.${t.softDeleteColumn}` }] : []),
+      ...(t.softDeleteColumn
+        ? [{ table: t.name, declaration: `@soft_delete column ${t.name}.${t.softDeleteColumn}` }]
+        : []),
     ]);
 }
 
@@ -54,7 +56,9 @@ describe("mountService registration", () => {
       const path = spec.tables.find((t) => t.name === e.table)?.resource?.path;
       expect(e.kind).toBe("missing-hook");
       expect(e.resource).toBe(path);
-      expect(e.message).toContain(`${path}: ${e.declaration} requires a BeforeQuery hook (hooks.beforeQuery.${e.table})`);
+      expect(e.message).toContain(
+        `${path}: ${e.declaration} requires a BeforeQuery hook (hooks.beforeQuery.${e.table})`,
+      );
     }
     // Not even the tables that need no hook were mounted.
     for (const t of spec.tables.filter((x) => x.resource?.ops.list)) {
@@ -84,7 +88,8 @@ describe("mountService registration", () => {
           table: "users",
           kind: "missing-hook",
           declaration: "@@scoped on table users",
-          message: "/users: @@scoped on table users requires a BeforeQuery hook (hooks.beforeQuery.users) before it is served",
+          message:
+            "/users: @@scoped on table users requires a BeforeQuery hook (hooks.beforeQuery.users) before it is served",
         },
       ],
     });

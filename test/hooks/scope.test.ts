@@ -73,7 +73,10 @@ describe("BeforeQuery confines every read of its table", () => {
   it("forward expansion: the target is confined in the join; a hidden target reads as null", async () => {
     const r = await client.get("/notes?expand=author");
     expect(r.status).toBe(200);
-    const authors = (r.body.items as { id: number; author: { id: number } | null }[]).map((n) => [n.id, n.author?.id ?? null]);
+    const authors = (r.body.items as { id: number; author: { id: number } | null }[]).map((n) => [
+      n.id,
+      n.author?.id ?? null,
+    ]);
     // Note 2's author is removed, note 3's belongs to the other org: neither leaks.
     expect(authors).toEqual([
       [1, 1],
@@ -99,13 +102,20 @@ describe("hook context", () => {
   it("gets the table, the operation, the Hono context, the service's executor and hookData", async () => {
     const seen: { table: string; operation: string; org: number; http: boolean; db: boolean }[] = [];
     const base = tenantHooks();
-    const record =
-      (table: "people" | "notes") =>
-      (ctx: HookContext) => {
-        seen.push({ table, operation: ctx.operation, org: orgIn(ctx.data), http: ctx.http !== undefined, db: ctx.db === db.executor });
-        return base.beforeQuery![table]!(ctx);
-      };
-    const hooks: Hooks = { ...base, beforeQuery: { ...base.beforeQuery, people: record("people"), notes: record("notes") } };
+    const record = (table: "people" | "notes") => (ctx: HookContext) => {
+      seen.push({
+        table,
+        operation: ctx.operation,
+        org: orgIn(ctx.data),
+        http: ctx.http !== undefined,
+        db: ctx.db === db.executor,
+      });
+      return base.beforeQuery![table]!(ctx);
+    };
+    const hooks: Hooks = {
+      ...base,
+      beforeQuery: { ...base.beforeQuery, people: record("people"), notes: record("notes") },
+    };
     const c = mounted(service, { db: db.executor, hooks, hookData: orgOf });
     await c.request("GET", "/people", undefined, two);
     await c.get("/people/1");
@@ -181,7 +191,11 @@ describe("a predicate that cannot be requalified fails the request, naming the r
     const c = withPeopleHook((ctx) => cmp("org_id", "eq", orgIn(ctx.data), "people"), []);
     const r = await c.get("/notes?expand=author");
     expect(r.status).toBe(200);
-    expect((r.body.items as { author: { id: number } | null }[]).map((n) => n.author?.id ?? null)).toEqual([1, 2, null]);
+    expect((r.body.items as { author: { id: number } | null }[]).map((n) => n.author?.id ?? null)).toEqual([
+      1,
+      2,
+      null,
+    ]);
   });
 
   it("a comparison on a column the table lacks is a 500 that does not name the column", async () => {

@@ -46,7 +46,12 @@ export interface Client extends TestClient {
 
 /** Sends requests to an in-process Hono app, parsing JSON answers. */
 export function appClient(app: Hono): Client {
-  const request = async <T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
+  const request = async <T>(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = typeof body === "string" ? body : JSON.stringify(body);

@@ -136,7 +136,10 @@ describe("AfterCommit", () => {
         people: async (ctx, event) => {
           // Another connection of the pool: it sees the row only if the transaction committed.
           const stored = (
-            await ctx.db!.query({ text: `SELECT name, (gone_at IS NOT NULL)::text AS gone FROM people WHERE id = $1::text::bigint`, values: [String(event.key)] })
+            await ctx.db!.query({
+              text: `SELECT name, (gone_at IS NOT NULL)::text AS gone FROM people WHERE id = $1::text::bigint`,
+              values: [String(event.key)],
+            })
           ).rows;
           events.push({ event, stored });
         },
@@ -160,7 +163,10 @@ describe("AfterCommit", () => {
         event: { table: "people", operation: "update", key: id, row: { ...created.body, name: "Hal 2" } },
         stored: [{ name: "Hal 2", gone: "false" }],
       },
-      { event: { table: "people", operation: "delete", key: id, softDeleted: true }, stored: [{ name: "Hal 2", gone: "true" }] },
+      {
+        event: { table: "people", operation: "delete", key: id, softDeleted: true },
+        stored: [{ name: "Hal 2", gone: "true" }],
+      },
     ]);
   });
 
@@ -178,12 +184,18 @@ describe("AfterCommit", () => {
     const r = await c.request("POST", "/notes", { author_id: 1, body: "kept" });
     expect(r.status).toBe(201);
     expect(logged.map((e) => (e as Error).message)).toEqual(["audit sink down"]);
-    expect(await sql(`SELECT body FROM notes WHERE id = $1::text::bigint`, String(r.body.id))).toEqual([{ body: "kept" }]);
+    expect(await sql(`SELECT body FROM notes WHERE id = $1::text::bigint`, String(r.body.id))).toEqual([
+      { body: "kept" },
+    ]);
   });
 
   it("with DisableTransactions, every write of a resource with an AfterCommit hook fails at request time, writing nothing", async () => {
     const logged: unknown[] = [];
-    const c = mounted(imports, { db: db.executor, hooks: { afterCommit: { imports: () => {} } }, logError: (e) => logged.push(e) });
+    const c = mounted(imports, {
+      db: db.executor,
+      hooks: { afterCommit: { imports: () => {} } },
+      logError: (e) => logged.push(e),
+    });
     const seeded = await mounted(imports, { db: db.executor }).request("POST", "/imports", { name: "first" });
     expect(seeded.status).toBe(201);
     const id = seeded.body.id as number;
@@ -213,7 +225,10 @@ describe("soft delete: DELETE on a table with a soft-delete column marks the row
     const c = mounted(service, { db: db.executor, hooks: tenantHooks(), hookData: orgOf });
     const before = await sql(`SELECT now()::text AS t`);
     expect((await c.request("DELETE", "/people/3")).status).toBe(204);
-    const [row] = await sql(`SELECT name, (gone_at >= $1::timestamptz)::text AS recent FROM people WHERE id = 3`, before[0].t!);
+    const [row] = await sql(
+      `SELECT name, (gone_at >= $1::timestamptz)::text AS recent FROM people WHERE id = 3`,
+      before[0].t!,
+    );
     expect(row).toEqual({ name: expect.any(String), recent: "true" });
     expect((await c.get("/people/3")).status).toBe(404);
     expect((await c.request("DELETE", "/people/3")).status).toBe(404);

@@ -68,22 +68,43 @@ describe("create", () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
-      { location: "body.created_at", detail: "created_at is read-only; only the server sets it", allowed: CREATE_FIELDS },
-      { location: "body.label", detail: "label is computed from other columns and cannot be written", allowed: CREATE_FIELDS },
+      {
+        location: "body.created_at",
+        detail: "created_at is read-only; only the server sets it",
+        allowed: CREATE_FIELDS,
+      },
+      {
+        location: "body.label",
+        detail: "label is computed from other columns and cannot be written",
+        allowed: CREATE_FIELDS,
+      },
       { location: "body.secret", detail: "unknown field secret", allowed: CREATE_FIELDS },
       { location: "body.colour", detail: "unknown field colour", allowed: CREATE_FIELDS },
     ]);
-    expect((await db.executor.query({ text: `SELECT count(*)::text AS n FROM gadgets WHERE sku = 'x'`, values: [] })).rows).toEqual([{ n: "0" }]);
+    expect(
+      (await db.executor.query({ text: `SELECT count(*)::text AS n FROM gadgets WHERE sku = 'x'`, values: [] })).rows,
+    ).toEqual([{ n: "0" }]);
   });
 
   it("a column neither nullable nor defaulted is required; each missing one is named", async () => {
     const r = await client.request("POST", "/gadgets", { note: "only a note" });
     expect(r.status).toBe(400);
-    expect(r.body.errors.map((e: { location: string }) => e.location)).toEqual(["body.sku", "body.name", "body.serial"]);
+    expect(r.body.errors.map((e: { location: string }) => e.location)).toEqual([
+      "body.sku",
+      "body.name",
+      "body.serial",
+    ]);
   });
 
   it("null only for nullable columns; values decoded by type", async () => {
-    const r = await client.request("POST", "/gadgets", { sku: "n1", name: null, serial: "S", note: null, mood: "asleep", weight: 2.5 });
+    const r = await client.request("POST", "/gadgets", {
+      sku: "n1",
+      name: null,
+      serial: "S",
+      note: null,
+      mood: "asleep",
+      weight: 2.5,
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
       { location: "body.name", detail: "invalid value for name: may not be null", value: "null" },
@@ -112,12 +133,29 @@ describe("update", () => {
 
   it("immutable, read-only, computed and key fields are refused, listing the updatable ones", async () => {
     const row = await create();
-    const r = await client.request("PATCH", `/gadgets/${row.id}`, { serial: "S-new", created_at: "2020-01-01T00:00:00Z", label: "L", id: 1 });
+    const r = await client.request("PATCH", `/gadgets/${row.id}`, {
+      serial: "S-new",
+      created_at: "2020-01-01T00:00:00Z",
+      label: "L",
+      id: 1,
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
-      { location: "body.serial", detail: "serial is immutable; it cannot change after creation", allowed: UPDATE_FIELDS },
-      { location: "body.created_at", detail: "created_at is read-only; only the server sets it", allowed: UPDATE_FIELDS },
-      { location: "body.label", detail: "label is computed from other columns and cannot be written", allowed: UPDATE_FIELDS },
+      {
+        location: "body.serial",
+        detail: "serial is immutable; it cannot change after creation",
+        allowed: UPDATE_FIELDS,
+      },
+      {
+        location: "body.created_at",
+        detail: "created_at is read-only; only the server sets it",
+        allowed: UPDATE_FIELDS,
+      },
+      {
+        location: "body.label",
+        detail: "label is computed from other columns and cannot be written",
+        allowed: UPDATE_FIELDS,
+      },
       { location: "body.id", detail: "id is immutable; it cannot change after creation", allowed: UPDATE_FIELDS },
     ]);
     expect((await client.get(`/gadgets/${row.id}`)).body).toEqual(row);
@@ -130,7 +168,10 @@ describe("update", () => {
     expect(ok.body).toEqual({ ...row, note: null, weight: null });
     const refused = await client.request("PATCH", `/gadgets/${row.id}`, { name: null });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0]).toMatchObject({ location: "body.name", detail: "invalid value for name: may not be null" });
+    expect(refused.body.errors[0]).toMatchObject({
+      location: "body.name",
+      detail: "invalid value for name: may not be null",
+    });
   });
 
   it("an empty change set is a 400 at body listing the updatable fields", async () => {
@@ -139,7 +180,9 @@ describe("update", () => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
       status: 400,
-      errors: [{ location: "body", detail: "empty change set: the body carries no field to update", allowed: UPDATE_FIELDS }],
+      errors: [
+        { location: "body", detail: "empty change set: the body carries no field to update", allowed: UPDATE_FIELDS },
+      ],
     });
   });
 

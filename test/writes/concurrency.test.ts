@@ -28,10 +28,18 @@ describe("twenty concurrent creates of one unique value", () => {
     // PGlite runs one statement at a time: there is no race to observe there.
     if (db.kind !== "pg") t.skip();
     const committed: CommitEvent[] = [];
-    const client = mounted(service, { db: db.executor, hooks: { afterCommit: { gadgets: (_c, e) => void committed.push(e) } } });
+    const client = mounted(service, {
+      db: db.executor,
+      hooks: { afterCommit: { gadgets: (_c, e) => void committed.push(e) } },
+    });
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        client.request("POST", "/gadgets", { sku: "only-one", name: `racer ${i}`, serial: `S${i}`, note: `attempt ${i}` }),
+        client.request("POST", "/gadgets", {
+          sku: "only-one",
+          name: `racer ${i}`,
+          serial: `S${i}`,
+          note: `attempt ${i}`,
+        }),
       ),
     );
     const statuses = answers.map((a) => a.status).sort();
@@ -46,7 +54,9 @@ describe("twenty concurrent creates of one unique value", () => {
     // The stored row is exactly the winner's, every field of one request.
     expect(rows).toEqual([{ id: String(winner.id), name: winner.name, note: winner.note }]);
     expect(winner.note).toBe(`attempt ${winner.name.replace("racer ", "")}`);
-    expect((await db.executor.query({ text: `SELECT count(*)::text AS n FROM gadgets`, values: [] })).rows).toEqual([{ n: "1" }]);
+    expect((await db.executor.query({ text: `SELECT count(*)::text AS n FROM gadgets`, values: [] })).rows).toEqual([
+      { n: "1" },
+    ]);
     expect(committed.map((e) => e.key)).toEqual([winner.id]);
   });
 });

@@ -29,7 +29,11 @@ function columnMeta(c: ColumnDescriptor): string {
   if (c.filterable) flags.push("filterable");
   if (c.sortable) flags.push("sortable");
   if (c.computed !== undefined) flags.push("computed");
-  const args = [valueType(c, "read"), JSON.stringify(c.kind), ...(flags.length > 0 ? [flags.map((f) => JSON.stringify(f)).join(" | ")] : [])];
+  const args = [
+    valueType(c, "read"),
+    JSON.stringify(c.kind),
+    ...(flags.length > 0 ? [flags.map((f) => JSON.stringify(f)).join(" | ")] : []),
+  ];
   return `${propertyKey(c.name)}: ColumnType<${args.join(", ")}>;`;
 }
 
