@@ -19,7 +19,7 @@ const ORG = "00000000-0000-4000-8000-000000000001";
 const USER = "00000000-0000-4000-8000-000000000101";
 
 /** Every scoped table confined to one org; soft-deleted tasks hidden. */
-export const trackerHooks: Hooks = {
+const trackerHooks: Hooks = {
   beforeQuery: {
     orgs: () => cmp("id", "eq", ORG),
     users: () => cmp("org_id", "eq", ORG),
