@@ -66,7 +66,8 @@ export type BeforeCreateHook = (ctx: HookContext, values: RowValues) => RowValue
  * cross-field rules the schema cannot state. Receives the values after
  * BeforeCreate stamped them; returning one or more problems refuses the
  * create with a 422 problem document listing them (locations such as
- * `body.due_on`); returning nothing or an empty list accepts it.
+ * `body.due_on`); returning nothing or an empty list accepts it
+ * (docs/decisions/0604-create-row-building.md).
  */
 export type ValidateCreateHook = (
   ctx: HookContext,

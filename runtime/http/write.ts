@@ -69,7 +69,8 @@ function withoutReadOnly(rc: ResourceContext, values: RowValues): RowValues {
 
 /**
  * The create type's row-building step (spec: rule 5): BeforeCreate stamps
- * the row, then ValidateCreate may refuse it.
+ * the row, then ValidateCreate may refuse it
+ * (docs/decisions/0604-create-row-building.md).
  * @throws ProblemError 422 `invalid-row` listing the validator's problems
  */
 async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promise<RowValues> {
