@@ -6,7 +6,6 @@ import { createPgExecutor } from "../runtime/exec/pg.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import { loadSchema } from "./load.js";
 import { registrationErrors } from "../runtime/hooks/registration.js";
-import type { Hooks } from "../runtime/hooks.js";
 import { createDevApp } from "./dev/app.js";
 import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
 import { openEmbedded } from "./dev/embedded.js";
@@ -52,7 +51,7 @@ export default class Dev extends Command {
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
     const service = buildDescriptor(r.schema);
-    let loaded: HooksModule = { hooks: {} as Hooks };
+    let loaded: HooksModule = { hooks: {} };
     if (flags.hooks) {
       try {
         loaded = await loadHooksModule(flags.hooks, service);
