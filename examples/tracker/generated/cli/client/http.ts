@@ -141,7 +141,8 @@ function problemOf(status: number, body: string): ProblemDocument {
   }
   if (
     isRecord(parsed) &&
-    (typeof parsed.detail === "string" || typeof parsed.title === "string")
+    (typeof parsed["detail"] === "string" ||
+      typeof parsed["title"] === "string")
   ) {
     return {
       ...(parsed as Partial<ProblemDocument>),
@@ -157,8 +158,9 @@ function problemOf(status: number, body: string): ProblemDocument {
 }
 
 function describeFailure(e: unknown): string {
-  const cause = isRecord(e) ? e.cause : undefined;
-  if (isRecord(cause) && typeof cause.code === "string") return cause.code;
+  const cause = isRecord(e) ? e["cause"] : undefined;
+  if (isRecord(cause) && typeof cause["code"] === "string")
+    return cause["code"];
   if (cause instanceof Error) return cause.message;
   return e instanceof Error ? e.message : String(e);
 }
@@ -207,7 +209,7 @@ export class HttpClient {
     const qs = search.toString();
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token !== undefined && this.token !== "")
-      headers.authorization = "Bearer " + this.token;
+      headers["authorization"] = "Bearer " + this.token;
     const prepared: PreparedRequest = {
       method: request.method,
       url: base + request.path + (qs ? "?" + qs : ""),

@@ -376,7 +376,7 @@ abstract class ResourceCommand extends Command {
           env[prefix + "_BASE_URL"],
         ) ?? DEFAULT_BASE_URL,
       token: pick(
-        flags.token as string | undefined,
+        flags["token"] as string | undefined,
         given?.token,
         env[prefix + "_TOKEN"],
       ),
@@ -385,7 +385,8 @@ abstract class ResourceCommand extends Command {
   }
 
   protected print(flags: Record<string, unknown>, json: string): void {
-    if (json.trim() !== "") writeOut(formatJson(json, flags.compact !== true));
+    if (json.trim() !== "")
+      writeOut(formatJson(json, flags["compact"] !== true));
   }
 
   async run(): Promise<void> {
@@ -425,10 +426,12 @@ function listCommand(
   ];
   const filterFlags: Record<string, string> = {};
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
-  for (const f of spec.filters) {
-    const { name, aliases } = columnFlag(f.column, fixed);
-    filterFlags[name] = f.column;
-    const values = f.values ? " Values: " + f.values.join(", ") + "." : "";
+  for (const filter of spec.filters) {
+    const { name, aliases } = columnFlag(filter.column, fixed);
+    filterFlags[name] = filter.column;
+    const values = filter.values
+      ? " Values: " + filter.values.join(", ") + "."
+      : "";
     flags[name] = Flags.string({
       multiple: true,
       aliases,
@@ -436,24 +439,24 @@ function listCommand(
       helpValue: "op.value",
       description:
         "Filter on " +
-        f.column +
+        filter.column +
         " (" +
-        f.type +
+        filter.type +
         "): operator.value, or a bare value for eq; repeat to conjoin. Operators: " +
-        f.operators.join(", ") +
+        filter.operators.join(", ") +
         "." +
         values +
         alsoSpelled(aliases),
     });
   }
-  flags.sort = Flags.string({
+  flags["sort"] = Flags.string({
     multiple: true,
     description:
       "Ordering, comma-separated, - for descending. Sortable: " +
       (spec.sortable.join(", ") || "none") +
       ".",
   });
-  flags.select = Flags.string({
+  flags["select"] = Flags.string({
     multiple: true,
     description:
       "Columns to return, comma-separated. Selectable: " +
@@ -461,7 +464,7 @@ function listCommand(
       ".",
   });
   if (spec.expandable.length > 0) {
-    flags.expand = Flags.string({
+    flags["expand"] = Flags.string({
       multiple: true,
       description:
         "Relations to expand, comma-separated. Expandable: " +
@@ -470,7 +473,7 @@ function listCommand(
     });
   }
   if (spec.searchable)
-    flags.search = Flags.string({
+    flags["search"] = Flags.string({
       description:
         "Case-insensitive substring search over the searchable columns.",
     });
@@ -489,7 +492,7 @@ function listCommand(
         "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
     });
   }
-  flags.page = Flags.integer({
+  flags["page"] = Flags.integer({
     min: 1,
     description: "Page number (offset paging).",
   });
@@ -497,13 +500,13 @@ function listCommand(
     min: 1,
     description: "Rows per page; the service caps it.",
   });
-  flags.cursor = Flags.string({
+  flags["cursor"] = Flags.string({
     description: "Resume at the next_cursor of a previous page (same query).",
   });
-  flags.count = Flags.boolean({
+  flags["count"] = Flags.boolean({
     description: "Add total, the size of the whole result.",
   });
-  flags.all = Flags.boolean({
+  flags["all"] = Flags.boolean({
     description:
       "Follow next_cursor to the end and print every row as one page.",
   });
@@ -522,21 +525,22 @@ function listCommand(
       for (const g of ["or", "and", "not"])
         for (const value of (f[g] as string[] | undefined) ?? [])
           query.push([g, value]);
-      const sort = joined(f.sort as string[] | undefined);
+      const sort = joined(f["sort"] as string[] | undefined);
       if (sort !== undefined) query.push(["sort", sort]);
-      const select = joined(f.select as string[] | undefined);
+      const select = joined(f["select"] as string[] | undefined);
       if (select !== undefined) query.push(["select", select]);
-      const expand = joined(f.expand as string[] | undefined);
+      const expand = joined(f["expand"] as string[] | undefined);
       if (expand !== undefined) query.push(["expand", expand]);
-      if (typeof f.search === "string") query.push(["search", f.search]);
-      if (typeof f.page === "number") query.push(["page", String(f.page)]);
+      if (typeof f["search"] === "string") query.push(["search", f["search"]]);
+      if (typeof f["page"] === "number")
+        query.push(["page", String(f["page"])]);
       if (typeof f["per-page"] === "number")
         query.push(["per_page", String(f["per-page"])]);
-      if (typeof f.cursor === "string") query.push(["cursor", f.cursor]);
-      if (f.count === true) query.push(["count", "exact"]);
+      if (typeof f["cursor"] === "string") query.push(["cursor", f["cursor"]]);
+      if (f["count"] === true) query.push(["count", "exact"]);
       const client = this.client(f);
       const first = await client.do({ method: "GET", path: r.path, query });
-      if (f.all !== true) return this.print(f, first);
+      if (f["all"] !== true) return this.print(f, first);
       this.print(f, await followCursors(client, r.path, query, first));
     }
   };
@@ -597,7 +601,7 @@ function getCommand(
   spec: { selectable: string[]; expandable: string[] },
 ): Command.Class {
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
-  flags.select = Flags.string({
+  flags["select"] = Flags.string({
     multiple: true,
     multipleNonGreedy: true,
     description:
@@ -606,7 +610,7 @@ function getCommand(
       ".",
   });
   if (spec.expandable.length > 0) {
-    flags.expand = Flags.string({
+    flags["expand"] = Flags.string({
       multiple: true,
       multipleNonGreedy: true,
       description:
@@ -626,15 +630,15 @@ function getCommand(
       f: Record<string, unknown>,
       a: Record<string, unknown>,
     ): Promise<void> {
-      const expand = joined(f.expand as string[] | undefined);
+      const expand = joined(f["expand"] as string[] | undefined);
       const query: [string, string][] =
         expand === undefined ? [] : [["expand", expand]];
       const row = await this.client(f).do({
         method: "GET",
-        path: itemPath(r.path, a.id as string),
+        path: itemPath(r.path, a["id"] as string),
         query,
       });
-      const select = joined(f.select as string[] | undefined);
+      const select = joined(f["select"] as string[] | undefined);
       this.print(
         f,
         select === undefined ? row : project(row, select, r, expand),
@@ -772,7 +776,7 @@ function updateCommand(
         f,
         await this.client(f).do({
           method: "PATCH",
-          path: itemPath(r.path, a.id as string),
+          path: itemPath(r.path, a["id"] as string),
           body,
         }),
       );
@@ -796,7 +800,7 @@ function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
         f,
         await this.client(f).do({
           method: "DELETE",
-          path: itemPath(r.path, a.id as string),
+          path: itemPath(r.path, a["id"] as string),
         }),
       );
     }
