@@ -23,6 +23,14 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export const ORG = "00000000-0000-4000-8000-000000000001";
 export const USER = "00000000-0000-4000-8000-000000000101";
 
+/** A request as the server received it. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  authorization: string | null;
+  body: string;
+}
+
 /** A running service. */
 export interface RunningService {
   /** `http://127.0.0.1:<port>` */
@@ -31,6 +39,8 @@ export interface RunningService {
   db: TestDatabase;
   /** Every request line the server logged (`GET /tasks?… 200 3ms`). */
   log: string[];
+  /** Every request as it arrived: method, URL, Authorization header, body text. */
+  requests: SeenRequest[];
   stop(): Promise<void>;
 }
 
@@ -63,8 +73,14 @@ export async function startTracker(): Promise<RunningService> {
   const log: string[] = [];
   const { app, mounted } = createDevApp(service, { db: db.executor, hooks: trivialHooks(service), log: (l) => log.push(l) });
   if (!mounted.ok) throw new Error(JSON.stringify(mounted.errors));
+  const requests: SeenRequest[] = [];
+  const fetch = async (req: Request): Promise<Response> => {
+    const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.clone().text();
+    requests.push({ method: req.method, url: req.url, authorization: req.headers.get("authorization"), body });
+    return app.fetch(req);
+  };
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+    const s = serve({ fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
   return {
@@ -72,6 +88,7 @@ export async function startTracker(): Promise<RunningService> {
     service,
     db,
     log,
+    requests,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.drop();

@@ -1,0 +1,338 @@
+/**
+ * The generated command tree as a user runs it (spec: Command-line client):
+ * the tree and typed client of spec.resource, emitted into a scratch
+ * directory, driven by a two-line main like examples/tracker/cli/main.ts
+ * and run as a separate process (Node with tsx) against the reference
+ * application on a real port. Every request the service receives is
+ * recorded, so the tests see what went over the wire.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitClient, emitCommandTree } from "../../compiler/index.js";
+import { compileFile } from "../support/service.js";
+import { startTracker, type RunningService } from "./service.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+// Inside the repository, so the tree finds @oclif/core in node_modules.
+const dir = mkdtempSync(path.join(ROOT, "test", ".generated-tree-"));
+let svc: RunningService;
+
+/** The hand-written main of a binary: build the tree and run it. */
+const MAIN = `import { buildCommandTree } from "./commands/index.js";\nawait buildCommandTree().execute();\n`;
+/** A main passing a client value built from MAIN_BASE_URL and MAIN_TOKEN. */
+const MAIN_WITH_CLIENT = `import { HttpClient } from "./client/http.js";
+import { buildCommandTree } from "./commands/index.js";
+await buildCommandTree({ client: new HttpClient({ baseURL: process.env.MAIN_BASE_URL, token: process.env.MAIN_TOKEN }) }).execute();
+`;
+/** A main whose client value has a transport that answers with what it was asked, so no service is needed. */
+const MAIN_ECHO = `import { HttpClient } from "./client/http.js";
+import { buildCommandTree } from "./commands/index.js";
+const client = new HttpClient({
+  baseURL: process.env.MAIN_BASE_URL,
+  token: process.env.MAIN_TOKEN,
+  transport: async (r) => ({ status: 200, body: JSON.stringify({ url: r.url, authorization: r.headers["authorization"] ?? null }) }),
+});
+await buildCommandTree({ client }).execute();
+`;
+
+beforeAll(async () => {
+  const { schema } = await compileFile(path.join(ROOT, "spec.resource"));
+  const files = [
+    ...(await emitClient(schema, "client")),
+    ...(await emitCommandTree(schema, "commands", { cliName: "tracker", clientDir: "client" })),
+  ];
+  for (const f of files) {
+    mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+    writeFileSync(path.join(dir, f.path), f.contents);
+  }
+  writeFileSync(path.join(dir, "main.ts"), MAIN);
+  writeFileSync(path.join(dir, "main-client.ts"), MAIN_WITH_CLIENT);
+  writeFileSync(path.join(dir, "main-echo.ts"), MAIN_ECHO);
+  svc = await startTracker();
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await svc?.stop();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a main with `args`; the environment has no TRACKER_* variable unless `env` sets one. */
+function run(args: string[], env: Record<string, string> = {}, main = "main.ts"): Promise<Run> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TRACKER_") && !k.startsWith("MAIN_")) base[k] = v;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(dir, main), ...args],
+      { cwd: ROOT, env: { ...base, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs the plain main against the test service. */
+function tracker(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return run(args, { TRACKER_BASE_URL: svc.url, ...env });
+}
+
+async function direct(pathAndQuery: string): Promise<string> {
+  return (await fetch(svc.url + pathAndQuery)).text();
+}
+
+function requestsSince(n: number) {
+  return svc.requests.slice(n);
+}
+
+describe("list", () => {
+  it("prints the service's JSON, pretty by default and byte for byte with --compact", async () => {
+    const raw = await direct("/tasks?status=eq.todo");
+    const compact = await tracker(["tasks", "list", "--status", "eq.todo", "--compact"]);
+    expect(compact.stderr).toBe("");
+    expect(compact.code).toBe(0);
+    expect(compact.stdout).toBe(raw + "\n");
+    const pretty = await tracker(["tasks", "list", "--status", "todo"]);
+    expect(pretty.stdout).toBe(JSON.stringify(JSON.parse(raw), null, 2) + "\n");
+  });
+
+  it("takes filters in kebab-case and snake_case, repeated flags conjoining, passed to the service as written", async () => {
+    const before = svc.requests.length;
+    const kebab = await tracker(["tasks", "list", "--list-id", "1", "--due-on", "notnull", "--priority", "gte.1", "--priority", "lt.4", "--compact"]);
+    const snake = await tracker(["tasks", "list", "--list_id", "1", "--due_on", "notnull", "--priority", "gte.1", "--priority", "lt.4", "--compact"]);
+    expect(kebab.code).toBe(0);
+    expect(snake.stdout).toBe(kebab.stdout);
+    expect(JSON.parse(kebab.stdout).items.map((t: { id: number }) => t.id)).toEqual([1]);
+    const urls = requestsSince(before).map((r) => new URL(r.url).search);
+    // Filters go out in the schema's column order, each flag's values in the order given.
+    expect(urls).toEqual([
+      "?list_id=1&priority=gte.1&priority=lt.4&due_on=notnull",
+      "?list_id=1&priority=gte.1&priority=lt.4&due_on=notnull",
+    ]);
+  });
+
+  it("passes sort, select, expand, search, groups, paging and count", async () => {
+    const before = svc.requests.length;
+    const r = await tracker([
+      "tasks", "list", "--sort", "-priority", "--sort", "title", "--select", "title,priority", "--expand", "list",
+      "--search", "e", "--or", "(status.eq.todo,status.eq.doing)", "--per-page", "1", "--page", "2", "--count", "--compact",
+    ]);
+    expect(r.stderr).toBe("");
+    const body = JSON.parse(r.stdout);
+    expect(body).toMatchObject({ page: 2, per_page: 1, total: 2, has_more: false });
+    expect(body.items).toEqual([{ id: 2, title: "Order titanium", priority: 2, list: expect.objectContaining({ title: "Backlog" }) }]);
+    expect(new URL(requestsSince(before)[0].url).search).toBe(
+      "?or=%28status.eq.todo%2Cstatus.eq.doing%29&sort=-priority%2Ctitle&select=title%2Cpriority&expand=list&search=e&page=2&per_page=1&count=exact",
+    );
+  });
+
+  it("--all follows next_cursor and prints one merged page", async () => {
+    const before = svc.requests.length;
+    const r = await tracker(["tasks", "list", "--all", "--per-page", "1", "--sort", "title", "--select", "title", "--count", "--compact"]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({
+      items: [
+        { id: 1, title: "Design the fuel pump" },
+        { id: 2, title: "Order titanium" },
+        { id: 4, title: "Test launch pad" },
+        { id: 3, title: "Write the 50% discount copy" },
+      ],
+      per_page: 1,
+      has_more: false,
+      total: 4,
+    });
+    const seen = requestsSince(before).map((q) => new URL(q.url).searchParams);
+    expect(seen.length).toBe(4);
+    expect(seen[0].get("count")).toBe("exact");
+    for (const p of seen.slice(1)) {
+      expect(p.get("cursor")).toMatch(/./);
+      expect([p.get("count"), p.get("page"), p.get("sort"), p.get("per_page")]).toEqual([null, null, "title", "1"]);
+    }
+  });
+});
+
+describe("get, create, update, delete", () => {
+  it("reads one row with expansions, and --select keeps the key, the named columns and the expansions", async () => {
+    const r = await tracker(["tasks", "get", "1", "--expand", "list", "--select", "title,status", "--compact"]);
+    expect(r.stderr).toBe("");
+    const row = JSON.parse(r.stdout);
+    expect(Object.keys(row)).toEqual(["id", "title", "status", "list"]);
+    expect(row.list.title).toBe("Backlog");
+    const raw = await direct("/tasks/1?expand=list");
+    expect(r.stdout).toContain(JSON.stringify(JSON.parse(raw).list));
+  });
+
+  it("creates with per-column flags, updates only the flags given, sets null, deletes", async () => {
+    const created = await tracker(["lists", "create", "--title", "From the CLI", "--position", "7", "--color", "#abcdef", "--compact"]);
+    expect(created.stderr).toBe("");
+    const row = JSON.parse(created.stdout);
+    expect(row).toMatchObject({ title: "From the CLI", position: 7, color: "#abcdef", archived_at: null });
+
+    const before = svc.requests.length;
+    const updated = await tracker(["lists", "update", String(row.id), "--color", "", "--compact"]);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ title: "From the CLI", color: "" });
+    expect(requestsSince(before)[0]).toMatchObject({ method: "PATCH", body: '{"color":""}' });
+
+    const nulled = await tracker(["lists", "update", String(row.id), "--set-null", "color", "--archived-at", "2026-05-01T00:00:00Z", "--compact"]);
+    expect(JSON.parse(nulled.stdout)).toMatchObject({ color: null, archived_at: "2026-05-01T00:00:00Z" });
+
+    const deleted = await tracker(["lists", "delete", String(row.id)]);
+    expect([deleted.code, deleted.stdout, deleted.stderr]).toEqual([0, "", ""]);
+    const gone = await tracker(["lists", "get", String(row.id)]);
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr).toBe("Error: No lists row has this key. (HTTP 404)\npath.id: no such row\n");
+  });
+
+  it("converts create values: numbers, arrays, JSON documents", async () => {
+    const before = svc.requests.length;
+    const r = await tracker([
+      "tasks", "create", "--list-id", "2", "--title", "Typed flags", "--labels", "a,b", "--attrs", '{"note":"n","n":1}',
+      "--priority", "3", "--estimate", "1.25", "--due_on", "2026-02-03", "--compact",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(requestsSince(before)[0].body)).toEqual({
+      list_id: 2,
+      title: "Typed flags",
+      priority: 3,
+      labels: ["a", "b"],
+      attrs: { note: "n", n: 1 },
+      estimate: "1.25",
+      due_on: "2026-02-03",
+    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ labels: ["a", "b"], estimate: "1.25", due_on: "2026-02-03T00:00:00Z" });
+  });
+});
+
+describe("refusals and failures", () => {
+  it("prints a 400 as Error, one line per problem and the allowed alternatives, on stderr, and exits non-zero", async () => {
+    const r = await tracker(["tasks", "list", "--sort", "bogus", "--expand", "watchers"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      [
+        "Error: unknown column bogus (and 1 more problem) (HTTP 400)",
+        "query.sort: unknown column bogus",
+        "allowed: title, status, priority, position, estimate, due_on, created_at",
+        "query.expand: watchers is not an expandable relation",
+        "allowed: list, assignee, comments",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("checks --set-null against the nullable columns before any request", async () => {
+    const before = svc.requests.length;
+    const r = await tracker(["tasks", "update", "1", "--set-null", "title"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Expected --set-null=title to be one of: assignee_id, attrs,\s[\s›]*estimate, due_on/);
+    const clash = await tracker(["tasks", "update", "1", "--set-null", "estimate", "--estimate", "2"]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toBe("Error: --set-null estimate conflicts with a value given for estimate\n");
+    expect(svc.requests.length).toBe(before);
+  });
+
+  it("refuses a malformed JSON flag before any request", async () => {
+    const before = svc.requests.length;
+    const r = await tracker(["tasks", "update", "1", "--attrs", "{not json"]);
+    expect([r.code, r.stderr]).toEqual([2, "Error: --attrs: not a JSON document: {not json\n"]);
+    expect(svc.requests.length).toBe(before);
+  });
+
+  it("reports an unreachable service on stderr with a non-zero exit", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const r = await run(["tasks", "list"], { TRACKER_BASE_URL: `http://127.0.0.1:${port}` });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", `Error: cannot reach http://127.0.0.1:${port}/tasks: ECONNREFUSED\n`]);
+  });
+});
+
+describe("base address and token", () => {
+  const echo = async (args: string[], env: Record<string, string>): Promise<{ url: string; authorization: string | null }> => {
+    const r = await run(["tasks", "get", "1", "--compact", ...args], env, "main-echo.ts");
+    expect(r.stderr).toBe("");
+    return JSON.parse(r.stdout);
+  };
+
+  it("takes the flag, then the client value, then the environment, then http://127.0.0.1:3000", async () => {
+    expect((await echo([], {})).url).toBe("http://127.0.0.1:3000/tasks/1");
+    expect((await echo([], { TRACKER_BASE_URL: "http://env.test" })).url).toBe("http://env.test/tasks/1");
+    expect((await echo([], { TRACKER_BASE_URL: "http://env.test", MAIN_BASE_URL: "http://client.test" })).url).toBe("http://client.test/tasks/1");
+    const all = await echo(["--base-url", "http://flag.test/api"], { TRACKER_BASE_URL: "http://env.test", MAIN_BASE_URL: "http://client.test" });
+    expect(all.url).toBe("http://flag.test/api/tasks/1");
+  });
+
+  it("sends the token as Authorization: Bearer with the same precedence", async () => {
+    expect((await echo([], {})).authorization).toBeNull();
+    expect((await echo([], { TRACKER_TOKEN: "env-token" })).authorization).toBe("Bearer env-token");
+    expect((await echo([], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization).toBe("Bearer client-token");
+    expect((await echo(["--token", "flag-token"], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization).toBe(
+      "Bearer flag-token",
+    );
+  });
+
+  it("reaches the service with a client value, the token only in the header", async () => {
+    const before = svc.requests.length;
+    const r = await run(["orgs", "list", "--compact", "--token", "t0k3n"], { MAIN_BASE_URL: svc.url, TRACKER_BASE_URL: "http://127.0.0.1:9" }, "main-client.ts");
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout).items).toHaveLength(2);
+    const seen = requestsSince(before);
+    expect(seen.map((q) => [q.authorization, q.url.includes("t0k3n")])).toEqual([["Bearer t0k3n", false]]);
+  });
+});
+
+describe("the tree", () => {
+  it("has one command per exposed resource and one subcommand per exposed operation", async () => {
+    const root = await tracker(["--help"]);
+    expect(root.stdout).toMatch(/TOPICS[\s\S]*comments[\s\S]*lists[\s\S]*orgs[\s\S]*task_watchers[\s\S]*tasks[\s\S]*users/);
+    const commands = async (topic: string): Promise<string[]> =>
+      [...(await tracker([topic, "--help"])).stdout.matchAll(new RegExp(`^  ${topic} (\\w+)`, "gm"))].map((m) => m[1]);
+    expect(await commands("orgs")).toEqual(["get", "list"]);
+    expect(await commands("users")).toEqual(["get", "list", "update"]);
+    expect(await commands("tasks")).toEqual(["create", "delete", "get", "list", "update"]);
+    expect(await commands("task_watchers")).toEqual(["list"]);
+    expect(await commands("comments")).toEqual(["create", "delete", "get", "list"]);
+    const missing = await tracker(["orgs", "create", "--name", "x"]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/command orgs:create not found/);
+  });
+
+  it("lists each filter's operators and enum values, and the sortable, selectable and expandable names", async () => {
+    const help = (await tracker(["tasks", "list", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(
+      "--status=op.value... Filter on status (task_status): operator.value, or a bare value for eq; repeat to conjoin. Operators: between, contains, endswith, eq, gt, gte, ilike, in, like, lt, lte, ne, neq, nin, startswith. Values: todo, doing, blocked, done.",
+    );
+    expect(help).toContain("Operators: eq, has, hasall, hasany, ne, neq, nhas, nhasall, nhasany.");
+    expect(help).toContain("Operators: hasdoc, isnull, nhasdoc, notnull.");
+    expect(help).toContain("Also --due_on.");
+    expect(help).toContain("Sortable: title, status, priority, position, estimate, due_on, created_at.");
+    expect(help).toContain("Expandable: list, assignee, comments.");
+    expect(help).toContain("$TRACKER_BASE_URL, else http://127.0.0.1:3000");
+  });
+
+  it("never offers a hidden column, and no read-only column on create", async () => {
+    for (const args of [["users", "list"], ["users", "get"], ["users", "update"]]) {
+      const help = (await tracker([...args, "--help"])).stdout;
+      expect(help).not.toMatch(/password|avatar/);
+    }
+    const create = (await tracker(["tasks", "create", "--help"])).stdout;
+    expect(create).not.toMatch(/--created-at|--org-id|--summary|--deleted/);
+    expect(create).toMatch(/--title=<value>\s+\(required\)/);
+    expect(create).toMatch(/--status=<option>/);
+    const update = (await tracker(["tasks", "update", "--help"])).stdout;
+    expect(update).not.toMatch(/--created-at|--id=/);
+    expect(update).toMatch(/--set-null=<option>\.\.\.[\s\S]*Nullable: assignee_id, attrs, estimate, due_on\./);
+  });
+});
