@@ -27,7 +27,7 @@ describe("spec.resource", () => {
       { name: "bearerAuth", scheme: "bearer", bearerFormat: "JWT" },
     ]);
     expect(r.schema.generate).toMatchObject({
-      dir: "generated",
+      dir: "examples/tracker/generated",
       package: "tracker",
       cliDir: "cli",
       cliName: "tracker",
