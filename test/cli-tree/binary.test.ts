@@ -240,6 +240,16 @@ describe("refusals and failures", () => {
     expect(svc.requests.length).toBe(before);
   });
 
+  it("refuses an unknown get --select column before any request", async () => {
+    const before = svc.requests.length;
+    const r = await tracker(["tasks", "get", "1", "--select", "title,deleted_at"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "Error: --select: unknown column deleted_at; selectable: id, org_id, list_id, assignee_id, title, status, priority, position, labels, attrs, estimate, due_on, created_at, summary\n",
+    );
+    expect(svc.requests.length).toBe(before);
+  });
+
   it("refuses a malformed JSON flag before any request", async () => {
     const before = svc.requests.length;
     const r = await tracker(["tasks", "update", "1", "--attrs", "{not json"]);

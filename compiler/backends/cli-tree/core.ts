@@ -476,11 +476,14 @@ async function followCursors(
   let members = new Map(objectMembers(first));
   const head = members;
   let pages = 1;
+  const seen = new Set<string>();
   for (;;) {
     const inner = (members.get("items") ?? "[]").trim().slice(1, -1).trim();
     if (inner !== "") items.push(inner);
     const cursor = members.get("next_cursor");
-    if (cursor === undefined) break;
+    // A cursor that does not move would loop forever; the pages so far are all there is.
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
     if (progress) process.stderr.write("\r" + pages + " pages read…");
     const request: ApiRequest = { method: "GET", path, query: [...base, ["cursor", JSON.parse(cursor) as string]] };
     members = new Map(objectMembers(await client.do(request)));
@@ -528,30 +531,37 @@ function getCommand(
 
     protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
       const expand = joined(f["expand"] as string[] | undefined);
+      const select = joined(f["select"] as string[] | undefined);
+      const keep = select === undefined ? undefined : projection(select, spec.selectable, r, expand);
       const query: [string, string][] = expand === undefined ? [] : [["expand", expand]];
       const row = await this.client(f).do({ method: "GET", path: itemPath(r.path, a["id"] as string), query });
-      const select = joined(f["select"] as string[] | undefined);
-      this.print(f, select === undefined ? row : project(row, select, r, expand));
+      this.print(f, keep === undefined ? row : project(row, keep));
     }
   };
 }
 
 /**
- * Keeps the selected columns of a read row, the key and the expanded
- * relations (a read takes no ${'`'}select${'`'}: docs/decisions/1052-command-tree.md).
+ * The members a ${'`'}get --select${'`'} keeps: the named columns, the key and the
+ * expanded relations (a read takes no ${'`'}select${'`'}: docs/decisions/1052-command-tree.md).
+ * @throws UsageError naming a column that cannot be selected, before any request
  */
-function project(row: string, select: string, r: ResourceSpec, expand: string | undefined): string {
+function projection(
+  select: string,
+  selectable: readonly string[],
+  r: ResourceSpec,
+  expand: string | undefined,
+): Set<string> {
   const names = select.split(",").map((s) => s.trim());
-  const allowed = r.get?.selectable ?? [];
-  const unknown = names.filter((n) => !allowed.includes(n));
+  const unknown = names.filter((n) => !selectable.includes(n));
   if (unknown.length > 0) {
-    throw new UsageError("--select: unknown column " + unknown.join(", ") + "; selectable: " + allowed.join(", "));
+    throw new UsageError("--select: unknown column " + unknown.join(", ") + "; selectable: " + selectable.join(", "));
   }
-  const keep = new Set([
-    ...names,
-    ...(r.key ? [r.key.column] : []),
-    ...(expand ? expand.split(",").map((s) => s.trim()) : []),
-  ]);
+  const expanded = expand === undefined ? [] : expand.split(",").map((s) => s.trim());
+  return new Set([...(r.key ? [r.key.column] : []), ...names, ...expanded]);
+}
+
+/** The row's members named in ${'`'}keep${'`'}, in the row's order, values as sent. */
+function project(row: string, keep: ReadonlySet<string>): string {
   const members = objectMembers(row).filter(([k]) => keep.has(k));
   return "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}";
 }
