@@ -13,7 +13,7 @@ import { columnRef, findColumn } from "./column.js";
 import { qualified, quoteIdent } from "./ident.js";
 import type { Aliases, CompileOptions } from "./options.js";
 import { orderByTerms, orderKeys, withKeyTiebreak } from "./order.js";
-import { columnEntries, outputColumns, resourceComputed, rowJson, type OutputEntry } from "./output.js";
+import { tableRow, type OutputEntry } from "./output.js";
 import { compileWhere } from "./where.js";
 
 /** What an expansion needs from the statement being built. */
@@ -79,7 +79,7 @@ function targetConditions(
 
 /** The target row as a direct read returns it: visible columns and the computed ones its resource computes. */
 function targetRow(target: TableDescriptor, alias: string): string {
-  return rowJson(columnEntries(outputColumns(target, resourceComputed(target)), alias));
+  return tableRow(target, alias).json;
 }
 
 function forward(ctx: ExpandContext, table: TableDescriptor, relation: RelationDescriptor, outer: string): string {

@@ -106,3 +106,34 @@ export function rowJson(entries: readonly OutputEntry[]): string {
 export function columnEntries(columns: readonly ColumnDescriptor[], alias: string): OutputEntry[] {
   return columns.map((c) => ({ name: c.name, sql: outputExpr(c, alias) }));
 }
+
+/** The row object of a table on one alias, without expansions: its entries and their {@link rowJson}. */
+export interface TableRowSql {
+  entries: readonly OutputEntry[];
+  json: string;
+}
+
+/** Distinct projections cached per table; `?select` lists beyond it are built per request. */
+const MAX_CACHED_ROWS = 256;
+const rowCache = new WeakMap<TableDescriptor, Map<string, TableRowSql>>();
+
+/**
+ * The row object of `table` aliased `alias` as a direct read or a list
+ * returns it: the {@link outputColumns} of the resource's computed columns
+ * and projection `select`, as entries and as {@link rowJson}. It depends on
+ * the descriptor, the alias and the projection only, so it is built once
+ * and cached per table (decision 0802: no request repeats schema work);
+ * descriptors are not changed once built.
+ */
+export function tableRow(table: TableDescriptor, alias: string, select?: readonly string[]): TableRowSql {
+  let cache = rowCache.get(table);
+  if (!cache) rowCache.set(table, (cache = new Map()));
+  const key = select === undefined ? alias : `${alias}\u0000${select.join("\u0000")}`;
+  let row = cache.get(key);
+  if (!row) {
+    const entries = columnEntries(outputColumns(table, resourceComputed(table), select), alias);
+    row = { entries, json: rowJson(entries) };
+    if (cache.size < MAX_CACHED_ROWS) cache.set(key, row);
+  }
+  return row;
+}

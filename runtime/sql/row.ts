@@ -6,7 +6,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Params } from "./bind.js";
 import { expansionEntries } from "./expand.js";
 import type { Aliases, CompileOptions } from "./options.js";
-import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
+import { rowJson, tableRow } from "./output.js";
 
 /** What to put in a row object. */
 export interface RowShape {
@@ -28,9 +28,8 @@ export function rowSelect(
   shape: RowShape,
   ctx: { params: Params; aliases: Aliases; options: CompileOptions },
 ): string {
-  const entries = columnEntries(outputColumns(table, resourceComputed(table), shape.select), alias);
-  if (shape.expand.length > 0) {
-    entries.push(...expansionEntries({ service, ...ctx }, table, shape.expand, alias));
-  }
+  const row = tableRow(table, alias, shape.select);
+  if (shape.expand.length === 0) return `${row.json}::text AS "j"`;
+  const entries = [...row.entries, ...expansionEntries({ service, ...ctx }, table, shape.expand, alias)];
   return `${rowJson(entries)}::text AS "j"`;
 }
