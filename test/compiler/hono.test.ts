@@ -48,13 +48,18 @@ async function files(text = src) {
 }
 
 describe("emitHono", () => {
-  it("writes types, service and index under the package, in that order", async () => {
-    expect((await files()).map((f) => f.path)).toEqual(["shop/types.ts", "shop/service.ts", "shop/index.ts"]);
+  it("writes types, service, index and the OpenAPI document under the package, in that order", async () => {
+    expect((await files()).map((f) => f.path)).toEqual([
+      "shop/types.ts",
+      "shop/service.ts",
+      "shop/index.ts",
+      "shop/openapi.ts",
+    ]);
   });
 
   it("defaults the package to api", async () => {
     const out = await files("table t {\n  id bigint @primary_key\n}\n");
-    expect(out.map((f) => f.path)).toEqual(["api/service.ts", "api/index.ts"]);
+    expect(out.map((f) => f.path)).toEqual(["api/service.ts", "api/index.ts", "api/openapi.ts"]);
   });
 
   it("starts every file with the do-not-edit header naming the schema file", async () => {
@@ -96,9 +101,7 @@ export interface ItemsRow {
     expect(types).toMatch(
       /export interface ItemsCreate \{\n  id\?: number;\n  brand_id: number;\n  \/\*\*\n   \* Shown on the shelf\.\n   \*\/\n  name: string;\n  size\?: "S" \| "M" \| "X L" \| null;\n  sizes\?: \("S" \| "M" \| "X L"\)\[\];\n  price: string \| number;\n  weight\?: number \| null;\n  meta\?: JsonValue \| null;\n  raw\?: JsonValue \| null;\n  photo\?: string \| null;\n  sold_on\?: string \| null;\n  active\?: boolean;\n  code: string;\n\}/,
     );
-    expect(types).toMatch(
-      /export interface ItemsUpdate \{\n  brand_id\?: number;\n(.|\n)*  active\?: boolean;\n\}/,
-    );
+    expect(types).toMatch(/export interface ItemsUpdate \{\n  brand_id\?: number;\n(.|\n)*  active\?: boolean;\n\}/);
     expect(types).not.toMatch(/ItemsUpdate \{[^}]*code/);
     expect(types).not.toMatch(/secret|quiet/);
   });
