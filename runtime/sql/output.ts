@@ -14,14 +14,20 @@ export interface OutputEntry {
   sql: string;
 }
 
-const RFC3339_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS'`;
-
-/** Seconds, then the microseconds with trailing zeros (and a bare dot) trimmed: `…:05.1234`, `…:05`. */
+/**
+ * A `timestamp` (no zone) as `YYYY-MM-DDTHH:MI:SS`, then the microseconds
+ * with trailing zeros (and a bare dot) trimmed: `…:05.1234`, `…:05`.
+ * `to_json` writes exactly that ISO 8601 form whatever the session's
+ * DateStyle, in double quotes, with ` BC` after years before 1 AD; trimming
+ * those characters from both ends (the form itself starts and ends with a
+ * digit) leaves the era out, as decision 0400 says. One `to_json` costs
+ * less than the two `to_char` calls it replaced (decision 0803).
+ */
 function clockWithFraction(ts: string): string {
-  return `to_char(${ts}, ${RFC3339_SECONDS}) || rtrim(rtrim(to_char(${ts}, '.US'), '0'), '.')`;
+  return `btrim(to_json(${ts})::text, '" BC')`;
 }
 
-/** Keeps `infinity`/`-infinity` as their text, which `to_char` cannot format. */
+/** Keeps `infinity`/`-infinity` as their text, which the formatting above would not. */
 function finiteOr(x: string, formatted: string): string {
   return `CASE WHEN isfinite(${x}) THEN ${formatted} ELSE ${x}::text END`;
 }
@@ -37,7 +43,7 @@ function formatScalar(kind: ValueKind, x: string): string | undefined {
     case "numeric":
       return `${x}::text`;
     case "date":
-      return finiteOr(x, `to_char(${x}::timestamp, ${RFC3339_SECONDS}) || 'Z'`);
+      return finiteOr(x, `${clockWithFraction(`${x}::timestamp`)} || 'Z'`);
     case "timestamptz":
       return finiteOr(x, `${clockWithFraction(`(${x} AT TIME ZONE 'UTC')`)} || 'Z'`);
     case "timestamp":
