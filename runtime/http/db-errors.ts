@@ -46,7 +46,8 @@ export function isUnavailable(e: unknown): boolean {
   const err = e as DriverError;
   const code = typeof err?.code === "string" ? err.code : "";
   if (UNREACHABLE_CODES.has(code)) return true;
-  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53")) return true;
+  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53"))
+    return true;
   return typeof err?.message === "string" && UNREACHABLE_TEXT.test(err.message);
 }
 
@@ -81,7 +82,12 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
       );
     case "23502": {
       const col = typeof err.column === "string" ? [err.column] : [];
-      return new ProblemError(422, "not-null-violation", "A required value is missing.", visibleLocations(table, col, "must not be null"));
+      return new ProblemError(
+        422,
+        "not-null-violation",
+        "A required value is missing.",
+        visibleLocations(table, col, "must not be null"),
+      );
     }
     case "23514":
     case "23P01":

@@ -82,9 +82,15 @@ async function timed(req: RawRequest): Promise<{ ans: RawAnswer; ms: number }> {
 function expectFault(ans: RawAnswer, status: 503 | 504): void {
   expect(ans.status, ans.text).toBe(status);
   expect(ans.headers.get("content-type")).toContain("application/problem+json");
-  expect(ans.json).toMatchObject({ status, title: status === 503 ? "Service Unavailable" : "Gateway Timeout", errors: [] });
+  expect(ans.json).toMatchObject({
+    status,
+    title: status === 503 ? "Service Unavailable" : "Gateway Timeout",
+    errors: [],
+  });
   expect((ans.json as { type: string }).type).toMatch(/^\/problems\//);
-  expect(ans.text).not.toMatch(/ECONN|127\.0\.0\.1|timeout expired|read timeout|terminated|canceling|statement_timeout|SELECT|naps_pkey/i);
+  expect(ans.text).not.toMatch(
+    /ECONN|127\.0\.0\.1|timeout expired|read timeout|terminated|canceling|statement_timeout|SELECT|naps_pkey/i,
+  );
   client.logged.splice(0);
 }
 
@@ -142,7 +148,13 @@ describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
 
   it("answers 503 after the connection timeout when new connections are swallowed, writes included, then serves again", async () => {
     // A second executor with an empty pool, so every request must open a connection the proxy swallows.
-    const cold = createPgExecutor({ connectionString: proxiedUrl(), max: 3, connectionTimeoutMillis: CONNECT_MS, statementTimeoutMillis: STATEMENT_MS, queryTimeoutMillis: QUERY_MS });
+    const cold = createPgExecutor({
+      connectionString: proxiedUrl(),
+      max: 3,
+      connectionTimeoutMillis: CONNECT_MS,
+      statementTimeoutMillis: STATEMENT_MS,
+      queryTimeoutMillis: QUERY_MS,
+    });
     const coldClient = rawClient(service, cold);
     try {
       await proxy.set("blackhole");
@@ -185,7 +197,8 @@ describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
   it("answers 503 after the connection timeout when every pooled connection is busy", async () => {
     // Three slow reads hold the pool's three connections for 1.2 s each; the fourth waits for one.
     const slow = Array.from({ length: 3 }, () => timed(read("/naps?name=eq.1.2&select=id,nap")));
-    for (let i = 0; i < 100 && !(exec.pool.totalCount === 3 && exec.pool.idleCount === 0); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && !(exec.pool.totalCount === 3 && exec.pool.idleCount === 0); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const { ans, ms } = await timed(read());
     const held = await Promise.all(slow);
     expect(held.map((h) => h.ans.status)).toEqual([200, 200, 200]);

@@ -131,7 +131,13 @@ describe("filters, sort terms, list values, value bytes, nesting", () => {
     expect((await page(`/notes?${conds(3)}`)).items).toHaveLength(4);
     await refused(`/notes?${conds(4)}`, "query.rank");
     await refused("/notes?or=(rank.eq.1,rank.eq.2,rank.eq.3,rank.eq.4)", "query.or");
-    const tree = (n: number) => encodeURIComponent(JSON.stringify({ op: "or", children: Array.from({ length: n }, (_, i) => ({ field: "rank", op: "eq", value: i + 1 })) }));
+    const tree = (n: number) =>
+      encodeURIComponent(
+        JSON.stringify({
+          op: "or",
+          children: Array.from({ length: n }, (_, i) => ({ field: "rank", op: "eq", value: i + 1 })),
+        }),
+      );
     expect((await page(`/notes?filter=${tree(3)}`)).items).toHaveLength(3);
     await refused(`/notes?filter=${tree(4)}`, "query.filter");
     await refused(`/notes?${conds(2)}&filter=${tree(2)}`, "query.filter");
@@ -157,7 +163,10 @@ describe("filters, sort terms, list values, value bytes, nesting", () => {
     await refused(`/notes?title=eq.${"a".repeat(MAX_VALUE_BYTES + 1)}`, "query.title");
     await refused(`/notes?title=eq.${encodeURIComponent("é".repeat(MAX_VALUE_BYTES / 2 + 1))}`, "query.title");
     await refused(`/notes?search=${"a".repeat(MAX_VALUE_BYTES + 1)}`, "query.search");
-    await refused(`/notes?attrs=hasdoc.${encodeURIComponent(JSON.stringify({ k: "x".repeat(MAX_VALUE_BYTES) }))}`, "query.attrs");
+    await refused(
+      `/notes?attrs=hasdoc.${encodeURIComponent(JSON.stringify({ k: "x".repeat(MAX_VALUE_BYTES) }))}`,
+      "query.attrs",
+    );
     await refused(`/notes/${"1".repeat(MAX_VALUE_BYTES + 1)}`, "path.id");
   });
 
@@ -165,7 +174,8 @@ describe("filters, sort terms, list values, value bytes, nesting", () => {
     expect((await page("/notes?or=(and(or(rank.eq.1),rank.gt.0))")).items).toHaveLength(1);
     await refused("/notes?or=(and(or(not(rank.eq.1))))", "query.or");
     await refused("/notes?not=(and(or(and(rank.eq.1))))", "query.not");
-    const deep = (d: number): unknown => (d === 0 ? { field: "rank", op: "eq", value: 1 } : { op: "and", children: [deep(d - 1)] });
+    const deep = (d: number): unknown =>
+      d === 0 ? { field: "rank", op: "eq", value: 1 } : { op: "and", children: [deep(d - 1)] };
     expect((await page(`/notes?filter=${encodeURIComponent(JSON.stringify(deep(3)))}`)).items).toHaveLength(1);
     await refused(`/notes?filter=${encodeURIComponent(JSON.stringify(deep(4)))}`, "query.filter");
   });
@@ -184,14 +194,16 @@ describe("expansion is bounded", () => {
   });
 
   it("is one level deep: a relation's own relations cannot be asked for", async () => {
-    for (const e of ["notes.box", "notes(box)", "notes/box", "box"]) await refused(`/boxes?expand=${encodeURIComponent(e)}`, "query.expand");
+    for (const e of ["notes.box", "notes(box)", "notes/box", "box"])
+      await refused(`/boxes?expand=${encodeURIComponent(e)}`, "query.expand");
   });
 
   it("asking for the same relation many times costs no more than once", async () => {
     const many = Array.from({ length: 50 }, () => "expand=notes").join("&");
     const a = await get(`/boxes?${many}`);
     expect(a.status).toBeLessThan(500);
-    if (a.status === 200) expect(((a.json as Page).items[0] as { notes: { items: unknown[] } }).notes.items).toHaveLength(3);
+    if (a.status === 200)
+      expect(((a.json as Page).items[0] as { notes: { items: unknown[] } }).notes.items).toHaveLength(3);
   });
 });
 
@@ -213,13 +225,18 @@ describe("JSON nested deeper than a parser's stack", () => {
   });
 
   it("is a 400 as a document filter value", async () => {
-    for (const doc of [deepArray(100_000), deepObject(100_000)]) await refused(`/notes?attrs=hasdoc.${encodeURIComponent(doc)}`, "query.attrs");
+    for (const doc of [deepArray(100_000), deepObject(100_000)])
+      await refused(`/notes?attrs=hasdoc.${encodeURIComponent(doc)}`, "query.attrs");
   });
 
   it("is a 400 in a body, in a plain field, an array field or a document field", async () => {
     for (const field of ["title", "tags", "attrs"]) {
       for (const value of [deepArray(100_000), deepObject(100_000), deepArray(3_000), deepObject(1_000)]) {
-        const a = await client.send({ method: "POST", path: "/notes", body: `{"box_id":1,"title":"t","rank":1,"${field}":${value}}` });
+        const a = await client.send({
+          method: "POST",
+          path: "/notes",
+          body: `{"box_id":1,"title":"t","rank":1,"${field}":${value}}`,
+        });
         expect(a.status, `${field}: ${a.text.slice(0, 300)}`).toBe(400);
         expect(a.headers.get("content-type")).toContain("application/problem+json");
       }
@@ -228,14 +245,31 @@ describe("JSON nested deeper than a parser's stack", () => {
   });
 
   it("a document nested 100 levels deep is still a document", async () => {
-    const a = await client.send({ method: "POST", path: "/notes", body: `{"box_id":2,"title":"deep","rank":1,"attrs":${deepArray(100)}}` });
+    const a = await client.send({
+      method: "POST",
+      path: "/notes",
+      body: `{"box_id":2,"title":"deep","rank":1,"attrs":${deepArray(100)}}`,
+    });
     expect(a.status, a.text.slice(0, 300)).toBe(201);
-    const o = await client.send({ method: "POST", path: "/notes", body: `{"box_id":2,"title":"deeper","rank":1,"attrs":${deepObject(100)}}` });
+    const o = await client.send({
+      method: "POST",
+      path: "/notes",
+      body: `{"box_id":2,"title":"deeper","rank":1,"attrs":${deepObject(100)}}`,
+    });
     expect(o.status, o.text.slice(0, 300)).toBe(201);
-    const found = await page(`/notes?filter=${encodeURIComponent(`{"field":"attrs","op":"hasdoc","value":${deepArray(100)}}`)}`);
+    const found = await page(
+      `/notes?filter=${encodeURIComponent(`{"field":"attrs","op":"hasdoc","value":${deepArray(100)}}`)}`,
+    );
     expect(found.items.map((n) => n.title)).toEqual(["deep"]);
-    await refused(`/notes?filter=${encodeURIComponent(`{"field":"attrs","op":"hasdoc","value":${deepArray(101)}}`)}`, "query.filter");
-    const over = await client.send({ method: "POST", path: "/notes", body: `{"box_id":2,"title":"t","rank":1,"attrs":${deepObject(101)}}` });
+    await refused(
+      `/notes?filter=${encodeURIComponent(`{"field":"attrs","op":"hasdoc","value":${deepArray(101)}}`)}`,
+      "query.filter",
+    );
+    const over = await client.send({
+      method: "POST",
+      path: "/notes",
+      body: `{"box_id":2,"title":"t","rank":1,"attrs":${deepObject(101)}}`,
+    });
     expect(over.status).toBe(400);
     expect(over.text).toContain("nested at most 100 levels deep");
   });
@@ -250,7 +284,10 @@ describe("request body size", () => {
   it("accepts a body of exactly 1 MiB and answers 413 one byte above it, on create and update", async () => {
     const ok = await client.send({ method: "POST", path: "/boxes", body: padded(1024 * 1024) });
     expect(ok.status, ok.text.slice(0, 200)).toBe(201);
-    for (const [method, path] of [["POST", "/boxes"], ["PATCH", "/boxes/1"]]) {
+    for (const [method, path] of [
+      ["POST", "/boxes"],
+      ["PATCH", "/boxes/1"],
+    ]) {
       const a = await client.send({ method, path, body: padded(1024 * 1024 + 1) });
       expect(a.status).toBe(413);
       expect(a.headers.get("content-type")).toContain("application/problem+json");
@@ -270,7 +307,12 @@ describe("request body size", () => {
         else c.enqueue(new TextEncoder().encode(next));
       },
     });
-    const res = await small.app.request("/boxes", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const res = await small.app.request("/boxes", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
   });
 });

@@ -44,14 +44,23 @@ type Tally = Map<number, number>;
 
 /** Prints the statuses of a long run (`npm run fuzz`), for the README's record. */
 function report(name: string, tally: Tally): void {
-  if (process.env.RESC_FUZZ_RUNS) console.log(`fuzz ${name}: ${[...tally].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" ")}`);
+  if (process.env.RESC_FUZZ_RUNS)
+    console.log(
+      `fuzz ${name}: ${[...tally]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}×${n}`)
+        .join(" ")}`,
+    );
 }
 
 async function check(req: RawRequest, tableName: string | undefined, tally: Tally): Promise<RawAnswer> {
   const table = ctx.service.tables.find((t) => t.name === tableName);
   const ans = await client.send(req);
   tally.set(ans.status, (tally.get(ans.status) ?? 0) + 1);
-  const page = table?.resource && req.method === "GET" && new URL(req.path, "http://x").pathname === table.resource.path ? table.resource.limits : undefined;
+  const page =
+    table?.resource && req.method === "GET" && new URL(req.path, "http://x").pathname === table.resource.path
+      ? table.resource.limits
+      : undefined;
   const problems = violations(req, ans, secrets, { scanSuccess: true, page });
   if (problems.length > 0 || client.logged.length > 0) {
     const logged = client.logged.splice(0).map(String);
@@ -65,7 +74,9 @@ async function check(req: RawRequest, tableName: string | undefined, tally: Tall
 
 describe("the secrets the oracle looks for are real", () => {
   it("knows Pagila's constraint and index names, the hidden columns and a stored password", () => {
-    expect(secrets.constraintNames).toEqual(expect.arrayContaining(["film_pkey", "address_city_id_fkey", "idx_title", "film_fulltext_idx"]));
+    expect(secrets.constraintNames).toEqual(
+      expect.arrayContaining(["film_pkey", "address_city_id_fkey", "idx_title", "film_fulltext_idx"]),
+    );
     expect(secrets.hiddenNames.sort()).toEqual(["password", "picture"]);
     expect(secrets.hiddenValues).toContain("8cb2237d0679ca88db6464eac60da96345513964");
   });

@@ -34,7 +34,8 @@ const keys = new Map<string, string[]>();
 const created = new Map<string, string[]>();
 
 const q = (s: string): string => `"${s.replace(/"/g, '""')}"`;
-const sql = async (text: string): Promise<Record<string, string | null>[]> => (await ctx.db.executor.query({ text, values: [] })).rows;
+const sql = async (text: string): Promise<Record<string, string | null>[]> =>
+  (await ctx.db.executor.query({ text, values: [] })).rows;
 
 beforeAll(async () => {
   ctx = await setupPagila("fuzz_writes");
@@ -43,7 +44,10 @@ beforeAll(async () => {
   await installAudit();
   for (const t of written()) {
     const pk = q(t.primaryKey[0]);
-    keys.set(t.name, (await sql(`SELECT ${pk}::text AS k FROM ${q(t.name)} ORDER BY ${pk} LIMIT 40`)).map((r) => r.k!));
+    keys.set(
+      t.name,
+      (await sql(`SELECT ${pk}::text AS k FROM ${q(t.name)} ORDER BY ${pk} LIMIT 40`)).map((r) => r.k!),
+    );
   }
 });
 afterAll(() => ctx?.drop());
@@ -71,7 +75,12 @@ function plausibleBody(table: TableDescriptor, op: "create" | "update"): fc.Arbi
     const col = table.columns.find((c) => c.name === name)!;
     const value = plausibleJson(col);
     const required = op === "create" && v.required.includes(name);
-    return required ? value.map((x) => [name, x] as const) : fc.option(value.map((x) => [name, x] as const), { nil: undefined });
+    return required
+      ? value.map((x) => [name, x] as const)
+      : fc.option(
+          value.map((x) => [name, x] as const),
+          { nil: undefined },
+        );
   });
   return fc.tuple(...entries).map((es) => JSON.stringify(Object.fromEntries(es.filter((e) => e !== undefined))));
 }
@@ -97,13 +106,18 @@ function writeRequest(): fc.Arbitrary<Write> {
     const choices: fc.Arbitrary<Write>[] = [];
     if (res.ops.create)
       choices.push(
-        fc.oneof(plausibleBody(t, "create"), bodyText(t)).map((body) => ({ table: t.name, req: { method: "POST", path: res.path, body } })),
+        fc
+          .oneof(plausibleBody(t, "create"), bodyText(t))
+          .map((body) => ({ table: t.name, req: { method: "POST", path: res.path, body } })),
       );
     if (res.ops.update)
       choices.push(
         fc
           .tuple(id, fc.oneof(plausibleBody(t, "update"), bodyText(t)))
-          .map(([k, body]) => ({ table: t.name, req: { method: "PATCH", path: `${res.path}/${encodeId(k, false)}`, body } })),
+          .map(([k, body]) => ({
+            table: t.name,
+            req: { method: "PATCH", path: `${res.path}/${encodeId(k, false)}`, body },
+          })),
       );
     if (res.ops.delete)
       choices.push(
@@ -115,8 +129,15 @@ function writeRequest(): fc.Arbitrary<Write> {
     if (res.ops.create)
       choices.push(
         fc
-          .tuple(plausibleBody(t, "create"), fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""), anyText)
-          .map(([body, contentType, junk]) => ({ table: t.name, req: { method: "POST", path: res.path, body: junk === "" ? body : body + junk, contentType } })),
+          .tuple(
+            plausibleBody(t, "create"),
+            fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""),
+            anyText,
+          )
+          .map(([body, contentType, junk]) => ({
+            table: t.name,
+            req: { method: "POST", path: res.path, body: junk === "" ? body : body + junk, contentType },
+          })),
       );
     return fc.oneof(...choices);
   });
@@ -185,7 +206,8 @@ describe("hostile writes", () => {
           const body = ans.json as Record<string, unknown> | undefined;
           const key = body && t.primaryKey[0] in body ? String(body[t.primaryKey[0]]) : undefined;
           const expect1 = (op: string, k: string | undefined): void => {
-            if (changed.length !== 1 || changed[0] !== `${t.name} ${op} ${k}`) problems.push(`changed [${changed.join("; ")}], expected ${t.name} ${op} ${k}`);
+            if (changed.length !== 1 || changed[0] !== `${t.name} ${op} ${k}`)
+              problems.push(`changed [${changed.join("; ")}], expected ${t.name} ${op} ${k}`);
           };
           if (ans.status >= 400) {
             if (changed.length) problems.push(`a refused request changed [${changed.join("; ")}]`);
@@ -200,14 +222,19 @@ describe("hostile writes", () => {
           } else if (req.method === "PATCH") {
             expect1("UPDATE", key);
             const read = await client.send({ method: "GET", path: req.path });
-            if (JSON.stringify(read.json) !== JSON.stringify(ans.json)) problems.push(`a read after the update differs: ${read.text.slice(0, 200)}`);
+            if (JSON.stringify(read.json) !== JSON.stringify(ans.json))
+              problems.push(`a read after the update differs: ${read.text.slice(0, 200)}`);
           } else if (req.method === "DELETE") {
             if (ans.status !== 204) problems.push(`delete answered ${ans.status}`);
-            if (changed.length !== 1 || !changed[0].startsWith(`${t.name} DELETE `)) problems.push(`delete changed [${changed.join("; ")}]`);
+            if (changed.length !== 1 || !changed[0].startsWith(`${t.name} DELETE `))
+              problems.push(`delete changed [${changed.join("; ")}]`);
             const read = await client.send({ method: "GET", path: req.path });
             if (read.status !== 404) problems.push(`the deleted row still reads ${read.status}`);
             const gone = changed[0]?.split(" ")[2];
-            created.set(t.name, (created.get(t.name) ?? []).filter((k) => k !== gone));
+            created.set(
+              t.name,
+              (created.get(t.name) ?? []).filter((k) => k !== gone),
+            );
           }
           if (problems.length > 0 || client.logged.length > 0) {
             const logged = client.logged.splice(0).map(String);
@@ -219,7 +246,13 @@ describe("hostile writes", () => {
         }),
         fcParameters(200),
       );
-      if (process.env.RESC_FUZZ_RUNS) console.log(`fuzz writes: ${[...tally].sort().map(([s, n]) => `${s}×${n}`).join(" ")}`);
+      if (process.env.RESC_FUZZ_RUNS)
+        console.log(
+          `fuzz writes: ${[...tally]
+            .sort()
+            .map(([s, n]) => `${s}×${n}`)
+            .join(" ")}`,
+        );
       // The generators must land writes, not only be refused.
       expect(tally.get("POST 201") ?? 0).toBeGreaterThan(3);
       expect(tally.get("PATCH 200") ?? 0).toBeGreaterThan(3);

@@ -76,7 +76,8 @@ export async function startProxy(host: string, port: number): Promise<TcpProxy> 
         resolve();
       });
     });
-  const stop = (): Promise<void> => new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
   await listen(0);
   const own = (server.address() as net.AddressInfo).port;
 

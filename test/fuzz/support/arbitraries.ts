@@ -147,7 +147,12 @@ export const anyText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }), weight: 2 },
   { arbitrary: fc.string({ unit: "binary", maxLength: 12 }), weight: 1 },
   { arbitrary: fc.string({ unit: fc.constantFrom(..."()',.\"%_\\=&;:$-+ "), maxLength: 16 }), weight: 2 },
-  { arbitrary: fc.tuple(fc.constantFrom("a", "é", "%", "9", "(", "\u0000"), fc.integer({ min: 100, max: 3000 })).map(([c, n]) => c.repeat(n)), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("a", "é", "%", "9", "(", "\u0000"), fc.integer({ min: 100, max: 3000 }))
+      .map(([c, n]) => c.repeat(n)),
+    weight: 1,
+  },
 );
 
 /**
@@ -182,7 +187,10 @@ export function plausibleFor(col: ColumnDescriptor | undefined): fc.Arbitrary<st
       break;
     case "timestamptz":
     case "timestamp":
-      plausible.push(isoDate, isoDate.map((s) => s.replace("T", " ").replace("Z", "+02:00")));
+      plausible.push(
+        isoDate,
+        isoDate.map((s) => s.replace("T", " ").replace("Z", "+02:00")),
+      );
       break;
     case "boolean":
       plausible.push(fc.constantFrom("true", "false", "t", "f", "TRUE", "1", "0"));
@@ -243,11 +251,35 @@ function validParams(table: TableDescriptor): fc.Arbitrary<[string, string][]> {
   const cond = validCondition(table);
   if (cond) {
     parts.push(cond, cond, cond);
-    parts.push(fc.tuple(fc.constantFrom("or", "and", "not"), fc.array(cond.map(([c, r]) => `${c}.${r}`), { minLength: 1, maxLength: 3 }).map((xs) => `(${xs.join(",")})`)));
+    parts.push(
+      fc.tuple(
+        fc.constantFrom("or", "and", "not"),
+        fc
+          .array(
+            cond.map(([c, r]) => `${c}.${r}`),
+            { minLength: 1, maxLength: 3 },
+          )
+          .map((xs) => `(${xs.join(",")})`),
+      ),
+    );
   }
   if (v.sortable.length)
-    parts.push(fc.tuple(fc.constant("sort"), fc.shuffledSubarray([...v.sortable], { minLength: 1, maxLength: Math.min(3, v.sortable.length) }).chain((cs) => fc.tuple(...cs.map((c) => fc.constantFrom(c, "-" + c, c + ".desc"))).map((ts) => ts.join(",")))));
-  parts.push(fc.tuple(fc.constant("select"), fc.subarray([...v.selectable], { minLength: 1 }).map((cs) => cs.join(","))));
+    parts.push(
+      fc.tuple(
+        fc.constant("sort"),
+        fc
+          .shuffledSubarray([...v.sortable], { minLength: 1, maxLength: Math.min(3, v.sortable.length) })
+          .chain((cs) =>
+            fc.tuple(...cs.map((c) => fc.constantFrom(c, "-" + c, c + ".desc"))).map((ts) => ts.join(",")),
+          ),
+      ),
+    );
+  parts.push(
+    fc.tuple(
+      fc.constant("select"),
+      fc.subarray([...v.selectable], { minLength: 1 }).map((cs) => cs.join(",")),
+    ),
+  );
   if (v.searchable.length) parts.push(fc.tuple(fc.constant("search"), plausibleFor(undefined)));
   if (v.expandable.length) parts.push(fc.tuple(fc.constant("expand"), fc.constantFrom(...v.expandable)));
   parts.push(fc.tuple(fc.constant("per_page"), fc.integer({ min: 1, max: 400 }).map(String)));
@@ -256,7 +288,11 @@ function validParams(table: TableDescriptor): fc.Arbitrary<[string, string][]> {
   // Parameters that may appear once are kept once, so the request stays acceptable.
   return fc.array(fc.oneof(...parts), { maxLength: 6 }).map((ps) => {
     const seen = new Set<string>();
-    return ps.filter(([k]) => !["sort", "select", "search", "per_page", "page", "count"].includes(k) || (!seen.has(k) && seen.add(k) !== undefined));
+    return ps.filter(
+      ([k]) =>
+        !["sort", "select", "search", "per_page", "page", "count"].includes(k) ||
+        (!seen.has(k) && seen.add(k) !== undefined),
+    );
   });
 }
 
@@ -270,7 +306,10 @@ function operand(col: ColumnDescriptor | undefined): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: one, weight: 4 },
     { arbitrary: fc.array(maybeQuoted(one), { minLength: 0, maxLength: 6 }).map((xs) => xs.join(",")), weight: 3 },
-    { arbitrary: fc.integer({ min: 90, max: 130 }).map((n) => Array.from({ length: n }, (_, i) => String(i)).join(",")), weight: 1 },
+    {
+      arbitrary: fc.integer({ min: 90, max: 130 }).map((n) => Array.from({ length: n }, (_, i) => String(i)).join(",")),
+      weight: 1,
+    },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? "null"), weight: 1 },
   );
 }
@@ -280,23 +319,58 @@ function columnNames(table: TableDescriptor, service: ServiceDescriptor): fc.Arb
   const v = vocabulary(table);
   const all = service.tables.flatMap((t) => t.columns.map((c) => c.name));
   const hidden = service.tables.flatMap((t) => t.columns.filter((c) => c.hidden).map((c) => c.name));
-  const options: fc.WeightedArbitrary<string>[] = [{ arbitrary: fc.constantFrom(...all), weight: 2 }, { arbitrary: anyText, weight: 1 }];
+  const options: fc.WeightedArbitrary<string>[] = [
+    { arbitrary: fc.constantFrom(...all), weight: 2 },
+    { arbitrary: anyText, weight: 1 },
+  ];
   if (v.filterable.length) options.push({ arbitrary: fc.constantFrom(...v.filterable), weight: 6 });
   if (hidden.length) options.push({ arbitrary: fc.constantFrom(...hidden), weight: 1 });
   return fc.oneof(...options);
 }
 
 const OPERATOR_SPELLINGS = [
-  "eq", "ne", "neq", "gt", "gte", "lt", "lte", "in", "nin", "between", "like", "ilike", "contains", "startswith",
-  "endswith", "isnull", "notnull", "has", "hasany", "hasall", "nhas", "nhasany", "nhasall", "hasdoc", "nhasdoc",
-  "EQ", "eq ", "not", "is", "", "or", "any",
+  "eq",
+  "ne",
+  "neq",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "in",
+  "nin",
+  "between",
+  "like",
+  "ilike",
+  "contains",
+  "startswith",
+  "endswith",
+  "isnull",
+  "notnull",
+  "has",
+  "hasany",
+  "hasall",
+  "nhas",
+  "nhasany",
+  "nhasall",
+  "hasdoc",
+  "nhasdoc",
+  "EQ",
+  "eq ",
+  "not",
+  "is",
+  "",
+  "or",
+  "any",
 ];
 
 /** An operator for `col`: mostly one it accepts, sometimes any spelling at all. */
 function operatorFor(col: ColumnDescriptor | undefined): fc.Arbitrary<string> {
   const accepted = col ? operatorsFor(col) : [];
   return accepted.length
-    ? fc.oneof({ arbitrary: fc.constantFrom(...accepted), weight: 4 }, { arbitrary: fc.constantFrom(...OPERATOR_SPELLINGS), weight: 1 })
+    ? fc.oneof(
+        { arbitrary: fc.constantFrom(...accepted), weight: 4 },
+        { arbitrary: fc.constantFrom(...OPERATOR_SPELLINGS), weight: 1 },
+      )
     : fc.constantFrom(...OPERATOR_SPELLINGS);
 }
 
@@ -323,7 +397,10 @@ function groupBody(table: TableDescriptor, service: ServiceDescriptor): fc.Arbit
       leaf,
       leaf,
       fc
-        .tuple(fc.constantFrom("and", "or", "not", "AND", "xor", ""), fc.array(tie("node"), { minLength: 0, maxLength: 4 }))
+        .tuple(
+          fc.constantFrom("and", "or", "not", "AND", "xor", ""),
+          fc.array(tie("node"), { minLength: 0, maxLength: 4 }),
+        )
         .map(([g, kids]) => `${g}(${kids.join(",")})`),
     ),
   }));
@@ -372,28 +449,56 @@ function filterTree(table: TableDescriptor, service: ServiceDescriptor): fc.Arbi
 /** Integers and non-integers for page, per_page and offset. */
 export const countText: fc.Arbitrary<string> = fc.oneof(
   fc.nat({ max: 300 }).map(String),
-  fc.constantFrom("0", "-1", "1.5", "1e3", "2147483648", "99999999999999999999999", "100001", "4000", "NaN", "", " 5", "0x10", "+3", "２"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1.5",
+    "1e3",
+    "2147483648",
+    "99999999999999999999999",
+    "100001",
+    "4000",
+    "NaN",
+    "",
+    " 5",
+    "0x10",
+    "+3",
+    "２",
+  ),
   anyText,
 );
 
 /** A sort parameter value: real sortable columns with directions, other columns, junk. */
 function sortValue(table: TableDescriptor, service: ServiceDescriptor): fc.Arbitrary<string> {
   const v = vocabulary(table);
-  const names = fc.oneof(
-    ...(v.sortable.length ? [{ arbitrary: fc.constantFrom(...v.sortable), weight: 5 }] : []),
-    { arbitrary: columnNames(table, service), weight: 2 },
-  );
+  const names = fc.oneof(...(v.sortable.length ? [{ arbitrary: fc.constantFrom(...v.sortable), weight: 5 }] : []), {
+    arbitrary: columnNames(table, service),
+    weight: 2,
+  });
   const term = fc
-    .tuple(fc.constantFrom("", "-", "+", "--"), names, fc.constantFrom("", "", ".asc", ".desc", ".ASC", ".nullsfirst", "."))
+    .tuple(
+      fc.constantFrom("", "-", "+", "--"),
+      names,
+      fc.constantFrom("", "", ".asc", ".desc", ".ASC", ".nullsfirst", "."),
+    )
     .map(([a, b, c]) => a + b + c);
-  return fc.oneof({ arbitrary: fc.array(term, { minLength: 0, maxLength: 6 }).map((ts) => ts.join(",")), weight: 5 }, { arbitrary: anyText, weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.array(term, { minLength: 0, maxLength: 6 }).map((ts) => ts.join(",")), weight: 5 },
+    { arbitrary: anyText, weight: 1 },
+  );
 }
 
 /** A select parameter value. */
 function selectValue(table: TableDescriptor, service: ServiceDescriptor): fc.Arbitrary<string> {
   const v = vocabulary(table);
-  const name = fc.oneof({ arbitrary: fc.constantFrom(...v.selectable), weight: 5 }, { arbitrary: columnNames(table, service), weight: 2 });
-  return fc.oneof({ arbitrary: fc.array(name, { maxLength: 6 }).map((ns) => ns.join(",")), weight: 5 }, { arbitrary: anyText, weight: 1 });
+  const name = fc.oneof(
+    { arbitrary: fc.constantFrom(...v.selectable), weight: 5 },
+    { arbitrary: columnNames(table, service), weight: 2 },
+  );
+  return fc.oneof(
+    { arbitrary: fc.array(name, { maxLength: 6 }).map((ns) => ns.join(",")), weight: 5 },
+    { arbitrary: anyText, weight: 1 },
+  );
 }
 
 /** An expand parameter value: this table's relations, other names, junk. */
@@ -414,7 +519,11 @@ function expandValue(table: TableDescriptor, service: ServiceDescriptor): fc.Arb
  * now and then one parameter repeated many times.
  * @param cursors real `next_cursor` values to send and to mutate
  */
-export function listParams(table: TableDescriptor, service: ServiceDescriptor, cursors: readonly string[]): fc.Arbitrary<[string, string][]> {
+export function listParams(
+  table: TableDescriptor,
+  service: ServiceDescriptor,
+  cursors: readonly string[],
+): fc.Arbitrary<[string, string][]> {
   const cursor = fc.oneof(
     anyText,
     fc.base64String({ maxLength: 40 }),
@@ -424,7 +533,13 @@ export function listParams(table: TableDescriptor, service: ServiceDescriptor, c
           fc
             .tuple(fc.constantFrom(...cursors), fc.nat(), fc.string({ unit: "grapheme-ascii", maxLength: 3 }))
             .map(([c, at, s]) => c.slice(0, at % (c.length + 1)) + s + c.slice((at % (c.length + 1)) + 1)),
-          fc.constantFrom(...cursors).map((c) => Buffer.from(Buffer.from(c, "base64url").toString("utf8").replace(/\d/g, "9"), "utf8").toString("base64url")),
+          fc
+            .constantFrom(...cursors)
+            .map((c) =>
+              Buffer.from(Buffer.from(c, "base64url").toString("utf8").replace(/\d/g, "9"), "utf8").toString(
+                "base64url",
+              ),
+            ),
         ]
       : []),
   );
@@ -460,7 +575,9 @@ export function percentEncode(s: string): string {
   for (const ch of s) {
     const c = ch.charCodeAt(0);
     if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff)
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((x) => "%" + x.toString(16).toUpperCase()).join("");
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+        .map((x) => "%" + x.toString(16).toUpperCase())
+        .join("");
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -470,7 +587,11 @@ export function percentEncode(s: string): string {
  * Joins parameters into a query string: properly percent-encoded, raw
  * (whatever `%`, `&`, `+` and `#` then mean), or per parameter either way.
  */
-export function queryString(params: [string, string][], mode: "encoded" | "raw" | "mixed", rawFlags: boolean[] = []): string {
+export function queryString(
+  params: [string, string][],
+  mode: "encoded" | "raw" | "mixed",
+  rawFlags: boolean[] = [],
+): string {
   const enc = percentEncode;
   return params
     .map(([k, v], i) => {
@@ -481,11 +602,18 @@ export function queryString(params: [string, string][], mode: "encoded" | "raw" 
 }
 
 /** A GET on a collection of the service, with hostile query parameters. */
-export function listRequest(service: ServiceDescriptor, cursors: ReadonlyMap<string, string[]>): fc.Arbitrary<{ req: RawRequest; table: string }> {
+export function listRequest(
+  service: ServiceDescriptor,
+  cursors: ReadonlyMap<string, string[]>,
+): fc.Arbitrary<{ req: RawRequest; table: string }> {
   const listed = service.tables.filter((t) => t.resource?.ops.list);
   return fc.constantFrom(...listed).chain((table) =>
     fc
-      .tuple(listParams(table, service, cursors.get(table.name) ?? []), fc.constantFrom<"encoded" | "raw" | "mixed">("encoded", "encoded", "raw", "mixed"), fc.array(fc.boolean(), { maxLength: 4 }))
+      .tuple(
+        listParams(table, service, cursors.get(table.name) ?? []),
+        fc.constantFrom<"encoded" | "raw" | "mixed">("encoded", "encoded", "raw", "mixed"),
+        fc.array(fc.boolean(), { maxLength: 4 }),
+      )
       .map(([params, mode, flags]) => {
         const qs = queryString(params, mode, flags);
         return { req: { method: "GET", path: table.resource!.path + (qs ? "?" + qs : "") }, table: table.name };
@@ -496,7 +624,11 @@ export function listRequest(service: ServiceDescriptor, cursors: ReadonlyMap<str
 /** Ids for an item route: real-looking keys of the type, neighbours of the range, and junk. */
 export function idText(table: TableDescriptor): fc.Arbitrary<string> {
   const key = table.columns.find((c) => c.name === table.primaryKey[0]);
-  return fc.oneof({ arbitrary: valueFor(key), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 1100 }).map(String), weight: 3 }, { arbitrary: anyText, weight: 2 });
+  return fc.oneof(
+    { arbitrary: valueFor(key), weight: 3 },
+    { arbitrary: fc.integer({ min: 0, max: 1100 }).map(String), weight: 3 },
+    { arbitrary: anyText, weight: 2 },
+  );
 }
 
 /** Encodes an id for the path: percent-encoded, or raw (slashes, `%`, `?` then mean what they mean). */
@@ -510,11 +642,20 @@ export function readRequest(service: ServiceDescriptor): fc.Arbitrary<{ req: Raw
       .tuple(
         idText(table),
         fc.boolean(),
-        fc.array(fc.oneof(fc.tuple(fc.constant("expand"), expandValue(table, service)), fc.tuple(fc.constantFrom("select", "sort", "page", "x"), anyText)), { maxLength: 3 }),
+        fc.array(
+          fc.oneof(
+            fc.tuple(fc.constant("expand"), expandValue(table, service)),
+            fc.tuple(fc.constantFrom("select", "sort", "page", "x"), anyText),
+          ),
+          { maxLength: 3 },
+        ),
       )
       .map(([id, raw, params]) => {
         const qs = queryString(params, "encoded");
-        return { req: { method: "GET", path: `${table.resource!.path}/${encodeId(id, raw)}${qs ? "?" + qs : ""}` }, table: table.name };
+        return {
+          req: { method: "GET", path: `${table.resource!.path}/${encodeId(id, raw)}${qs ? "?" + qs : ""}` },
+          table: table.name,
+        };
       }),
   );
 }
@@ -522,10 +663,30 @@ export function readRequest(service: ServiceDescriptor): fc.Arbitrary<{ req: Raw
 /** Any method on any path: resource paths with junk appended, prefixes, case changes, unknown routes. */
 export function strayRequest(service: ServiceDescriptor): fc.Arbitrary<RawRequest> {
   const paths = service.tables.flatMap((t) => (t.resource ? [t.resource.path] : []));
-  const segment = fc.oneof(fc.constantFrom(...paths.map((p) => p.slice(1)), "", ".", "..", "%2e%2e", "%2F", "%", "%00", "docs", "openapi.json"), anyText.map(percentEncode), anyText);
+  const segment = fc.oneof(
+    fc.constantFrom(
+      ...paths.map((p) => p.slice(1)),
+      "",
+      ".",
+      "..",
+      "%2e%2e",
+      "%2F",
+      "%",
+      "%00",
+      "docs",
+      "openapi.json",
+    ),
+    anyText.map(percentEncode),
+    anyText,
+  );
   const path = fc.oneof(
     fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => "/" + s.join("/")),
-    fc.tuple(fc.constantFrom(...paths), fc.constantFrom("/", "//", "/1/", "/1/x", "/1/1", "?", "/?a=%", "/%", "/%zz", ";x", "/1;x")).map(([p, s]) => p + s),
+    fc
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.constantFrom("/", "//", "/1/", "/1/x", "/1/1", "?", "/?a=%", "/%", "/%zz", ";x", "/1;x"),
+      )
+      .map(([p, s]) => p + s),
     fc.constantFrom(...paths).map((p) => p.toUpperCase()),
     fc.constantFrom(...paths).map((p) => "/" + p),
   );
@@ -543,7 +704,19 @@ function bodyFieldName(table: TableDescriptor): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.constantFrom(...(v.createWritable.length ? v.createWritable : names)), weight: 8 },
     { arbitrary: fc.constantFrom(...names), weight: 2 },
-    { arbitrary: fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "", " ", "password", "picture"), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "toString",
+        "hasOwnProperty",
+        "",
+        " ",
+        "password",
+        "picture",
+      ),
+      weight: 1,
+    },
     { arbitrary: anyText, weight: 1 },
   );
 }
@@ -565,7 +738,10 @@ function jsonFor(col: ColumnDescriptor | undefined): fc.Arbitrary<unknown> {
     { arbitrary: fc.constant(null), weight: 1 },
     { arbitrary: text, weight: 1 },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 },
-    { arbitrary: fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, -0, 5e-324), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, -0, 5e-324),
+      weight: 1,
+    },
   );
 }
 
@@ -578,21 +754,41 @@ const RAW_NUMBERS = ["1e400", "-1e400", "123456789012345678901234567890", "0.000
  * deep nesting, or not an object or not JSON at all.
  */
 export function bodyText(table: TableDescriptor): fc.Arbitrary<string> {
-  const field = bodyFieldName(table).chain((name) => jsonFor(table.columns.find((c) => c.name === name)).map((v): [string, unknown] => [name, v]));
+  const field = bodyFieldName(table).chain((name) =>
+    jsonFor(table.columns.find((c) => c.name === name)).map((v): [string, unknown] => [name, v]),
+  );
   const object = fc.array(field, { maxLength: 6 }).map((fs) => {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of fs) Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
+    for (const [k, v] of fs)
+      Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
     return JSON.stringify(o);
   });
   return fc.oneof(
     { arbitrary: object, weight: 10 },
     {
-      arbitrary: fc.tuple(object, bodyFieldName(table), fc.constantFrom(...RAW_NUMBERS)).map(([o, k, n]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${n}${o === "{}" ? "" : ","}`)),
+      arbitrary: fc
+        .tuple(object, bodyFieldName(table), fc.constantFrom(...RAW_NUMBERS))
+        .map(([o, k, n]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${n}${o === "{}" ? "" : ","}`)),
       weight: 2,
     },
-    { arbitrary: fc.tuple(object, field).map(([o, [k, v]]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"},${JSON.stringify(k)}:1${o === "{}" ? "" : ","}`)), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(object, field)
+        .map(([o, [k, v]]) =>
+          o.replace(
+            /^\{/,
+            `{${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"},${JSON.stringify(k)}:1${o === "{}" ? "" : ","}`,
+          ),
+        ),
+      weight: 1,
+    },
     { arbitrary: deepJson, weight: 1 },
-    { arbitrary: fc.tuple(object, bodyFieldName(table), deepJson).map(([o, k, v]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${v}${o === "{}" ? "" : ","}`)), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(object, bodyFieldName(table), deepJson)
+        .map(([o, k, v]) => o.replace(/^\{/, `{${JSON.stringify(k)}:${v}${o === "{}" ? "" : ","}`)),
+      weight: 2,
+    },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? "null"), weight: 1 },
     { arbitrary: anyText, weight: 1 },
   );

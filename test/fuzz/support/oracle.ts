@@ -110,7 +110,8 @@ export function requestText(req: RawRequest): string {
 
 function checkProblem(ans: RawAnswer, out: string[]): void {
   const ct = ans.headers.get("content-type") ?? "";
-  if (!ct.startsWith("application/problem+json")) out.push(`content-type ${JSON.stringify(ct)} is not application/problem+json`);
+  if (!ct.startsWith("application/problem+json"))
+    out.push(`content-type ${JSON.stringify(ct)} is not application/problem+json`);
   const doc = ans.json as Record<string, unknown> | undefined;
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
     out.push("the body is not a JSON object");
