@@ -1,0 +1,76 @@
+/**
+ * `toProblem` (runtime/http/db-errors.ts): each database fault becomes the
+ * status docs/http.md gives it, and nothing the driver said (its message,
+ * the constraint, a hidden column) reaches the problem document
+ * (decisions 0900, 0901).
+ */
+import { describe, expect, it } from "vitest";
+import type { ColumnDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
+import { toProblem } from "../../runtime/http/db-errors.js";
+
+const column = (name: string, hidden = false): ColumnDescriptor => ({
+  name,
+  sqlType: "text",
+  kind: "text",
+  array: false,
+  nullable: false,
+  hasDefault: false,
+  filterable: false,
+  sortable: false,
+  searchable: false,
+  hidden,
+  readOnly: false,
+  immutable: false,
+  softDelete: false,
+});
+
+const staff: TableDescriptor = {
+  name: "staff",
+  columns: [column("staff_id"), column("email"), column("password", true)],
+  primaryKey: ["staff_id"],
+  relations: [],
+  scoped: false,
+};
+
+/** A driver error as pg raises it: a message plus the fields the server sent. */
+const driverError = (fields: Record<string, unknown>, message = 'driver said SELECT secret FROM "staff"'): Error =>
+  Object.assign(new Error(message), fields);
+
+describe("toProblem", () => {
+  it.each([
+    [{ code: "ECONNREFUSED" }, "connect ECONNREFUSED 127.0.0.1:5432", 503],
+    [{}, "timeout exceeded when trying to connect", 503],
+    [{}, "timeout expired", 503],
+    [{}, "Query read timeout", 503],
+    [{}, "Connection terminated unexpectedly", 503],
+    [{ code: "57P01" }, "terminating connection due to administrator command", 503],
+    [{ code: "53300" }, "sorry, too many clients already", 503],
+    [{ code: "57014" }, "canceling statement due to statement timeout", 504],
+    [{ code: "40001" }, "could not serialize access", 503],
+    [{ code: "22003" }, "numeric field overflow", 400],
+    [{ code: "54001" }, "stack depth limit exceeded", 400],
+    [{ code: "23514", constraint: "year_check" }, 'new row violates check constraint "year_check"', 422],
+    [{ code: "XX000" }, "internal error", 500],
+  ])("%j %s → %i, saying nothing of the driver's text", (fields, message, status) => {
+    const doc = toProblem(driverError(fields, message), staff).toDocument();
+    expect(doc.status).toBe(status);
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain(message);
+    expect(text).not.toMatch(/year_check|127\.0\.0\.1|SELECT/);
+  });
+
+  it("names a violated unique key by its visible columns, and by nothing when one is hidden", () => {
+    const visible = toProblem(
+      driverError({ code: "23505", detail: "Key (email)=(a@b.c) already exists.", constraint: "staff_email_key" }),
+      staff,
+    );
+    expect(visible.status).toBe(409);
+    expect(visible.errors).toEqual([{ location: "body.email", detail: "this value is already taken" }]);
+    const hidden = toProblem(
+      driverError({ code: "23505", detail: "Key (email, password)=(a, b) already exists." }),
+      staff,
+    );
+    expect(hidden.errors).toEqual([]);
+    expect(JSON.stringify(hidden.toDocument())).not.toMatch(/password|staff_email_key/);
+  });
+});
