@@ -5,7 +5,7 @@
  * staleness check over every emitted file, through the compiler and
  * through the built `resc` binary.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -90,12 +90,17 @@ describe("staleness", () => {
     expect(stale).toEqual(expect.arrayContaining(["cli/client/types.ts", "cli/commands/index.ts"]));
   });
 
-  it("resc generate writes the client and the tree, and --check names each stale file (built binary)", () => {
+  it("resc generate writes the client and the tree, and --check names each stale file (built binary)", async () => {
     const dir = path.join(tmp, "bin");
     cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"));
-    const resc = (args: string[]) =>
-      spawnSync(process.execPath, [path.join(ROOT, "bin/resc.js"), ...args], { cwd: dir, encoding: "utf8", timeout: 120_000 });
-    const first = resc(["generate", "spec.resource"]);
+    // Asynchronous, so the test worker keeps answering vitest while resc runs.
+    const resc = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [path.join(ROOT, "bin/resc.js"), ...args], { cwd: dir, timeout: 120_000 }, (error, stdout, stderr) => {
+          resolve({ status: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+        });
+      });
+    const first = await resc(["generate", "spec.resource"]);
     expect(first.status, first.stderr).toBe(0);
     const written = first.stdout.trim().split("\n").map((l) => l.replace(/^wrote /, ""));
     expect(written).toEqual(
@@ -106,11 +111,11 @@ describe("staleness", () => {
         "examples/tracker/generated/cli/commands/index.ts",
       ]),
     );
-    expect(resc(["generate", "--check", "spec.resource"]).status).toBe(0);
+    expect((await resc(["generate", "--check", "spec.resource"])).status).toBe(0);
     const types = path.join(dir, "examples/tracker/generated/cli/client/types.ts");
     writeFileSync(types, readFileSync(types, "utf8") + "// edited\n");
     unlinkSync(path.join(dir, "examples/tracker/generated/cli/commands/cli.ts"));
-    const stale = resc(["generate", "--check", "spec.resource"]);
+    const stale = await resc(["generate", "--check", "spec.resource"]);
     expect(stale.status).not.toBe(0);
     expect(stale.stderr).toContain("stale: examples/tracker/generated/cli/client/types.ts\n");
     expect(stale.stderr).toContain("stale: examples/tracker/generated/cli/commands/cli.ts\n");

@@ -7,7 +7,7 @@
  * types (test/client/typing/usage.ts: what must and must not compile) is
  * checked the same way.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -40,11 +40,17 @@ const STRICT = {
   verbatimModuleSyntax: true,
 };
 
-/** Runs tsc in `dir` with `compilerOptions` over `files`; returns its output and status. */
-function tsc(dir: string, compilerOptions: object, files: string[]): { out: string; status: number | null } {
+/**
+ * Runs tsc in `dir` with `compilerOptions` over `files`; resolves its output and exit status.
+ * Asynchronous, so the test worker keeps answering vitest while tsc runs.
+ */
+function tsc(dir: string, compilerOptions: object, files: string[]): Promise<{ out: string; status: number }> {
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
-  const r = spawnSync(process.execPath, [TSC, "-p", path.join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
-  return { out: r.stdout + r.stderr, status: r.status };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TSC, "-p", path.join(dir, "tsconfig.json")], { cwd: dir }, (error, stdout, stderr) => {
+      resolve({ out: stdout + stderr, status: error ? (typeof error.code === "number" ? error.code : 1) : 0 });
+    });
+  });
 }
 
 describe.each(["spec.resource", "fixtures/pagila/pagila.resource"])("the client of %s", (schemaFile) => {
@@ -64,24 +70,24 @@ describe.each(["spec.resource", "fixtures/pagila/pagila.resource"])("the client 
       writeFileSync(path.join(dir, f.path), f.contents);
     }
     expect(readdirSync(dir).sort()).toEqual(["client"]);
-    const r = tsc(dir, STRICT, files.map((f) => f.path));
+    const r = await tsc(dir, STRICT, files.map((f) => f.path));
     expect(r.out).toBe("");
     expect(r.status).toBe(0);
   });
 });
 
 describe("the client's types", () => {
-  it("accept what the schema allows and refuse the rest (every @ts-expect-error is an error)", () => {
+  it("accept what the schema allows and refuse the rest (every @ts-expect-error is an error)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "resc-client-types-"));
     dirs.push(dir);
     cpSync(path.join(ROOT, "fixtures/spec/expected/client"), path.join(dir, "fixtures/spec/expected/client"), { recursive: true });
     cpSync(path.join(ROOT, "test/client/typing/usage.ts"), path.join(dir, "test/client/typing/usage.ts"));
-    const r = tsc(dir, { ...STRICT, noUnusedLocals: false }, ["test/client/typing/usage.ts"]);
+    const r = await tsc(dir, { ...STRICT, noUnusedLocals: false }, ["test/client/typing/usage.ts"]);
     expect(r.out).toBe("");
     expect(r.status).toBe(0);
   });
 
-  it("would catch a directive that stops being an error", () => {
+  it("would catch a directive that stops being an error", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "resc-client-types-"));
     dirs.push(dir);
     cpSync(path.join(ROOT, "fixtures/spec/expected/client"), path.join(dir, "client"), { recursive: true });
@@ -89,7 +95,7 @@ describe("the client's types", () => {
       path.join(dir, "probe.ts"),
       'import { Client } from "./client/index.js";\ndeclare const c: Client;\n// @ts-expect-error\nvoid c.tasks.list({ where: { title: "fine" } });\n',
     );
-    const r = tsc(dir, { ...STRICT, noUnusedLocals: false }, ["probe.ts"]);
+    const r = await tsc(dir, { ...STRICT, noUnusedLocals: false }, ["probe.ts"]);
     expect(r.out).toMatch(/TS2578: Unused '@ts-expect-error' directive/);
   });
 });
