@@ -2,7 +2,7 @@
  * The `resc` command as a user runs it: the built binary (`bin/resc.js`,
  * built by `npm run build`, which `npm test` runs first).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,56 +14,64 @@ const BIN = path.join(ROOT, "bin/resc.js");
 const tmp = mkdtempSync(path.join(tmpdir(), "resc-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function resc(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * Runs the built `resc` with `args`. Asynchronous on purpose: a synchronous
+ * spawn would block the vitest worker's event loop for seconds.
+ */
+function resc(args: string[], cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 describe("resc check", () => {
-  it("accepts the reference application", () => {
-    const r = resc(["check", "spec.resource"]);
+  it("accepts the reference application", async () => {
+    const r = await resc(["check", "spec.resource"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("spec.resource: ok");
   });
 
-  it("prints a code frame per error and exits non-zero", () => {
+  it("prints a code frame per error and exits non-zero", async () => {
     const file = path.join(tmp, "broken.resource");
     writeFileSync(file, 'table t {\n  id integer @primary_key\n  name text @sortabel\n  resource "/t" { ops = [reads] }\n}\n');
-    const r = resc(["check", file]);
+    const r = await resc(["check", file]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/@sortabel/);
     expect(r.stderr).toMatch(/broken\.resource:3:13/);
     expect(r.stderr).toMatch(/name text @sortabel\n.*\^+/);
   });
 
-  it("names an unreadable file", () => {
-    const r = resc(["check", "no-such.resource"]);
+  it("names an unreadable file", async () => {
+    const r = await resc(["check", "no-such.resource"]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("cannot read no-such.resource");
   });
 });
 
 describe("resc sql and resc generate", () => {
-  it("prints the DDL", () => {
-    const r = resc(["sql", "spec.resource"]);
+  it("prints the DDL", async () => {
+    const r = await resc(["sql", "spec.resource"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/CREATE TABLE "tasks"/);
     expect(r.stdout).toMatch(/CREATE TYPE "task_status" AS ENUM/);
   });
 
-  it("generates, and --check finds stale files", () => {
+  it("generates, and --check finds stale files", async () => {
     const dir = path.join(tmp, "gen");
     cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"), { recursive: true });
-    const first = resc(["generate", "spec.resource"], dir);
+    const first = await resc(["generate", "spec.resource"], dir);
     expect(first.code, first.stderr).toBe(0);
     const written = first.stdout.trim().split("\n").map((l) => l.replace(/^wrote /, ""));
     expect(written.length).toBeGreaterThan(0);
     for (const f of written) expect(readFileSync(path.join(dir, f), "utf8")).toMatch(/resc/);
-    expect(resc(["generate", "--check", "spec.resource"], dir).code).toBe(0);
+    expect((await resc(["generate", "--check", "spec.resource"], dir)).code).toBe(0);
     const src = readFileSync(path.join(dir, "spec.resource"), "utf8");
     writeFileSync(path.join(dir, "spec.resource"), src.replace(/title(\s+)text/, "title$1varchar(300)"));
-    const stale = resc(["generate", "--check", "spec.resource"], dir);
+    const stale = await resc(["generate", "--check", "spec.resource"], dir);
     expect(stale.code).not.toBe(0);
     expect(stale.stderr).toMatch(/stale: /);
   });
@@ -98,8 +106,8 @@ function startDev(args: string[]): Promise<{ url: string; stop: () => Promise<vo
 describe("resc dev", () => {
   const HOOKS = "test/fixtures-hooks/tenant.ts";
 
-  it("refuses to serve a schema whose scoped and soft-delete tables have no hooks, naming each", () => {
-    const r = resc(["dev", "spec.resource", "--port", "0", "--data-dir", path.join(tmp, "never")]);
+  it("refuses to serve a schema whose scoped and soft-delete tables have no hooks, naming each", async () => {
+    const r = await resc(["dev", "spec.resource", "--port", "0", "--data-dir", path.join(tmp, "never")]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/registration error/);
     expect(r.stderr).toMatch(/\/users: @@scoped on table users requires a BeforeQuery hook/);
@@ -109,14 +117,14 @@ describe("resc dev", () => {
     expect(() => readdirSync(path.join(tmp, "never"))).toThrow();
   });
 
-  it("names a hooks module that breaks the contract", () => {
+  it("names a hooks module that breaks the contract", async () => {
     const bad = path.join(tmp, "bad-hooks.mjs");
     writeFileSync(bad, "export const hooks = { beforeQuery: { users: 42 }, onRead: {} };\n");
-    const r = resc(["dev", "spec.resource", "--port", "0", "--hooks", bad]);
+    const r = await resc(["dev", "spec.resource", "--port", "0", "--hooks", bad]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/beforeQuery\.users is not a function/);
     expect(r.stderr).toMatch(/unknown hook kind "onRead"/);
-    const missing = resc(["dev", "spec.resource", "--port", "0", "--hooks", path.join(tmp, "no-such-hooks.ts")]);
+    const missing = await resc(["dev", "spec.resource", "--port", "0", "--hooks", path.join(tmp, "no-such-hooks.ts")]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/cannot load hooks module/);
   });
@@ -173,7 +181,7 @@ describe("resc dev", () => {
     }
     try {
       await db.executor.script('CREATE TABLE "orgs" (id uuid primary key)');
-      const r = resc(["dev", "spec.resource", "--port", "0", "--hooks", HOOKS, "--database-url", db.url ?? ""]);
+      const r = await resc(["dev", "spec.resource", "--port", "0", "--hooks", HOOKS, "--database-url", db.url ?? ""]);
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/table "tasks" is missing/);
       expect(r.stderr).toMatch(/column "orgs\.name" is missing/);
