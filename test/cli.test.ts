@@ -2,7 +2,8 @@
  * The `resc` command as a user runs it: the built binary (`bin/resc.js`,
  * built by `npm run build`, which `npm test` runs first).
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
+import { runNode } from "./support/run.js";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,17 +15,9 @@ const BIN = path.join(ROOT, "bin/resc.js");
 const tmp = mkdtempSync(path.join(tmpdir(), "resc-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/**
- * Runs the built `resc` with `args`. Asynchronous on purpose: a synchronous
- * spawn would block the vitest worker's event loop for seconds.
- */
-function resc(args: string[], cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs the built `resc` with `args`, asynchronously (test/support/run.ts). */
+function resc(args: string[], cwd = ROOT) {
+  return runNode([BIN, ...args], { cwd });
 }
 
 describe("resc check", () => {

@@ -3,7 +3,7 @@
  * TypeScript importing only `hono` and `resc/runtime`, and mounting it
  * serves the same routes `resc dev` serves (issue #2 §4).
  */
-import { spawnSync } from "node:child_process";
+import { runNode } from "./support/run.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Hono } from "hono";
@@ -41,7 +41,7 @@ describe("generated Hono module", () => {
     }
   });
 
-  it("type-checks under strict TypeScript", () => {
+  it("type-checks under strict TypeScript", async () => {
     const tsconfig = {
       compilerOptions: {
         strict: true,
@@ -57,9 +57,9 @@ describe("generated Hono module", () => {
     };
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
-    const r = spawnSync(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json")], { encoding: "utf8" });
+    const r = await runNode([tsc, "-p", path.join(dir, "tsconfig.json")]);
     expect(r.stdout + r.stderr).toBe("");
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
   });
 
   it("mounts every exposed operation and nothing else", async () => {

@@ -4,7 +4,7 @@
  * The command logic runs in-process; one run goes through the built binary
  * (`npm test` builds `dist/` first) to prove the command is registered.
  */
-import { spawnSync } from "node:child_process";
+import { runNode } from "../support/run.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -88,10 +88,10 @@ describe("resc fmt", () => {
     expect(r.stderr).toContain("cannot read");
   });
 
-  it("is registered as a command of the built binary", () => {
+  it("is registered as a command of the built binary", async () => {
     const f = file("e.resource", UGLY);
-    const r = spawnSync(process.execPath, [path.join(ROOT, "bin/resc.js"), "fmt", "--check", f], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(1);
+    const r = await runNode([path.join(ROOT, "bin/resc.js"), "fmt", "--check", f]);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain("would reformat");
   });
 });

@@ -5,7 +5,7 @@
  * grammar/textmate, and a client that launches `resc lsp --stdio` through
  * vscode-languageclient.
  */
-import { spawnSync } from "node:child_process";
+import { runNode } from "../support/run.js";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -65,14 +65,14 @@ describe("editors/vscode", () => {
     expect("@sortable".match(new RegExp(conf["wordPattern"] as string))?.[0]).toBe("@sortable");
   });
 
-  it("launches resc lsp --stdio through vscode-languageclient", () => {
+  it("launches resc lsp --stdio through vscode-languageclient", async () => {
     expect(manifest.dependencies["vscode-languageclient"]).toBeDefined();
     const main = read(manifest.main);
     expect(main).toContain('require("vscode-languageclient/node")');
     expect(main).toContain('["lsp", "--stdio"]');
     expect(main).toContain('documentSelector: [{ language: "resource" }]');
     expect(existsSync(path.join(DIR, "package-lock.json"))).toBe(true);
-    const check = spawnSync(process.execPath, ["--check", path.join(DIR, manifest.main)], { encoding: "utf8" });
-    expect(check.status, check.stderr).toBe(0);
+    const check = await runNode(["--check", path.join(DIR, manifest.main)]);
+    expect(check.code, check.stderr).toBe(0);
   });
 });
