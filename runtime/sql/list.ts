@@ -13,8 +13,16 @@ import { compileFilter, whereClause } from "./filter.js";
 import { quoteIdent } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
 import { orderByTerms, orderKeys } from "./order.js";
-import { rowSelect } from "./row.js";
-import { compileSeek, sortKeyValues } from "./seek.js";
+import { rowList } from "./row.js";
+import { compileSeek, sortKeyArray } from "./seek.js";
+
+/**
+ * The column of the row object in the LATERAL subquery. Its name has a
+ * space, which no schema column name has, so the unqualified column names
+ * of computed sort keys in the outer query still resolve to the page's
+ * table alone.
+ */
+const ROW_COLUMN = `"resc row"`;
 
 /**
  * The LIMIT of a page: `perPage + 1` written as an integer literal. It is a
@@ -48,10 +56,11 @@ export interface ListStatements {
  * `q.sort` (already ending with the primary-key tiebreak) with each column's
  * declared null placement, and paged by `LIMIT perPage + 1` (a literal, so
  * a prepared statement can use a generic plan) and, when not 0, `OFFSET`
- * (bound, in a subquery that picks the page before any JSON is built;
- * docs/decisions/0801-list-paging-clauses.md). Expansions are correlated
- * subqueries inside each row, so the count statement never joins and is
- * never multiplied by children.
+ * (bound). The page is selected in a subquery; the row objects and sort
+ * keys are built over its rows only, in a LATERAL subquery that PostgreSQL
+ * flattens into the select list (docs/decisions/0801-list-paging-clauses.md).
+ * Expansions are correlated subqueries inside each row, so the count
+ * statement never joins and is never multiplied by children.
  * `q.cursor` is not read here: the cursor module decodes it and passes the
  * last row's sort-key values as `options.after` (keyset seek, applied to
  * the rows, not to the count). Throws a plain `Error` for names the
@@ -71,9 +80,9 @@ export function compileList(
   const params = new Params();
   const aliases = new Aliases();
   const alias = aliases.next();
-  const select = rowSelect(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
+  const list = rowList(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
   const keys = orderKeys(table, q.sort, alias);
-  const keyColumn = options.sortKeys ? `, ${sortKeyValues(table, keys)} AS "k"` : "";
+  const keyColumn = options.sortKeys ? `, ${sortKeyArray(table, keys)} AS "k"` : "";
   let condition = compileFilter(table, alias, params, filter);
   if (options.after !== undefined) {
     const seek = `(${compileSeek(table, keys, options.after, params)})`;
@@ -82,16 +91,12 @@ export function compileList(
   const where = whereClause(condition);
   const order = keys.length === 0 ? "" : ` ORDER BY ${orderByTerms(keys)}`;
   const limit = ` LIMIT ${pageLimit(q.perPage)}`;
-  let rows: SqlStatement;
-  if (q.offset === 0) {
-    rows = params.statement(`SELECT ${select}${keyColumn}${from}${where}${order}${limit}`);
-  } else {
-    // Rows skipped by OFFSET would still have their JSON built below the Limit node: pick the
-    // page first, then build the JSON of its rows only (decision 0801).
-    const offset = ` OFFSET ${params.typed(String(q.offset), "bigint")}`;
-    const pageRows = `(SELECT "t0".*${from}${where}${order}${limit}${offset}) AS "t0"`;
-    rows = params.statement(`SELECT ${select}${keyColumn} FROM ${pageRows}${order}`);
-  }
+  const offset = q.offset === 0 ? "" : ` OFFSET ${params.typed(String(q.offset), "bigint")}`;
+  // The page is picked first, then the row objects and sort keys are built for its rows only
+  // (not for rows skipped by OFFSET or sorted away), and without a subplan per row (decision 0801).
+  const page = `(SELECT "t0".*${from}${where}${order}${limit}${offset}) AS "t0"`;
+  const row = `LATERAL (SELECT row_to_json("o")::text AS ${ROW_COLUMN} FROM (SELECT ${list}) AS "o") AS "r"`;
+  const rows = params.statement(`SELECT "r".${ROW_COLUMN} AS "j"${keyColumn} FROM ${page}, ${row}${order}`);
 
   if (!q.count) return { rows };
   const countParams = new Params();

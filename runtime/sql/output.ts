@@ -104,7 +104,16 @@ export function resourceComputed(table: TableDescriptor): readonly string[] {
  * read the enclosing row.
  */
 export function rowJson(entries: readonly OutputEntry[]): string {
-  const list = entries.map((e) => `${e.sql} AS ${quoteIdent(e.name)}`).join(", ");
+  return rowJsonOfList(entryList(entries));
+}
+
+/** The select list of a row object: `<sql> AS "<name>", …`. */
+export function entryList(entries: readonly OutputEntry[]): string {
+  return entries.map((e) => `${e.sql} AS ${quoteIdent(e.name)}`).join(", ");
+}
+
+/** {@link rowJson} from a select list {@link entryList} already wrote. */
+export function rowJsonOfList(list: string): string {
   return `(SELECT row_to_json("o") FROM (SELECT ${list}) AS "o")`;
 }
 
@@ -113,9 +122,9 @@ export function columnEntries(columns: readonly ColumnDescriptor[], alias: strin
   return columns.map((c) => ({ name: c.name, sql: outputExpr(c, alias) }));
 }
 
-/** The row object of a table on one alias, without expansions: its entries and their {@link rowJson}. */
+/** The row object of a table on one alias, without expansions: its select list ({@link entryList}) and {@link rowJson}. */
 export interface TableRowSql {
-  entries: readonly OutputEntry[];
+  list: string;
   json: string;
 }
 
@@ -126,7 +135,7 @@ const rowCache = new WeakMap<TableDescriptor, Map<string, TableRowSql>>();
 /**
  * The row object of `table` aliased `alias` as a direct read or a list
  * returns it: the {@link outputColumns} of the resource's computed columns
- * and projection `select`, as entries and as {@link rowJson}. It depends on
+ * and projection `select`, as a select list and as {@link rowJson}. It depends on
  * the descriptor, the alias and the projection only, so it is built once
  * and cached per table (decision 0802: no request repeats schema work);
  * descriptors are not changed once built.
@@ -137,8 +146,8 @@ export function tableRow(table: TableDescriptor, alias: string, select?: readonl
   const key = select === undefined ? alias : `${alias}\u0000${select.join("\u0000")}`;
   let row = cache.get(key);
   if (!row) {
-    const entries = columnEntries(outputColumns(table, resourceComputed(table), select), alias);
-    row = { entries, json: rowJson(entries) };
+    const list = entryList(columnEntries(outputColumns(table, resourceComputed(table), select), alias));
+    row = { list, json: rowJsonOfList(list) };
     if (cache.size < MAX_CACHED_ROWS) cache.set(key, row);
   }
   return row;

@@ -6,7 +6,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Params } from "./bind.js";
 import { expansionEntries } from "./expand.js";
 import type { Aliases, CompileOptions } from "./options.js";
-import { rowJson, tableRow } from "./output.js";
+import { entryList, rowJsonOfList, tableRow } from "./output.js";
 
 /** What to put in a row object. */
 export interface RowShape {
@@ -17,11 +17,12 @@ export interface RowShape {
 }
 
 /**
- * `<row json>::text AS "j"` for the row of `table` aliased `alias`: visible
- * columns in declaration order, then each expanded relation under its name.
- * Expansion values (limits, scope values) are added to `params`.
+ * The select list of the row object of `table` aliased `alias`
+ * (`<sql> AS "<name>", …`): visible columns in declaration order, then each
+ * expanded relation under its name. Expansion values (limits, scope values)
+ * are added to `params`.
  */
-export function rowSelect(
+export function rowList(
   service: ServiceDescriptor,
   table: TableDescriptor,
   alias: string,
@@ -29,7 +30,18 @@ export function rowSelect(
   ctx: { params: Params; aliases: Aliases; options: CompileOptions },
 ): string {
   const row = tableRow(table, alias, shape.select);
-  if (shape.expand.length === 0) return `${row.json}::text AS "j"`;
-  const entries = [...row.entries, ...expansionEntries({ service, ...ctx }, table, shape.expand, alias)];
-  return `${rowJson(entries)}::text AS "j"`;
+  if (shape.expand.length === 0) return row.list;
+  return `${row.list}, ${entryList(expansionEntries({ service, ...ctx }, table, shape.expand, alias))}`;
+}
+
+/** `<row json>::text AS "j"` for the row of `table` aliased `alias`, as {@link rowList} lists it. */
+export function rowSelect(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  alias: string,
+  shape: RowShape,
+  ctx: { params: Params; aliases: Aliases; options: CompileOptions },
+): string {
+  if (shape.expand.length === 0) return `${tableRow(table, alias, shape.select).json}::text AS "j"`;
+  return `${rowJsonOfList(rowList(service, table, alias, shape, ctx))}::text AS "j"`;
 }

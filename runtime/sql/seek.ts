@@ -55,7 +55,17 @@ function keyText(table: TableDescriptor, k: OrderKey): string {
  * sort paid 30 ms for `to_char` otherwise).
  */
 export function sortKeyValues(table: TableDescriptor, keys: readonly OrderKey[]): string {
-  return `(SELECT json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text)`;
+  return `(SELECT ${sortKeyArray(table, keys)})`;
+}
+
+/**
+ * {@link sortKeyValues} as a plain expression, for a select list that only
+ * ever sees the rows of one page (the list statement selects its page in a
+ * subquery first, docs/decisions/0801-list-paging-clauses.md), where the
+ * scalar subquery would only add its cost.
+ */
+export function sortKeyArray(table: TableDescriptor, keys: readonly OrderKey[]): string {
+  return `json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text`;
 }
 
 /**

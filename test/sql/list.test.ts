@@ -76,14 +76,16 @@ describe("compileList: ordering and null placement", () => {
 });
 
 describe("compileList: paging, count, filter, scope and search", () => {
-  it("reads perPage + 1 rows from the offset: LIMIT literal, OFFSET bound in a page subquery (decision 0801)", async () => {
+  it("reads perPage + 1 rows from the offset: the page picked in a subquery, LIMIT literal, OFFSET bound when not 0 (decision 0801)", async () => {
     const first = await list({ perPage: 2, offset: 0 });
     expect(first.ids).toEqual([1, 2, 3]);
     const last = await list({ perPage: 2, offset: 4 });
     expect(last.ids).toEqual([5, 6]);
-    expect(first.stmts.rows.text).toMatch(/ LIMIT 3$/);
+    expect(first.stmts.rows.text).toMatch(
+      / FROM \(SELECT "t0"\.\* FROM "item" AS "t0" ORDER BY .* LIMIT 3\) AS "t0", LATERAL /,
+    );
     expect(first.stmts.rows.text).not.toContain("OFFSET");
-    expect(last.stmts.rows.text).toMatch(/ FROM \(SELECT "t0"\.\* FROM .* LIMIT 3 OFFSET \$\d+::text::bigint\) AS "t0" ORDER BY /);
+    expect(last.stmts.rows.text).toMatch(/ LIMIT 3 OFFSET \$\d+::text::bigint\) AS "t0", LATERAL /);
     expect(last.stmts.rows.values.slice(-1)).toEqual(["4"]);
   });
 
