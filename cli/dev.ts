@@ -1,14 +1,15 @@
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
 import { serve } from "@hono/node-server";
-import { buildDescriptor, emitSql } from "../compiler/index.js";
+import { readFile } from "node:fs/promises";
+import { buildDescriptor, emitOpenApi, emitSql } from "../compiler/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import { loadSchema } from "./load.js";
 import { registrationErrors } from "../runtime/hooks/registration.js";
 import { createDevApp } from "./dev/app.js";
 import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
-import { openEmbedded } from "./dev/embedded.js";
+import { EmbeddedDatabaseError, openEmbeddedDatabase } from "../runtime/exec/embedded.js";
 import { findSchemaMismatches } from "./dev/schema-check.js";
 
 /**
@@ -84,27 +85,32 @@ export default class Dev extends Command {
         this.error(`the database does not match ${args.file}:\n  - ${mismatches.join("\n  - ")}`, { exit: 1 });
       }
     } else {
-      const emb = await openEmbedded({
-        dataDir: path.resolve(flags["data-dir"]),
-        reset: flags.reset,
-        ddl: emitSql(r.schema),
-        seedFile: flags.seed,
-        log: (l) => this.log(l),
-      });
-      db = emb.executor;
-      if (!emb.fresh) {
-        const mismatches = await findSchemaMismatches(db, r.schema);
-        if (mismatches.length > 0) {
-          await db.close();
-          this.error(
-            `the embedded database in ${flags["data-dir"]} was made from an older schema:\n  - ${mismatches.join("\n  - ")}\nrun again with --reset to recreate it`,
-            { exit: 1 },
-          );
+      // The embedded database refuses a directory made from other DDL (decision 0001).
+      let seed: string | undefined;
+      if (flags.seed) {
+        try {
+          seed = await readFile(flags.seed, "utf8");
+        } catch (e) {
+          this.fail([`cannot read the seed ${flags.seed}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`]);
         }
       }
+      try {
+        const emb = await openEmbeddedDatabase({
+          dataDir: path.resolve(flags["data-dir"]),
+          reset: flags.reset,
+          ddl: emitSql(r.schema),
+          seed,
+          log: (l) => this.log(l),
+        });
+        db = emb.executor;
+      } catch (e) {
+        if (e instanceof EmbeddedDatabaseError) this.fail([e.message, "run again with --reset to recreate it"]);
+        throw e;
+      }
     }
-    const { app, mounted } = createDevApp(service, {
+    const { app, mounted, docs } = createDevApp(service, {
       db,
+      openapi: emitOpenApi(r.schema),
       hooks: loaded.hooks,
       hookData: loaded.hookData,
       log: (l) => this.log(l),
@@ -112,6 +118,9 @@ export default class Dev extends Command {
     if (!mounted.ok) {
       await db.close();
       this.fail(mounted.errors.map((e) => e.message));
+    }
+    if (!docs.ok) {
+      for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
     await new Promise<void>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: flags.port }, (info) => {

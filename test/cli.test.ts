@@ -165,6 +165,20 @@ describe("resc dev", () => {
     }
   });
 
+  it("refuses an embedded database made from another schema, suggesting --reset", async () => {
+    const dir = path.join(tmp, "changed");
+    const schema = path.join(dir, "spec.resource");
+    cpSync(path.join(ROOT, "spec.resource"), schema);
+    const args = [schema, "--port", "0", "--data-dir", path.join(dir, "db"), "--hooks", HOOKS];
+    const dev = await startDev(args);
+    await dev.stop();
+    writeFileSync(schema, readFileSync(schema, "utf8").replace(/title(\s+)text/, "title$1varchar(300)"));
+    const again = await resc(["dev", ...args]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/different schema/);
+    expect(again.stderr).toMatch(/--reset/);
+  });
+
   it("refuses a database that lacks what the schema declares, listing every mismatch", async (t) => {
     const db = await createTestDatabase("cli_mismatch");
     if (!db.url) {
