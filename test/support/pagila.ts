@@ -58,7 +58,8 @@ async function loadPglite(db: TestDatabase, segments: Segment[]): Promise<void> 
     if ("sql" in s) await p.exec(s.sql);
     else await p.query(s.copy + " FROM '/dev/blob'", [], { blob: new Blob([s.data]) });
   }
-  await p.exec("RESET search_path");
+  // The dump empties search_path for its session; PGlite has one session, so set it back explicitly.
+  await p.exec('SET search_path TO "$user", public');
 }
 
 /**
