@@ -18,7 +18,9 @@ if (!file) throw new Error("SCHEMA_FILE is not set");
 const source = await readFile(file, "utf8");
 const compiled = compileSource(source, file);
 if (!compiled.ok) throw new Error(formatDiagnostics(compiled.diagnostics, source));
-const db = createPgExecutor({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila" });
+const db = createPgExecutor({
+  connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila",
+});
 const { app, mounted } = createDevApp(buildDescriptor(compiled.schema), { db });
 if (!mounted.ok) throw new Error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));
 const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 0) }, (info) => {

@@ -98,11 +98,16 @@ async function main(): Promise<void> {
           const sample = await loadOnce(server.base + r.path[server.label], load);
           const cpu = cpuBetween(before, markCpu(server.pid, database));
           if (cpu && sample.requests > 0) {
-            sample.cpu = { server: (cpu.server * 1000) / sample.requests, database: (cpu.database * 1000) / sample.requests };
+            sample.cpu = {
+              server: (cpu.server * 1000) / sample.requests,
+              database: (cpu.database * 1000) / sample.requests,
+            };
           }
           if (sample.failures > 0) throw new Error(`${server.label}, ${r.name}: ${sample.failures} failed requests`);
           r.samples[server.label].push(sample);
-          log(`round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`);
+          log(
+            `round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`,
+          );
         }
       }
     }

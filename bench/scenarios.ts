@@ -46,7 +46,8 @@ export const SCENARIOS: readonly Scenario[] = [
     name: "4 keyset page deep in rentals",
     async path(base) {
       const page = (await getJson(base, `/rentals?offset=${DEEP_RENTAL_OFFSET}`)) as { next_cursor?: unknown };
-      if (typeof page.next_cursor !== "string") throw new Error(`${base}: no next_cursor on /rentals?offset=${DEEP_RENTAL_OFFSET}`);
+      if (typeof page.next_cursor !== "string")
+        throw new Error(`${base}: no next_cursor on /rentals?offset=${DEEP_RENTAL_OFFSET}`);
       return `/rentals?cursor=${encodeURIComponent(page.next_cursor)}`;
     },
   },
@@ -73,7 +74,13 @@ export function sameAnswer(a: unknown, b: unknown): boolean {
  */
 export function firstDifference(a: unknown, b: unknown, at = ""): string | undefined {
   if (isDeepStrictEqual(a, b)) return undefined;
-  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && Array.isArray(a) === Array.isArray(b)) {
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === "object" &&
+    typeof b === "object" &&
+    Array.isArray(a) === Array.isArray(b)
+  ) {
     const ra = a as Record<string, unknown>;
     const rb = b as Record<string, unknown>;
     for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) {

@@ -58,7 +58,13 @@ export async function startServer(label: keyof typeof SERVER_ENTRIES, options: S
   const args: string[] = [];
   if (options.profileDir) args.push("--cpu-prof", `--cpu-prof-dir=${path.join(options.profileDir, label)}`);
   const child: ChildProcess = spawn(process.execPath, [...args, SERVER_ENTRIES[label]], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, SCHEMA_FILE: PAGILA_SCHEMA, PORT: "0", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      SCHEMA_FILE: PAGILA_SCHEMA,
+      PORT: "0",
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -12,7 +12,17 @@ const FILM_COLUMNS =
   "film_id, title, description, release_year, language_id, original_language_id, rental_duration, " +
   "rental_rate, length, replacement_cost, rating, last_update, special_features";
 
-const SORTABLE = ["film_id", "title", "release_year", "rental_duration", "rental_rate", "length", "replacement_cost", "rating", "last_update"];
+const SORTABLE = [
+  "film_id",
+  "title",
+  "release_year",
+  "rental_duration",
+  "rental_rate",
+  "length",
+  "replacement_cost",
+  "rating",
+  "last_update",
+];
 
 type Row = Record<string, unknown>;
 
@@ -53,7 +63,9 @@ function withTiebreak(sort: SortTerm[]): SortTerm[] {
 }
 
 function orderBy(terms: SortTerm[]): string {
-  return terms.map((t) => `${t.column} ${t.descending ? "DESC" : "ASC"}${t.column === "length" ? " NULLS LAST" : ""}`).join(", ");
+  return terms
+    .map((t) => `${t.column} ${t.descending ? "DESC" : "ASC"}${t.column === "length" ? " NULLS LAST" : ""}`)
+    .join(", ");
 }
 
 function seekable(terms: SortTerm[]): boolean {
@@ -129,7 +141,8 @@ export async function listFilms(pool: pg.Pool, c: Context): Promise<Response> {
   const items = hasMore ? rows.slice(0, perPage) : rows;
   const last = items[items.length - 1];
   const body: Row = { items, page, per_page: perPage, has_more: hasMore };
-  if (hasMore && seekable(terms)) body.next_cursor = encodeCursor({ page: page + 1, keys: terms.map((t) => String(last[t.column])) });
+  if (hasMore && seekable(terms))
+    body.next_cursor = encodeCursor({ page: page + 1, keys: terms.map((t) => String(last[t.column])) });
   if (names.length) await expand(pool, items, names);
   return c.json(body);
 }

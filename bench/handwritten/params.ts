@@ -22,7 +22,8 @@ export function opValue(raw: string): [string, string] {
 /** A positive or non-negative integer parameter, or `fallback` when absent. */
 export function intParam(value: string | undefined, fallback: number, min: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new BadRequest(`${name} must be an integer of at least ${min}`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new BadRequest(`${name} must be an integer of at least ${min}`);
   return Number(value);
 }
 
@@ -41,7 +42,8 @@ export interface PageWindow {
 export function paging(q: Record<string, string>, keyCount: number): PageWindow {
   const perPage = Math.min(intParam(q.per_page, 25, 1, "per_page"), 200);
   if (q.cursor !== undefined) {
-    if (q.page !== undefined || q.offset !== undefined) throw new BadRequest("cursor cannot be combined with page or offset");
+    if (q.page !== undefined || q.offset !== undefined)
+      throw new BadRequest("cursor cannot be combined with page or offset");
     const c = decodeCursor(q.cursor, keyCount);
     return { page: c.page, perPage, offset: 0, after: c.keys };
   }
@@ -91,7 +93,12 @@ export function decodeCursor(text: string, count: number): Cursor {
     throw new BadRequest("bad cursor");
   }
   const keys = c.keys;
-  if (!Number.isSafeInteger(c.page) || !Array.isArray(keys) || keys.length !== count || !keys.every((v) => typeof v === "string")) {
+  if (
+    !Number.isSafeInteger(c.page) ||
+    !Array.isArray(keys) ||
+    keys.length !== count ||
+    !keys.every((v) => typeof v === "string")
+  ) {
     throw new BadRequest("bad cursor");
   }
   return { page: c.page as number, keys };

@@ -23,10 +23,10 @@ export async function listRentals(pool: pg.Pool, c: Context): Promise<Response> 
          ORDER BY rental_date DESC, rental_id DESC LIMIT $3`,
         [after[0], after[1], perPage + 1],
       )
-    : await pool.query(`SELECT ${RENTAL_COLUMNS} FROM rental ORDER BY rental_date DESC, rental_id DESC LIMIT $1 OFFSET $2`, [
-        perPage + 1,
-        offset,
-      ]);
+    : await pool.query(
+        `SELECT ${RENTAL_COLUMNS} FROM rental ORDER BY rental_date DESC, rental_id DESC LIMIT $1 OFFSET $2`,
+        [perPage + 1, offset],
+      );
   const hasMore = rows.length > perPage;
   const items = hasMore ? rows.slice(0, perPage) : rows;
   const last = items[items.length - 1];
