@@ -13,7 +13,7 @@
  *    server, the server going first alternating between rounds;
  * 5. prints a Markdown report (also written to `--out FILE`).
  *
- * Options: `--duration 5 --rounds 3 --warmup 2 --connections 10`,
+ * Options: `--duration 5 --rounds 3 --warmup 3 --connections 10`,
  * `--only 1,3` (scenario numbers), `--profile DIR` (a V8 CPU profile of each
  * server, written when it stops), `--database-url URL` (reuse a loaded
  * database; it is not dropped).
@@ -33,7 +33,7 @@ const { values: opts } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
-    warmup: { type: "string", default: "2" },
+    warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     only: { type: "string" },
     profile: { type: "string" },
@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       log(`same JSON: ${s.name} (${path.resc})`);
       results.push({ name: s.name, path, samples: Object.fromEntries(servers.map((x) => [x.label, []])) });
     }
+    const loadBefore = os.loadavg()[0];
     for (const r of results) {
       for (const server of servers) await loadOnce(server.base + r.path[server.label], { ...load, duration: warmup });
     }
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
       }
     }
     const cpus = os.cpus();
+    const loadAfter = os.loadavg()[0];
     const report = [
       `# Benchmark: resc against hand-written Hono + pg`,
       "",
@@ -119,6 +121,9 @@ async function main(): Promise<void> {
         `Node ${process.version}; PostgreSQL ${await serverVersion(db.url)} on the same machine.`,
       `Load: autocannon, ${load.connections} connections, ${warmup} s warm-up, then ${rounds} alternating rounds of ${load.duration} s per scenario and server.`,
       `Both servers use a node-postgres pool of 10; requests/s is the mean over the rounds, latencies the median of the rounds' percentiles.`,
+      `CPU µs/req: the server process plus the PostgreSQL backends of the benchmark database, per completed request (median of the rounds; from /proc).`,
+      `System load average (1 min) when measuring began: ${loadBefore.toFixed(2)}; when it ended: ${loadAfter.toFixed(2)} ` +
+        `(everything shares the ${cpus.length} cores; a busy machine lowers both servers' figures, CPU per request moves less).`,
       "",
       summaryTable(results),
       "",
