@@ -9,17 +9,4 @@ export function pascalCase(name: string): string {
   return /^[0-9]/.test(joined) ? `T${joined}` : joined || "T";
 }
 
-/** A property key: bare when it is an identifier, else a string literal. */
-export function propertyKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
-}
-
-/** A TSDoc block for `text`, or nothing; `*\/` inside the text is broken so it cannot end the comment. */
-export function docComment(text: string | undefined): string {
-  if (text === undefined || text.trim() === "") return "";
-  const body = text
-    .replace(/\*\//g, "*\\/")
-    .split("\n")
-    .map((l) => ` * ${l}`.trimEnd());
-  return `/**\n${body.join("\n")}\n */\n`;
-}
+export { propertyKey, docComment } from "../ts-text.js";
