@@ -50,6 +50,17 @@ export interface ListStatements {
 }
 
 /**
+ * What the page subquery carries out: the declared stored columns, so an
+ * undeclared wide column (Pagila's `film.fulltext`) is neither sorted nor
+ * copied. A table with computed columns keeps every column, since their SQL
+ * may name columns the schema does not declare.
+ */
+function pageColumns(table: TableDescriptor): string {
+  if (table.columns.some((c) => c.computed !== undefined)) return `"t0".*`;
+  return table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", ");
+}
+
+/**
  * Compiles a validated list query on `table`.
  *
  * Rows are filtered by `q.where` AND `scope` AND the search, ordered by
@@ -94,7 +105,7 @@ export function compileList(
   const offset = q.offset === 0 ? "" : ` OFFSET ${params.typed(String(q.offset), "bigint")}`;
   // The page is picked first, then the row objects and sort keys are built for its rows only
   // (not for rows skipped by OFFSET or sorted away), and without a subplan per row (decision 0801).
-  const page = `(SELECT "t0".*${from}${where}${order}${limit}${offset}) AS "t0"`;
+  const page = `(SELECT ${pageColumns(table)}${from}${where}${order}${limit}${offset}) AS "t0"`;
   const row = `LATERAL (SELECT row_to_json("o")::text AS ${ROW_COLUMN} FROM (SELECT ${list}) AS "o") AS "r"`;
   const rows = params.statement(`SELECT "r".${ROW_COLUMN} AS "j"${keyColumn} FROM ${page}, ${row}${order}`);
 
