@@ -6,26 +6,10 @@
  * operator vocabulary of the runtime (spec: Operators by column type) and
  * docs/decisions/1051-typed-client.md.
  */
-import type { ColumnDescriptor, ValueKind } from "../../../runtime/descriptor.js";
+import type { ColumnDescriptor } from "../../../runtime/descriptor.js";
 import { operatorsFor } from "../../../runtime/query/operators.js";
+import { WIRE_TYPE } from "../ts-text.js";
 
-const READ: Record<ValueKind, string> = {
-  text: "string",
-  integer: "number",
-  bigint: "number",
-  numeric: "string",
-  float: "number",
-  boolean: "boolean",
-  date: "string",
-  timestamptz: "string",
-  timestamp: "string",
-  time: "string",
-  uuid: "string",
-  jsonb: "JsonValue",
-  bytea: "string",
-  enum: "string",
-  other: "string",
-};
 
 /** `json` has kind `other` (no containment operators) but travels as a document. */
 function isJson(column: ColumnDescriptor): boolean {
@@ -46,7 +30,7 @@ function arrayOf(element: string): string {
  * accepts it (`write`: numeric and bigint also as the other JSON form).
  */
 export function valueType(column: ColumnDescriptor, use: "read" | "write"): string {
-  let scalar = enumUnion(column) ?? (isJson(column) ? "JsonValue" : READ[column.kind]);
+  let scalar = enumUnion(column) ?? (isJson(column) ? "JsonValue" : WIRE_TYPE[column.kind]);
   if (use === "write" && column.kind === "numeric") scalar = "string | number";
   if (use === "write" && column.kind === "bigint") scalar = "number | string";
   return column.array ? arrayOf(scalar) : scalar;

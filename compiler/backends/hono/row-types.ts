@@ -8,26 +8,10 @@
  * RFC 3339 strings, bytea as base64 text, jsonb as a JsonValue, extension
  * types as text.
  */
-import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../../../runtime/descriptor.js";
+import type { ColumnDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
+import { WIRE_TYPE } from "../ts-text.js";
 
-const SCALAR: Record<ValueKind, string> = {
-  text: "string",
-  integer: "number",
-  bigint: "number",
-  numeric: "string",
-  float: "number",
-  boolean: "boolean",
-  date: "string",
-  timestamptz: "string",
-  timestamp: "string",
-  time: "string",
-  uuid: "string",
-  jsonb: "JsonValue",
-  bytea: "string",
-  enum: "string",
-  other: "string",
-};
 
 /**
  * The TypeScript type of a column's value, without `| null`: as served
@@ -44,7 +28,7 @@ export function valueType(column: ColumnDescriptor, use: "read" | "write" = "rea
         ? "JsonValue"
         : use === "write" && column.kind === "numeric"
           ? "string | number"
-          : SCALAR[column.kind];
+          : WIRE_TYPE[column.kind];
   if (!column.array) return scalar;
   return scalar.includes(" | ") ? `(${scalar})[]` : `${scalar}[]`;
 }
