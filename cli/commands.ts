@@ -7,4 +7,5 @@ import Lsp from "./lsp.js";
 import OpenApi from "./openapi.js";
 import Sql from "./sql.js";
 
+/** Command id → oclif command class; every `resc` subcommand, one file each (docs/architecture.md, cli/). */
 export const commands = { check: Check, dev: Dev, fmt: Fmt, generate: Generate, lsp: Lsp, openapi: OpenApi, sql: Sql };
