@@ -79,7 +79,7 @@ export function orderingSignature(table: TableDescriptor, sort: readonly SortTer
 
 /**
  * Encodes a cursor for the page after the one whose last row had sort-key
- * values `keys` (the parsed `k` column of runtime/sql, codec text form).
+ * values `keys` (columns `k0` … of runtime/sql, codec text form).
  *
  * @param sort the full ordering of the request that read that row
  * @param page the number of the page the cursor opens
@@ -102,17 +102,18 @@ export function encodeCursor(
 }
 
 /**
- * The cursor of the page after a page whose last row carried `k`, the JSON
- * array text of its sort-key values (column `k` of a list statement compiled
- * with `sortKeys`). Throws a plain `Error` when `k` is not such an array,
- * which only a compiler fault can cause.
+ * The cursor of the page after a page whose last row had the sort-key
+ * values `keys` (columns `k0` … of a list statement compiled with
+ * `sortKeys`, read with `sortKeyValuesOf`). Same as {@link encodeCursor};
+ * kept as the handler's entry point.
  */
-export function nextCursor(table: TableDescriptor, sort: readonly SortTerm[], k: string | null, page: number): string {
-  const keys: unknown = k === null ? undefined : JSON.parse(k);
-  if (!Array.isArray(keys) || !keys.every((x) => x === null || typeof x === "string")) {
-    throw new Error(`the sort keys of the last row of ${resourceName(table)} are not a JSON array of text`);
-  }
-  return encodeCursor(table, sort, keys as (string | null)[], page);
+export function nextCursor(
+  table: TableDescriptor,
+  sort: readonly SortTerm[],
+  keys: readonly (string | null)[],
+  page: number,
+): string {
+  return encodeCursor(table, sort, keys, page);
 }
 
 function refuse(detail: string): ProblemError {

@@ -3,7 +3,7 @@
  * placeholder, and the accumulator that numbers the placeholders of one
  * statement.
  *
- * Every value travels as text (or null) and the SQL casts it
+ * Every value travels as text (or null) and the SQL types its placeholder
  * (`$1::integer`, `$2::text[]`, `$3::jsonb`), so node-postgres and PGlite
  * see identical parameters whatever the JavaScript type was (spec: "Filter
  * values are always bind parameters").
@@ -48,6 +48,9 @@ export function encodeArray(values: readonly ArrayElement[]): string {
   return `{${values.map(encodeElement).join(",")}}`;
 }
 
+/** Types whose placeholder stays `text` for PGlite's sake (see {@link Params.typed}). */
+const THROUGH_TEXT: ReadonlySet<string> = new Set(["boolean", "bool", "bytea"]);
+
 /**
  * Accumulates the bind parameters of one statement and hands out their
  * placeholders `$1`, `$2`, … in order of addition. A placeholder may be
@@ -63,18 +66,20 @@ export class Params {
   }
 
   /**
-   * Adds one parameter and returns it cast to `sqlType` through `text`, e.g.
-   * `$3::text::integer`. The placeholder itself is typed `text`, so the
-   * driver sends the text untouched: PGlite serializes a parameter by the
-   * type the server infers for it and refuses text for a `boolean` or
-   * `bytea` placeholder, while PostgreSQL's text-to-type cast reads exactly
-   * what a typed parameter would (docs/decisions/0401-list-statement-shape.md).
-   * `sqlType` is descriptor data (a type name, quoted where needed), never
-   * request text.
+   * Adds one parameter and returns it cast to `sqlType`, e.g. `$3::integer`,
+   * so the placeholder itself has that type and PostgreSQL reads the text
+   * once, at bind time. Only `boolean` and `bytea` go through text
+   * (`$3::text::boolean`): PGlite serializes a parameter by the type the
+   * server infers and refuses text for those two, and their input functions
+   * are immutable, so the cast is folded once per execution anyway. A cast
+   * through text to a type whose input function is only stable (enums,
+   * dates, timestamps, arrays) would instead be evaluated again for every
+   * row scanned (docs/decisions/0804-typed-placeholders.md). `sqlType` is
+   * descriptor data (a type name, quoted where needed), never request text.
    */
   typed(text: string | null, sqlType: string): string {
-    const p = `${this.add(text)}::text`;
-    return sqlType === "text" ? p : `${p}::${sqlType}`;
+    const p = this.add(text);
+    return THROUGH_TEXT.has(sqlType) ? `${p}::text::${sqlType}` : `${p}::${sqlType}`;
   }
 
   /** The parameters added so far, in placeholder order (a copy). */

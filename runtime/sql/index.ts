@@ -8,7 +8,7 @@ export { compileList, type ListStatements } from "./list.js";
 export { compileRead } from "./read.js";
 export { compileInsert, compileUpdate, compileDelete, type WriteValues } from "./write.js";
 export type { CompileOptions, ListOptions } from "./options.js";
-export { compileSeek, sortKeyValues } from "./seek.js";
+export { compileSeek, sortKeyColumns, sortKeyValuesOf } from "./seek.js";
 export { Params, encodeArray, encodeJson, encodeScalar, type ArrayElement } from "./bind.js";
 export { quoteIdent } from "./ident.js";
 export { escapeLike } from "./like.js";

@@ -14,7 +14,7 @@ import { quoteIdent } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
 import { orderByTerms, orderKeys } from "./order.js";
 import { rowList } from "./row.js";
-import { compileSeek, sortKeyArray } from "./seek.js";
+import { compileSeek, sortKeyColumns } from "./seek.js";
 
 /**
  * The column of the row object in the LATERAL subquery. Its name has a
@@ -41,7 +41,8 @@ function pageLimit(perPage: number): string {
 export interface ListStatements {
   /**
    * At most `perPage + 1` rows, each with text column `j` (the row object)
-   * and, with `sortKeys`, text column `k`; the extra row only tells
+   * and, with `sortKeys`, one text column per sort key, `k0` … (read them
+   * with `sortKeyValuesOf(row, q.sort.length)`); the extra row only tells
    * `has_more`.
    */
   rows: SqlStatement;
@@ -93,7 +94,7 @@ export function compileList(
   const alias = aliases.next();
   const list = rowList(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
   const keys = orderKeys(table, q.sort, alias);
-  const keyColumn = options.sortKeys ? `, ${sortKeyArray(table, keys)} AS "k"` : "";
+  const keyColumn = options.sortKeys ? `, ${sortKeyColumns(table, keys)}` : "";
   let condition = compileFilter(table, alias, params, filter);
   if (options.after !== undefined) {
     const seek = `(${compileSeek(table, keys, options.after, params)})`;

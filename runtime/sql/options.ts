@@ -21,11 +21,11 @@ export interface CompileOptions {
 export interface ListOptions extends CompileOptions {
   /**
    * Keyset seek: the sort-key values of the last row of the previous page,
-   * one per term of `q.sort`, in the text form column `k` gave them (null
+   * one per term of `q.sort`, in the text form columns `k0` … gave them (null
    * for NULL). Only rows after that row are read; the count is unaffected.
    */
   after?: (string | null)[];
-  /** Adds text column `k` to each row: its sort-key values as a JSON array of text, for the next cursor. */
+  /** Adds text columns `k0`, `k1`, … to each row: its sort-key values, one per term of `q.sort`, for the next cursor. */
   sortKeys?: boolean;
 }
 

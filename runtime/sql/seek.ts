@@ -45,32 +45,35 @@ function keyText(table: TableDescriptor, k: OrderKey): string {
   }
 }
 
-/**
- * SQL of the key values of a row as a JSON array of text (`["2006-02-14",
- * "7"]`, null for NULL), selected as column `k` when a cursor is wanted.
- * Each value is in the form {@link keyText} gives, which its type reads
- * back exactly. Wrapped in a scalar subquery, like the row object, so
- * PostgreSQL evaluates it after the sort and the LIMIT, once per returned
- * row, instead of for every row scanned (seen with EXPLAIN: a 16 000-row
- * sort paid 30 ms for `to_char` otherwise).
- */
-export function sortKeyValues(table: TableDescriptor, keys: readonly OrderKey[]): string {
-  return `(SELECT ${sortKeyArray(table, keys)})`;
+/** Name of the result column carrying sort-key value `i` of each row: `k0`, `k1`, … */
+export function sortKeyColumn(i: number): string {
+  return `k${i}`;
 }
 
 /**
- * {@link sortKeyValues} as a plain expression, for a select list that only
- * ever sees the rows of one page (the list statement selects its page in a
- * subquery first, docs/decisions/0801-list-paging-clauses.md), where the
- * scalar subquery would only add its cost.
+ * Select-list entries `<key text> AS "k0", <key text> AS "k1", …`: the sort-key
+ * values of a row, one text column each (null for NULL), in the form
+ * {@link keyText} gives, which the column's type reads back exactly. Meant
+ * for a select list that only sees the rows of one page (the list statement
+ * selects its page in a subquery first, docs/decisions/0801-list-paging-clauses.md).
+ * Plain columns rather than one JSON array: PostgreSQL then only runs each
+ * type's output function, and the handler reads the values of the one row
+ * that needs them (docs/decisions/0804-typed-placeholders.md).
  */
-export function sortKeyArray(table: TableDescriptor, keys: readonly OrderKey[]): string {
-  return `json_build_array(${keys.map((k) => keyText(table, k)).join(", ")})::text`;
+export function sortKeyColumns(table: TableDescriptor, keys: readonly OrderKey[]): string {
+  return keys.map((k, i) => `${keyText(table, k)} AS "${sortKeyColumn(i)}"`).join(", ");
+}
+
+/** The sort-key values of one row read by a statement with {@link sortKeyColumns} over `count` keys. */
+export function sortKeyValuesOf(row: Readonly<Record<string, string | null>>, count: number): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < count; i++) out.push(row[sortKeyColumn(i)] ?? null);
+  return out;
 }
 
 /**
  * The condition selecting the rows that come strictly after a row whose
- * sort-key values were `after` (text form, as {@link sortKeyValues} gives
+ * sort-key values were `after` (text form, as {@link sortKeyColumns} gives
  * them; null for NULL), in the order `keys` (which end with the primary
  * key, so the order is total).
  *

@@ -35,14 +35,17 @@ describe("encoding bind parameters", () => {
     expect(encodeJson({ a: [1, "x"], b: null })).toBe(`{"a":[1,"x"],"b":null}`);
   });
 
-  it("numbers placeholders in order of addition and casts through text", () => {
+  it("numbers placeholders in order of addition and types them, through text only for boolean and bytea", () => {
     const p = new Params();
     expect(p.add("a")).toBe("$1");
-    expect(p.typed("2", "integer")).toBe("$2::text::integer");
+    expect(p.typed("2", "integer")).toBe("$2::integer");
     expect(p.typed("x", "text")).toBe("$3::text");
-    expect(p.typed(null, '"mood"')).toBe('$4::text::"mood"');
-    expect(p.values).toEqual(["a", "2", "x", null]);
-    expect(p.statement("SELECT 1")).toEqual({ text: "SELECT 1", values: ["a", "2", "x", null] });
+    expect(p.typed(null, '"mood"')).toBe('$4::"mood"');
+    expect(p.typed("true", "boolean")).toBe("$5::text::boolean");
+    expect(p.typed("\\x00", "bytea")).toBe("$6::text::bytea");
+    expect(p.typed("{t}", "boolean[]")).toBe("$7::boolean[]");
+    expect(p.values).toEqual(["a", "2", "x", null, "true", "\\x00", "{t}"]);
+    expect(p.statement("SELECT 1")).toEqual({ text: "SELECT 1", values: ["a", "2", "x", null, "true", "\\x00", "{t}"] });
   });
 
   it("quotes identifiers and escapes LIKE metacharacters", () => {

@@ -149,7 +149,7 @@ describe("compileWhere: groups and raw predicates", () => {
     const params = new Params();
     const sql = compileWhere(item, p, "t0", params);
     expect(sql).toBe(
-      `("t0"."title" <> $1::text) AND (("qty" > $2 AND "mood" = $3)) AND ("t0"."big" < $4::text::bigint)`,
+      `("t0"."title" <> $1::text) AND (("qty" > $2 AND "mood" = $3)) AND ("t0"."big" < $4::bigint)`,
     );
     expect(params.values).toEqual(["x", "15", "sad", "100"]);
     expect(await ids(p)).toEqual([2, 6]);

@@ -162,7 +162,7 @@ describe("compileDelete", () => {
   it("binds the key", () => {
     const stmt = compileDelete(service, item, "1 OR 1=1");
     expect(stmt.text).toBe(
-      `DELETE FROM "item" AS "t0" WHERE "t0"."id" = $1::text::integer ` +
+      `DELETE FROM "item" AS "t0" WHERE "t0"."id" = $1::integer ` +
         `RETURNING (SELECT row_to_json("o") FROM (SELECT "t0"."id" AS "id") AS "o")::text AS "j"`,
     );
     expect(stmt.values).toEqual(["1 OR 1=1"]);
