@@ -57,9 +57,18 @@ export interface ListStatements {
  * may name columns the schema does not declare.
  */
 function pageColumns(table: TableDescriptor): string {
-  if (table.columns.some((c) => c.computed !== undefined)) return `"t0".*`;
-  return table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", ");
+  let list = pageColumnLists.get(table);
+  if (list === undefined) {
+    list = table.columns.some((c) => c.computed !== undefined)
+      ? `"t0".*`
+      : table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", ");
+    pageColumnLists.set(table, list);
+  }
+  return list;
 }
+
+/** {@link pageColumns} per table: it depends on the descriptor only (decision 0802). */
+const pageColumnLists = new WeakMap<TableDescriptor, string>();
 
 /**
  * Compiles a validated list query on `table`.
