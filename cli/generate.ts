@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
-import { BACKENDS, checkGenerated, emitAll, writeGenerated } from "../compiler/generate.js";
+import { BACKENDS, checkGenerated, emitAll, orphanedGenerated, removeOrphaned, writeGenerated } from "../compiler/generate.js";
 import type { GeneratedFile } from "../compiler/generated-file.js";
 import { loadSchema } from "./load.js";
 
@@ -8,8 +8,10 @@ import { loadSchema } from "./load.js";
  * `resc generate FILE [--check]`: writes the files of every backend in
  * `BACKENDS` (the Hono module; the typed client and the command tree where
  * the `generate` block asks for them) under the block's `dir` (relative to
- * the schema file); `--check` writes nothing and fails naming each stale
- * file of every backend.
+ * the schema file), and removes files there that carry resc's header but
+ * are no longer generated; `--check` writes nothing and fails naming each
+ * stale file of every backend and each file no longer generated
+ * (docs/decisions/1053-orphaned-generated-files.md).
  */
 export default class Generate extends Command {
   static override description =
@@ -17,7 +19,10 @@ export default class Generate extends Command {
   static override examples = ["<%= config.bin %> generate spec.resource", "<%= config.bin %> generate --check spec.resource"];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
-    check: Flags.boolean({ description: "fail if any generated file is missing or differs from what the schema produces" }),
+    check: Flags.boolean({
+      description:
+        "fail if any generated file is missing or differs from what the schema produces, or is no longer generated",
+    }),
   };
 
   async run(): Promise<void> {
@@ -31,16 +36,22 @@ export default class Generate extends Command {
     } catch (e) {
       this.error(e instanceof Error ? e.message : String(e), { exit: 1 });
     }
+    const orphans = await orphanedGenerated(files, root);
+    const shown = (p: string): string => path.relative(process.cwd(), path.join(root, p));
     if (flags.check) {
       const stale = await checkGenerated(files, root);
-      if (stale.length > 0) {
-        for (const f of stale) process.stderr.write(`stale: ${path.relative(process.cwd(), path.join(root, f))}\n`);
-        this.error(`${stale.length} generated file${stale.length === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``, { exit: 1 });
+      for (const f of stale) process.stderr.write(`stale: ${shown(f)}\n`);
+      for (const f of orphans) process.stderr.write(`stale: ${shown(f)} (no longer generated)\n`);
+      const count = stale.length + orphans.length;
+      if (count > 0) {
+        this.error(`${count} generated file${count === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``, { exit: 1 });
       }
       this.log(`${files.length} generated file${files.length === 1 ? "" : "s"} up to date`);
       return;
     }
     await writeGenerated(files, root);
-    for (const f of files) this.log(`wrote ${path.relative(process.cwd(), path.join(root, f.path))}`);
+    await removeOrphaned(orphans, root);
+    for (const f of files) this.log(`wrote ${shown(f.path)}`);
+    for (const f of orphans) this.log(`removed ${shown(f)} (no longer generated)`);
   }
 }

@@ -21,7 +21,16 @@ export {
 } from "./backends/openapi/index.js";
 export { emitClient, clientLayout, envPrefix, type ClientLayout } from "./backends/client/index.js";
 export { emitCommandTree, resourceSpecs, type CommandTreeOptions, type ResourceSpec } from "./backends/cli-tree/index.js";
-export { writeGenerated, checkGenerated, emitAll, BACKENDS, type Backend } from "./generate.js";
+export {
+  writeGenerated,
+  checkGenerated,
+  orphanedGenerated,
+  removeOrphaned,
+  emitAll,
+  BACKENDS,
+  GENERATED_HEADER,
+  type Backend,
+} from "./generate.js";
 export type { GeneratedFile } from "./generated-file.js";
 export type * from "./ir.js";
 

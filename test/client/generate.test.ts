@@ -6,11 +6,20 @@
  * through the built `resc` binary.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkGenerated, clientLayout, compileSource, emitAll, envPrefix, writeGenerated } from "../../compiler/index.js";
+import {
+  checkGenerated,
+  clientLayout,
+  compileSource,
+  emitAll,
+  envPrefix,
+  orphanedGenerated,
+  removeOrphaned,
+  writeGenerated,
+} from "../../compiler/index.js";
 import type { Schema } from "../../compiler/ir.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -90,6 +99,34 @@ describe("staleness", () => {
     expect(stale).toEqual(expect.arrayContaining(["cli/client/types.ts", "cli/commands/index.ts"]));
   });
 
+  it("finds files resc generated that the schema no longer produces, and only those", async () => {
+    const dir = path.join(tmp, "orphans");
+    const withCli = await emitAll(schema(`generate {\n  cli_dir = "cli"\n}\n${TABLE}`));
+    await writeGenerated(withCli, dir);
+    const header = withCli[0].contents.split("\n")[0];
+    writeFileSync(path.join(dir, "cli/commands/mine.ts"), "// my own helper, no header\n");
+    mkdirSync(path.join(dir, "node_modules/x"), { recursive: true });
+    writeFileSync(path.join(dir, "node_modules/x/index.ts"), `${header}\n`);
+    mkdirSync(path.join(dir, ".cache"), { recursive: true });
+    writeFileSync(path.join(dir, ".cache/old.ts"), `${header}\n`);
+    expect(await orphanedGenerated(withCli, dir)).toEqual([]);
+
+    const without = await emitAll(schema(TABLE));
+    const orphans = await orphanedGenerated(without, dir);
+    expect(orphans).toEqual(
+      withCli
+        .map((f) => f.path)
+        .filter((p) => p.startsWith("cli/"))
+        .sort(),
+    );
+    await removeOrphaned(orphans, dir);
+    expect(await orphanedGenerated(without, dir)).toEqual([]);
+    expect(existsSync(path.join(dir, "cli/commands/mine.ts"))).toBe(true);
+    expect(existsSync(path.join(dir, "node_modules/x/index.ts"))).toBe(true);
+    expect(await checkGenerated(without, dir)).toEqual([]);
+    expect(await orphanedGenerated(without, path.join(tmp, "no-such-dir"))).toEqual([]);
+  });
+
   it("resc generate writes the client and the tree, and --check names each stale file (built binary)", async () => {
     const dir = path.join(tmp, "bin");
     cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"));
@@ -120,5 +157,19 @@ describe("staleness", () => {
     expect(stale.stderr).toContain("stale: examples/tracker/generated/cli/client/types.ts\n");
     expect(stale.stderr).toContain("stale: examples/tracker/generated/cli/commands/cli.ts\n");
     expect(stale.stderr).toMatch(/2 generated files are stale/);
+
+    // A file an earlier schema generated, which this one no longer does.
+    expect((await resc(["generate", "spec.resource"])).status).toBe(0);
+    const old = path.join(dir, "examples/tracker/generated/cli/commands/retired.ts");
+    writeFileSync(old, readFileSync(path.join(dir, "examples/tracker/generated/cli/commands/cli.ts"), "utf8"));
+    const orphan = await resc(["generate", "--check", "spec.resource"]);
+    expect(orphan.status).not.toBe(0);
+    expect(orphan.stderr).toContain("stale: examples/tracker/generated/cli/commands/retired.ts (no longer generated)\n");
+    expect(orphan.stderr).toMatch(/1 generated file is stale/);
+    const again = await resc(["generate", "spec.resource"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain("removed examples/tracker/generated/cli/commands/retired.ts (no longer generated)");
+    expect(existsSync(old)).toBe(false);
+    expect((await resc(["generate", "--check", "spec.resource"])).status).toBe(0);
   });
 });
