@@ -16,6 +16,7 @@ import { and, cmp, not, or, type Predicate } from "../predicate.js";
 import type { ListQuery } from "../query/types.js";
 import { vocabulary } from "../query/vocabulary.js";
 import { compileList } from "../sql/list.js";
+import { encodeRow } from "../sql/members.js";
 import { withKeyTiebreak } from "../sql/order.js";
 import { comparison, decodeElement, refuse } from "./condition.js";
 import type {
@@ -249,7 +250,7 @@ export class TableQuery<S, T extends TableName<S>, Sel extends ColumnName<S, T> 
     const { rows } = await this.compile(operation, state, false);
     const r = await this.rt.db.query(rows);
     const limit = state.limit ?? UNLIMITED;
-    return r.rows.slice(0, limit).map((x) => JSON.parse(x.j ?? "null") as Simplify<RowOf<S, T, Sel> & X>);
+    return r.rows.slice(0, limit).map((x) => JSON.parse(encodeRow(x, rows.layout)) as Simplify<RowOf<S, T, Sel> & X>);
   }
 
   /** Hook predicates, then the statements; the same steps as `runtime/http/list.ts`. */

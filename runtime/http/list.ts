@@ -9,7 +9,7 @@
 import type { Context } from "hono";
 import { decodeCursor, nextCursor, type CursorPosition } from "../cursor.js";
 import { parseListQuery } from "../query/index.js";
-import { compileList, sortKeyValuesOf, type ListOptions } from "../sql/index.js";
+import { compileList, encodeRow, extraElementsOf, type ListOptions } from "../sql/index.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { jsonText } from "./respond.js";
 
@@ -38,10 +38,13 @@ export async function handleList(rc: ResourceContext, c: Context): Promise<Respo
   const page = position?.page ?? q.page;
   const hasMore = rows.rows.length > q.perPage;
   const pageRows = hasMore ? rows.rows.slice(0, q.perPage) : rows.rows;
-  let body = `{"items":[${pageRows.map((r) => r.j).join(",")}],"page":${page},"per_page":${q.perPage},"has_more":${hasMore}`;
+  const layout = stmts.rows.layout;
+  let items = "";
+  for (let i = 0; i < pageRows.length; i++) items += (i === 0 ? "" : ",") + encodeRow(pageRows[i], layout);
+  let body = `{"items":[${items}],"page":${page},"per_page":${q.perPage},"has_more":${hasMore}`;
   if (hasMore) {
     const last = pageRows[pageRows.length - 1];
-    body += `,"next_cursor":${JSON.stringify(nextCursor(rc.table, q.sort, sortKeyValuesOf(last, q.sort.length), page + 1))}`;
+    body += `,"next_cursor":${JSON.stringify(nextCursor(rc.table, q.sort, extraElementsOf(last, layout), page + 1))}`;
   }
   if (count) body += `,"total":${Number(count.rows[0]?.n ?? 0)}`;
   return jsonText(c, body + "}");

@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { parseKey, parseReadQuery } from "../query/index.js";
-import { compileRead } from "../sql/index.js";
+import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { jsonText } from "./respond.js";
@@ -23,8 +23,8 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const q = parseReadQuery(rc.service, rc.table, new URL(c.req.url).searchParams);
   const scope = await scopeOf(rc, rc.table.name, "read", c);
   const scopeFor = await expansionScopes(rc, q.expand, c);
-  const r = await rc.db.query(compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor }));
-  const j = r.rows[0]?.j;
-  if (j == null) throw notFound(rc);
-  return jsonText(c, j);
+  const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
+  const row = (await rc.db.query(stmt)).rows[0];
+  if (row === undefined) throw notFound(rc);
+  return jsonText(c, encodeRow(row, stmt.layout));
 }

@@ -1,7 +1,7 @@
 /**
  * Response helpers shared by the handlers: problem documents (RFC 9457,
  * `application/problem+json`) and JSON bodies assembled from row JSON text
- * that PostgreSQL already produced.
+ * (written from the texts PostgreSQL formatted, never re-encoded).
  */
 import type { Context } from "hono";
 import type { ProblemError } from "../problem.js";
@@ -13,7 +13,7 @@ export function problemResponse(c: Context, p: ProblemError): Response {
   });
 }
 
-/** Sends JSON text as is (it was built by PostgreSQL; re-parsing it would cost time and numeric precision). */
+/** Sends JSON text as is (written from PostgreSQL's texts; parsing it again would cost time and numeric precision). */
 export function jsonText(c: Context, text: string, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response {
   return c.body(text, status, { "content-type": "application/json; charset=utf-8", ...headers });
 }

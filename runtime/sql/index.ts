@@ -1,14 +1,24 @@
 /**
  * The SQL compiler of the runtime: predicate trees and list, read and write
  * requests to SQL text with `$n` bind parameters (runtime/exec/executor.ts
- * `SqlStatement`), the response JSON built by PostgreSQL.
+ * `SqlStatement`). Lists and reads return each row's members (`members.ts`,
+ * decision 0805), which `encodeRow` writes as the row object; writes return
+ * theirs as JSON built by PostgreSQL.
  */
 export { compileWhere } from "./where.js";
 export { compileList, type ListStatements } from "./list.js";
 export { compileRead } from "./read.js";
+export {
+  encodeRow,
+  extraElementsOf,
+  type Member,
+  type MemberForm,
+  type RowLayout,
+  type RowStatement,
+} from "./members.js";
 export { compileInsert, compileUpdate, compileDelete, type WriteValues } from "./write.js";
 export type { CompileOptions, ListOptions } from "./options.js";
-export { compileSeek, sortKeyColumns, sortKeyValuesOf } from "./seek.js";
+export { compileSeek, sortKeyTexts } from "./seek.js";
 export { Params, encodeArray, encodeJson, encodeScalar, type ArrayElement } from "./bind.js";
 export { quoteIdent } from "./ident.js";
 export { escapeLike } from "./like.js";

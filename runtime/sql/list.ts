@@ -13,16 +13,9 @@ import { compileFilter, whereClause } from "./filter.js";
 import { quoteIdent } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
 import { orderByTerms, orderKeys } from "./order.js";
-import { rowList } from "./row.js";
-import { compileSeek, sortKeyColumns } from "./seek.js";
-
-/**
- * The column of the row object in the LATERAL subquery. Its name has a
- * space, which no schema column name has, so the unqualified column names
- * of computed sort keys in the outer query still resolve to the page's
- * table alone.
- */
-const ROW_COLUMN = `"resc row"`;
+import { rowMembers } from "./row.js";
+import { memberSelect, type RowStatement } from "./members.js";
+import { compileSeek, sortKeyTexts } from "./seek.js";
 
 /**
  * The LIMIT of a page: `perPage + 1` written as an integer literal. It is a
@@ -40,12 +33,11 @@ function pageLimit(perPage: number): string {
 /** The statements of one list request. */
 export interface ListStatements {
   /**
-   * At most `perPage + 1` rows, each with text column `j` (the row object)
-   * and, with `sortKeys`, one text column per sort key, `k0` … (read them
-   * with `sortKeyValuesOf(row, q.sort.length)`); the extra row only tells
-   * `has_more`.
+   * At most `perPage + 1` rows, each the members of its row object
+   * (`rows.layout`; `encodeRow` writes the object) and, with `sortKeys`, its
+   * sort-key values (`extraElementsOf`); the extra row only tells `has_more`.
    */
-  rows: SqlStatement;
+  rows: RowStatement;
   /** Present when `q.count`: one row with text column `n`, the size of the whole filtered set. */
   count?: SqlStatement;
 }
@@ -77,11 +69,12 @@ const pageColumnLists = new WeakMap<TableDescriptor, string>();
  * `q.sort` (already ending with the primary-key tiebreak) with each column's
  * declared null placement, and paged by `LIMIT perPage + 1` (a literal, so
  * a prepared statement can use a generic plan) and, when not 0, `OFFSET`
- * (bound). The page is selected in a subquery; the row objects and sort
- * keys are built over its rows only, in a LATERAL subquery that PostgreSQL
- * flattens into the select list (docs/decisions/0801-list-paging-clauses.md).
- * Expansions are correlated subqueries inside each row, so the count
- * statement never joins and is never multiplied by children.
+ * (bound). The page is selected in a subquery; the row members and sort
+ * keys are computed over its rows only (docs/decisions/0801-list-paging-clauses.md)
+ * and the handler writes each row object from them
+ * (docs/decisions/0805-row-members-as-json-array.md). Expansions are
+ * correlated subqueries, a member each, so the count statement never joins
+ * and is never multiplied by children.
  * `q.cursor` is not read here: the cursor module decodes it and passes the
  * last row's sort-key values as `options.after` (keyset seek, applied to
  * the rows, not to the count). Throws a plain `Error` for names the
@@ -101,9 +94,8 @@ export function compileList(
   const params = new Params();
   const aliases = new Aliases();
   const alias = aliases.next();
-  const list = rowList(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
+  const members = rowMembers(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
   const keys = orderKeys(table, q.sort, alias);
-  const keyColumn = options.sortKeys ? `, ${sortKeyColumns(table, keys)}` : "";
   let condition = compileFilter(table, alias, params, filter);
   if (options.after !== undefined) {
     const seek = `(${compileSeek(table, keys, options.after, params)})`;
@@ -113,11 +105,15 @@ export function compileList(
   const order = keys.length === 0 ? "" : ` ORDER BY ${orderByTerms(keys)}`;
   const limit = ` LIMIT ${pageLimit(q.perPage)}`;
   const offset = q.offset === 0 ? "" : ` OFFSET ${params.typed(String(q.offset), "bigint")}`;
-  // The page is picked first, then the row objects and sort keys are built for its rows only
-  // (not for rows skipped by OFFSET or sorted away), and without a subplan per row (decision 0801).
+  // The page is picked first, then the row members and sort keys are computed for its rows only
+  // (not for rows skipped by OFFSET or sorted away), decision 0801; the handler writes the row
+  // objects from them (decision 0805).
   const page = `(SELECT ${pageColumns(table)}${from}${where}${order}${limit}${offset}) AS "t0"`;
-  const row = `LATERAL (SELECT row_to_json("o")::text AS ${ROW_COLUMN} FROM (SELECT ${list}) AS "o") AS "r"`;
-  const rows = params.statement(`SELECT "r".${ROW_COLUMN} AS "j"${keyColumn} FROM ${page}, ${row}${order}`);
+  const select = memberSelect(members, options.sortKeys ? sortKeyTexts(table, keys) : []);
+  const rows: RowStatement = {
+    ...params.statement(`SELECT ${select.list} FROM ${page}${order}`),
+    layout: select.layout,
+  };
 
   if (!q.count) return { rows };
   const countParams = new Params();

@@ -1,7 +1,8 @@
 /**
- * The JSON form of a row, built by PostgreSQL. One builder serves list,
- * read, insert, update, delete and expansions, so a value has one form
- * everywhere (spec: Expanded relation shapes; forms decided in
+ * The JSON form of a row, built by PostgreSQL, for writes (`RETURNING`) and
+ * expansions, and the JSON-ready SQL of each value (`outputExpr`), which
+ * lists and reads use too (`members.ts`, decision 0805), so a value has one
+ * form everywhere (spec: Expanded relation shapes; forms decided in
  * docs/decisions/0400-row-json-forms.md).
  */
 import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../descriptor.js";

@@ -45,35 +45,20 @@ function keyText(table: TableDescriptor, k: OrderKey): string {
   }
 }
 
-/** Name of the result column carrying sort-key value `i` of each row: `k0`, `k1`, … */
-export function sortKeyColumn(i: number): string {
-  return `k${i}`;
-}
-
 /**
- * Select-list entries `<key text> AS "k0", <key text> AS "k1", …`: the sort-key
- * values of a row, one text column each (null for NULL), in the form
- * {@link keyText} gives, which the column's type reads back exactly. Meant
- * for a select list that only sees the rows of one page (the list statement
- * selects its page in a subquery first, docs/decisions/0801-list-paging-clauses.md).
- * Plain columns rather than one JSON array: PostgreSQL then only runs each
- * type's output function, and the handler reads the values of the one row
- * that needs them (docs/decisions/0804-typed-placeholders.md).
+ * The sort-key values of a row as text expressions (null for NULL), in the
+ * form {@link keyText} gives, which the column's type reads back exactly.
+ * A list compiled with `sortKeys` adds them to the row's `j` array after the
+ * members (docs/decisions/0805-row-members-as-json-array.md), computed for
+ * the page's rows only (docs/decisions/0801-list-paging-clauses.md).
  */
-export function sortKeyColumns(table: TableDescriptor, keys: readonly OrderKey[]): string {
-  return keys.map((k, i) => `${keyText(table, k)} AS "${sortKeyColumn(i)}"`).join(", ");
-}
-
-/** The sort-key values of one row read by a statement with {@link sortKeyColumns} over `count` keys. */
-export function sortKeyValuesOf(row: Readonly<Record<string, string | null>>, count: number): (string | null)[] {
-  const out: (string | null)[] = [];
-  for (let i = 0; i < count; i++) out.push(row[sortKeyColumn(i)] ?? null);
-  return out;
+export function sortKeyTexts(table: TableDescriptor, keys: readonly OrderKey[]): string[] {
+  return keys.map((k) => keyText(table, k));
 }
 
 /**
  * The condition selecting the rows that come strictly after a row whose
- * sort-key values were `after` (text form, as {@link sortKeyColumns} gives
+ * sort-key values were `after` (text form, as {@link sortKeyTexts} gives
  * them; null for NULL), in the order `keys` (which end with the primary
  * key, so the order is total).
  *

@@ -12,7 +12,7 @@ import {
 } from "../../runtime/sql/index.js";
 import type { TableDescriptor } from "../../runtime/descriptor.js";
 import { cmp } from "../../runtime/predicate.js";
-import { listQuery, objects } from "./fixture.js";
+import { listQuery, rowObjects } from "./fixture.js";
 
 describe("encoding bind parameters", () => {
   it("encodes scalars as text", () => {
@@ -119,8 +119,7 @@ describe("round trips through the database", () => {
     expect(compileWhere(weird, cmp(`a"b`, "eq", "two"), "t0", params)).toBe(`"t0"."a""b" = $1::text`);
     const service = { title: "", version: "", securitySchemes: [], tables: [weird] };
     const q = listQuery({ sort: [{ column: "select", descending: true }], search: "O" });
-    const r = await db.executor.query(compileList(service, weird, q).rows);
-    expect(objects(r.rows)).toEqual([
+    expect(await rowObjects(db.executor, compileList(service, weird, q).rows)).toEqual([
       { select: 2, 'a"b': "two" },
       { select: 1, 'a"b': "one" },
     ]);

@@ -12,6 +12,7 @@ import type {
 } from "../../runtime/descriptor.js";
 import { DEFAULT_LIMITS } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+import { encodeRow, type RowStatement } from "../../runtime/sql/members.js";
 import type { ListQuery } from "../../runtime/query/types.js";
 
 export const SCHEMA = `
@@ -203,7 +204,17 @@ export function listQuery(overrides: Partial<ListQuery> = {}): ListQuery {
   };
 }
 
-/** Parses the `j` column of each row. */
+/** Parses the `j` column of each row (write statements return their row as JSON built by PostgreSQL). */
 export function objects(rows: Record<string, string | null>[]): Record<string, unknown>[] {
   return rows.map((r) => JSON.parse(r.j ?? "null") as Record<string, unknown>);
+}
+
+/** Runs a list or read statement and writes its row objects, as the handlers do (decision 0805). */
+export async function rowTexts(db: Executor, stmt: RowStatement): Promise<string[]> {
+  return (await db.query(stmt)).rows.map((row) => encodeRow(row, stmt.layout));
+}
+
+/** {@link rowTexts}, parsed. */
+export async function rowObjects(db: Executor, stmt: RowStatement): Promise<Record<string, unknown>[]> {
+  return (await rowTexts(db, stmt)).map((t) => JSON.parse(t) as Record<string, unknown>);
 }

@@ -4,7 +4,7 @@ import { compileList, type CompileOptions } from "../../runtime/sql/index.js";
 import type { SortTerm } from "../../runtime/descriptor.js";
 import { cmp, raw, type Predicate } from "../../runtime/predicate.js";
 import type { ListQuery } from "../../runtime/query/types.js";
-import { item, listQuery, loadSchema, objects, parent, service } from "./fixture.js";
+import { item, listQuery, loadSchema, parent, rowObjects, service } from "./fixture.js";
 
 let db: TestDatabase;
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 async function list(q: Partial<ListQuery>, scope?: Predicate, options?: CompileOptions) {
   const stmts = compileList(service, item, listQuery(q), scope, options);
-  const rows = objects((await db.executor.query(stmts.rows)).rows);
+  const rows = await rowObjects(db.executor, stmts.rows);
   const count = stmts.count ? (await db.executor.query(stmts.count)).rows[0].n : undefined;
   return { rows, ids: rows.map((r) => r.id), count, stmts };
 }
@@ -82,10 +82,10 @@ describe("compileList: paging, count, filter, scope and search", () => {
     const last = await list({ perPage: 2, offset: 4 });
     expect(last.ids).toEqual([5, 6]);
     expect(first.stmts.rows.text).toMatch(
-      / FROM \(SELECT "t0"\.\* FROM "item" AS "t0" ORDER BY .* LIMIT 3\) AS "t0", LATERAL /,
+      / FROM \(SELECT "t0"\.\* FROM "item" AS "t0" ORDER BY .* LIMIT 3\) AS "t0" ORDER BY /,
     );
     expect(first.stmts.rows.text).not.toContain("OFFSET");
-    expect(last.stmts.rows.text).toMatch(/ LIMIT 3 OFFSET \$\d+::bigint\) AS "t0", LATERAL /);
+    expect(last.stmts.rows.text).toMatch(/ LIMIT 3 OFFSET \$\d+::bigint\) AS "t0" ORDER BY /);
     expect(last.stmts.rows.values.slice(-1)).toEqual(["4"]);
   });
 
@@ -140,7 +140,7 @@ describe("compileList: paging, count, filter, scope and search", () => {
 describe("compileList: expansion", () => {
   async function parents(q: Partial<ListQuery>, options?: CompileOptions) {
     const stmts = compileList(service, parent, listQuery(q), undefined, options);
-    const rows = objects((await db.executor.query(stmts.rows)).rows);
+    const rows = await rowObjects(db.executor, stmts.rows);
     const count = stmts.count ? (await db.executor.query(stmts.count)).rows[0].n : undefined;
     return { rows, count, stmts };
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileList, compileRead } from "../../runtime/sql/index.js";
-import { item, listQuery, loadSchema, objects, parent, service } from "./fixture.js";
+import { item, listQuery, loadSchema, parent, rowObjects, rowTexts, service } from "./fixture.js";
 
 let db: TestDatabase;
 
@@ -37,9 +37,9 @@ const ITEM_1 = {
 
 describe("row JSON forms", () => {
   it("a read returns every visible column in declaration order, per-kind forms, and the computed columns the resource computes", async () => {
-    const r = await db.executor.query(compileRead(service, item, 1));
-    expect(r.rows).toHaveLength(1);
-    const j = r.rows[0].j ?? "";
+    const texts = await rowTexts(db.executor, compileRead(service, item, 1));
+    expect(texts).toHaveLength(1);
+    const j = texts[0];
     expect(JSON.parse(j)).toEqual(ITEM_1);
     expect(Object.keys(JSON.parse(j) as object)).toEqual(Object.keys(ITEM_1));
     // bigint is a JSON number, written exactly (JSON.parse would round it).
@@ -53,9 +53,9 @@ describe("row JSON forms", () => {
       await tx.query({ text: "SET LOCAL TimeZone = 'Asia/Tokyo'", values: [] });
       const tz = await tx.query({ text: "SELECT current_setting('TimeZone') AS tz", values: [] });
       expect(tz.rows[0].tz).toBe("Asia/Tokyo");
-      const read = await tx.query(compileRead(service, item, 1));
-      const expanded = await tx.query(compileRead(service, parent, 1, ["all_items"]));
-      return [JSON.parse(read.rows[0].j ?? "null"), JSON.parse(expanded.rows[0].j ?? "null")] as const;
+      const read = await rowObjects(tx, compileRead(service, item, 1));
+      const expanded = await rowObjects(tx, compileRead(service, parent, 1, ["all_items"]));
+      return [read[0], expanded[0]] as const;
     });
     expect(j[0]).toMatchObject({
       due: "2006-02-14T00:00:00Z",
@@ -68,8 +68,7 @@ describe("row JSON forms", () => {
   });
 
   it("fractional seconds are trimmed of trailing zeros and dropped when zero; nulls stay null; empty arrays stay empty", async () => {
-    const r = await db.executor.query(compileList(service, item, listQuery()).rows);
-    const rows = objects(r.rows);
+    const rows = await rowObjects(db.executor, compileList(service, item, listQuery()).rows);
     expect(rows.map((o) => o.at)).toEqual([
       "2020-01-02T03:04:05.123456Z",
       "2021-06-01T00:00:00Z",
@@ -106,8 +105,8 @@ describe("row JSON forms", () => {
       values: [],
     });
     try {
-      const r = await db.executor.query(compileRead(service, item, 50));
-      expect(JSON.parse(r.rows[0].j ?? "null")).toMatchObject({ due: "infinity", at: "-infinity" });
+      const r = await rowObjects(db.executor, compileRead(service, item, 50));
+      expect(r[0]).toMatchObject({ due: "infinity", at: "-infinity" });
     } finally {
       await db.executor.query({ text: `DELETE FROM "item" WHERE "id" = 50`, values: [] });
     }
@@ -115,13 +114,13 @@ describe("row JSON forms", () => {
 
   it("a projection keeps declaration order and the key, and never yields hidden or uncomputed columns", async () => {
     const q = listQuery({ select: ["summary", "title", "secret", "shout"], where: undefined });
-    const r = await db.executor.query(compileList(service, item, q).rows);
-    expect(objects(r.rows)[0]).toEqual({ id: 1, title: "Alpha", summary: "Alpha first" });
-    expect(Object.keys(objects(r.rows)[0])).toEqual(["id", "title", "summary"]);
+    const r = await rowObjects(db.executor, compileList(service, item, q).rows);
+    expect(r[0]).toEqual({ id: 1, title: "Alpha", summary: "Alpha first" });
+    expect(Object.keys(r[0])).toEqual(["id", "title", "summary"]);
     const q2 = listQuery({ select: ["id", "qty"] });
-    const r2 = await db.executor.query(compileList(service, item, q2).rows);
-    expect(objects(r2.rows)[2]).toEqual({ id: 3, qty: null });
-    expect(r2.rows[0].j).not.toContain("summary");
+    const r2 = await rowTexts(db.executor, compileList(service, item, q2).rows);
+    expect(JSON.parse(r2[2])).toEqual({ id: 3, qty: null });
+    expect(r2[0]).not.toContain("summary");
   });
 
   it("a read of a missing key or a row outside the scope returns no row", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { compileList, sortKeyValuesOf } from "../../runtime/sql/index.js";
+import { compileList, encodeRow, extraElementsOf } from "../../runtime/sql/index.js";
 import type { SortTerm } from "../../runtime/descriptor.js";
 import { cmp } from "../../runtime/predicate.js";
-import { item, listQuery, loadSchema, service } from "./fixture.js";
+import { item, listQuery, loadSchema, rowObjects, service } from "./fixture.js";
 
 let db: TestDatabase;
 
@@ -33,8 +33,8 @@ function withKey(terms: SortTerm[]): SortTerm[] {
 }
 
 async function all(sort: SortTerm[]): Promise<number[]> {
-  const r = await db.executor.query(compileList(service, item, listQuery({ sort, perPage: 1000 })).rows);
-  return r.rows.map((x) => (JSON.parse(x.j ?? "{}") as { id: number }).id);
+  const rows = await rowObjects(db.executor, compileList(service, item, listQuery({ sort, perPage: 1000 })).rows);
+  return rows.map((x) => x.id as number);
 }
 
 /** Pages through with keyset seeks of `perPage` rows. */
@@ -45,9 +45,9 @@ async function byCursor(sort: SortTerm[], perPage: number): Promise<number[]> {
     const stmts = compileList(service, item, listQuery({ sort, perPage }), undefined, { after, sortKeys: true });
     const rows = (await db.executor.query(stmts.rows)).rows;
     const page = rows.slice(0, perPage);
-    out.push(...page.map((x) => (JSON.parse(x.j ?? "{}") as { id: number }).id));
+    out.push(...page.map((x) => (JSON.parse(encodeRow(x, stmts.rows.layout)) as { id: number }).id));
     if (rows.length <= perPage) return out;
-    after = sortKeyValuesOf(page[page.length - 1], sort.length);
+    after = extraElementsOf(page[page.length - 1], stmts.rows.layout);
   }
   throw new Error("paging did not end");
 }
@@ -116,7 +116,7 @@ describe("keyset seek", () => {
       where: cmp("id", "lt", 20),
     });
     const stmts = compileList(service, item, q, undefined, { after: ["15"] });
-    const rows = (await db.executor.query(stmts.rows)).rows.map((x) => (JSON.parse(x.j ?? "{}") as { id: number }).id);
+    const rows = (await rowObjects(db.executor, stmts.rows)).map((x) => x.id);
     expect(rows).toEqual([16, 17, 18]);
     expect((await db.executor.query(stmts.count ?? { text: "", values: [] })).rows[0].n).toBe("16");
   });

@@ -1,0 +1,153 @@
+/**
+ * Row objects written in Node from their members (decision 0805: scalar
+ * members as one `array_to_json` array of texts, JSON members as columns of
+ * their own) are the very text `row_to_json` writes for the same row with
+ * the forms of decision 0400, which writes (`RETURNING`) and expansions
+ * still use. Compared byte for byte on values chosen to hit every form, on
+ * the SQL fixture (computed columns included) and on every Pagila table.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ColumnDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import { quoteIdent } from "../../runtime/sql/ident.js";
+import { encodeRow, extraElementsOf, memberSelect, tableMembers } from "../../runtime/sql/members.js";
+import { tableRow } from "../../runtime/sql/output.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { setupPagila, type PagilaContext } from "../pagila/setup.js";
+import { loadSchema, service as fixtureService } from "./fixture.js";
+
+/** Compares the two writers on every row of `table` (3000 at most); returns how many rows were compared. */
+async function compare(db: Executor, table: TableDescriptor): Promise<number> {
+  const { list, layout } = memberSelect(tableMembers(table, "t0"));
+  const json = tableRow(table, "t0").json;
+  const order = table.primaryKey.map((k) => `"t0".${quoteIdent(k)}`).join(", ");
+  const r = await db.query({
+    text: `SELECT ${list}, ${json}::text AS "expected" FROM ${quoteIdent(table.name)} AS "t0" ORDER BY ${order} LIMIT 3000`,
+    values: [],
+  });
+  for (const row of r.rows) expect(encodeRow(row, layout)).toBe(row.expected);
+  return r.rows.length;
+}
+
+function column(name: string, kind: ColumnDescriptor["kind"], sqlType = "text", array = false): ColumnDescriptor {
+  return {
+    name,
+    sqlType,
+    kind,
+    array,
+    nullable: true,
+    hasDefault: false,
+    filterable: false,
+    sortable: false,
+    searchable: false,
+    hidden: false,
+    readOnly: false,
+    immutable: false,
+    softDelete: false,
+  };
+}
+
+const ODD: TableDescriptor = {
+  name: "odd",
+  primaryKey: ["n"],
+  relations: [],
+  scoped: false,
+  columns: [
+    column("n", "integer"),
+    column("t", "text"),
+    column("c", "text", "bpchar(6)"),
+    column("f", "float"),
+    column("r", "float"),
+    column("b", "bigint"),
+    column("num", "numeric"),
+    column("ok", "boolean"),
+    column("e", "enum"),
+    column("u", "uuid"),
+    column("tm", "time"),
+    column("ttz", "time"),
+    column("iv", "other"),
+    column("js", "other"),
+    column("ip", "other"),
+    column("doc", "jsonb"),
+    column("by", "bytea"),
+    column("d", "date"),
+    column("ts", "timestamp"),
+    column("tz", "timestamptz"),
+    column("ta", "text", "text[]", true),
+    column("fa", "float", "float8[]", true),
+    column("na", "numeric", "numeric[]", true),
+    column("ea", "enum", "text[]", true),
+    column("da", "date", "date[]", true),
+  ],
+};
+
+describe("row objects written from their members equal row_to_json's", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase("sql_members");
+    await loadSchema(db.executor);
+    await db.executor.script(`
+      CREATE TYPE "odd mood" AS ENUM ('plain', 'with "quote"', 'back\\slash', 'ünï', 'null');
+      CREATE TABLE odd (
+        n integer PRIMARY KEY, t text, c character(6), f double precision, r real, b bigint, num numeric,
+        ok boolean, e "odd mood", u uuid, tm time, ttz timetz, iv interval, js json, ip inet, doc jsonb,
+        "by" bytea, d date, ts timestamp, tz timestamptz, ta text[], fa double precision[], na numeric[],
+        ea "odd mood"[], da date[]
+      );
+      INSERT INTO odd VALUES
+        (1, 'plain', 'ab', 1.5, 0.1, 9223372036854775807, 12345678901234567890.000100, true, 'plain',
+         'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '12:34:56.789', '12:34:56+05:30', '1 day 02:03:04', '{"a": [1, 2.50]}',
+         '192.168.0.1/24', '{"big": 123456789012345678901234567890, "s": "x"}', '\\x00ff', '2024-02-29',
+         '2024-02-29 23:59:59.000001', '2024-02-29 23:59:59.5+02', '{a,"b c",NULL,""}', '{1.5,NaN,NULL}', '{1.10,NULL}',
+         '{plain,"with \\"quote\\""}', '{2024-02-29,NULL,infinity}'),
+        (2, E'quote " backslash \\\\ tab \\t newline \\n bell \\x07 unit \\x1f end \\\\', 'x', 'NaN', 'Infinity', -1,
+         'NaN', false, 'with "quote"', NULL, '00:00', '23:59:59.999999-12', '-1 mons', 'null', '::1', '[]',
+         '\\x', '-infinity', 'infinity', '-infinity', '{}', '{}', '{}', '{}', '{}'),
+        (3, 'ünï 𝄞 emoji 😀 / slash', '      ', '-Infinity', '-0', 0, '0.0', NULL, 'back\\slash', NULL, NULL, NULL,
+         NULL, '"str"', NULL, '"s"', NULL, '0044-03-15 BC', '0044-03-15 10:00:00.5 BC', '10000-01-01 00:00:00.00001+00',
+         NULL, NULL, NULL, NULL, NULL),
+        (4, 'null', NULL, 1e300, 1e-30, NULL, NULL, NULL, 'null', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+        (5, '\\"', '"', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    `);
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("on values chosen for every form: floats that are not numbers, escapes, padding, eras, infinities, arrays", async () => {
+    expect(await compare(db.executor, ODD)).toBe(5);
+  });
+
+  it("on the SQL fixture, computed columns included", async () => {
+    let rows = 0;
+    for (const table of fixtureService.tables) rows += await compare(db.executor, table);
+    expect(rows).toBeGreaterThan(5);
+  });
+
+  it("reads extra elements (sort keys) back unescaped, NULL as null", async () => {
+    const { list, layout } = memberSelect(tableMembers(ODD, "t0"), [`"t0"."t"`, `NULL::text`, `'a\\"b'`]);
+    const r = await db.executor.query({ text: `SELECT ${list} FROM "odd" AS "t0" WHERE "t0"."n" = 2`, values: [] });
+    const direct = await db.executor.query({ text: `SELECT t FROM odd WHERE n = 2`, values: [] });
+    expect(extraElementsOf(r.rows[0], layout)).toEqual([direct.rows[0].t, null, 'a\\"b']);
+  });
+});
+
+describe("row objects written from their members equal row_to_json's on Pagila", () => {
+  let ctx: PagilaContext;
+  beforeAll(async () => {
+    ctx = await setupPagila("sql_members_pagila");
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.drop();
+  });
+
+  it("on every served table", async () => {
+    let rows = 0;
+    for (const table of ctx.service.tables.filter((t) => t.resource !== undefined)) {
+      rows += await compare(ctx.db.executor, table);
+    }
+    expect(rows).toBeGreaterThan(10_000);
+  });
+});
