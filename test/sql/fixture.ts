@@ -68,7 +68,8 @@ export async function loadSchema(db: Executor): Promise<void> {
   await db.script(SCHEMA);
 }
 
-function column(
+/** A column descriptor for hand-written test tables: nullable, filterable and sortable unless `extra` says otherwise. */
+export function column(
   name: string,
   sqlType: string,
   kind: ColumnDescriptor["kind"],

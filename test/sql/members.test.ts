@@ -7,14 +7,14 @@
  * the SQL fixture (computed columns included) and on every Pagila table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ColumnDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
+import type { TableDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { quoteIdent } from "../../runtime/sql/ident.js";
 import { encodeRow, extraElementsOf, memberSelect, tableMembers } from "../../runtime/sql/members.js";
 import { tableRow } from "../../runtime/sql/output.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { setupPagila, type PagilaContext } from "../pagila/setup.js";
-import { loadSchema, service as fixtureService } from "./fixture.js";
+import { column, loadSchema, service as fixtureService } from "./fixture.js";
 
 /** Compares the two writers on every row of `table` (3000 at most); returns how many rows were compared. */
 async function compare(db: Executor, table: TableDescriptor): Promise<number> {
@@ -29,55 +29,37 @@ async function compare(db: Executor, table: TableDescriptor): Promise<number> {
   return r.rows.length;
 }
 
-function column(name: string, kind: ColumnDescriptor["kind"], sqlType = "text", array = false): ColumnDescriptor {
-  return {
-    name,
-    sqlType,
-    kind,
-    array,
-    nullable: true,
-    hasDefault: false,
-    filterable: false,
-    sortable: false,
-    searchable: false,
-    hidden: false,
-    readOnly: false,
-    immutable: false,
-    softDelete: false,
-  };
-}
-
 const ODD: TableDescriptor = {
   name: "odd",
   primaryKey: ["n"],
   relations: [],
   scoped: false,
   columns: [
-    column("n", "integer"),
-    column("t", "text"),
-    column("c", "text", "bpchar(6)"),
-    column("f", "float"),
-    column("r", "float"),
-    column("b", "bigint"),
-    column("num", "numeric"),
-    column("ok", "boolean"),
-    column("e", "enum"),
-    column("u", "uuid"),
-    column("tm", "time"),
-    column("ttz", "time"),
-    column("iv", "other"),
-    column("js", "other"),
-    column("ip", "other"),
-    column("doc", "jsonb"),
-    column("by", "bytea"),
-    column("d", "date"),
-    column("ts", "timestamp"),
-    column("tz", "timestamptz"),
-    column("ta", "text", "text[]", true),
-    column("fa", "float", "float8[]", true),
-    column("na", "numeric", "numeric[]", true),
-    column("ea", "enum", "text[]", true),
-    column("da", "date", "date[]", true),
+    column("n", "text", "integer"),
+    column("t", "text", "text"),
+    column("c", "bpchar(6)", "text"),
+    column("f", "text", "float"),
+    column("r", "text", "float"),
+    column("b", "text", "bigint"),
+    column("num", "text", "numeric"),
+    column("ok", "text", "boolean"),
+    column("e", "text", "enum"),
+    column("u", "text", "uuid"),
+    column("tm", "text", "time"),
+    column("ttz", "text", "time"),
+    column("iv", "text", "other"),
+    column("js", "text", "other"),
+    column("ip", "text", "other"),
+    column("doc", "text", "jsonb"),
+    column("by", "text", "bytea"),
+    column("d", "text", "date"),
+    column("ts", "text", "timestamp"),
+    column("tz", "text", "timestamptz"),
+    column("ta", "text[]", "text", { array: true }),
+    column("fa", "float8[]", "float", { array: true }),
+    column("na", "numeric[]", "numeric", { array: true }),
+    column("ea", "text[]", "enum", { array: true }),
+    column("da", "date[]", "date", { array: true }),
   ],
 };
 
