@@ -114,7 +114,9 @@ describe("hostile item reads", () => {
         fcParameters(100),
       );
       report("read", tally);
-      expect(tally.get(200) ?? 0).toBeGreaterThan(5);
+      // Some reads must succeed, or the property only saw refusals; how many varies with the seed
+      // (a CI run drew 4 of 100), so the bound only rules out none.
+      expect(tally.get(200) ?? 0).toBeGreaterThan(0);
       expect(tally.get(404) ?? 0).toBeGreaterThan(0);
     },
     timeoutFor(100),
