@@ -1,12 +1,13 @@
 /**
- * The `j` column every row-returning statement selects: the row object with
- * its expansions, as JSON text (docs/decisions/0400-row-json-forms.md).
+ * What row-returning statements select for their row objects: JSON built
+ * by PostgreSQL for writes (docs/decisions/0400-row-json-forms.md), the
+ * members for lists and reads (docs/decisions/0805-row-members-as-json-array.md).
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Params } from "./bind.js";
 import { expansionEntries } from "./expand.js";
 import type { Aliases, CompileOptions } from "./options.js";
-import { entryList, rowJsonOfList, tableRow } from "./output.js";
+import { tableRow } from "./output.js";
 import { tableMembers, withJsonMembers, type RowMembers } from "./members.js";
 
 /** What to put in a row object. */
@@ -18,33 +19,12 @@ export interface RowShape {
 }
 
 /**
- * The select list of the row object of `table` aliased `alias`
- * (`<sql> AS "<name>", …`): visible columns in declaration order, then each
- * expanded relation under its name. Expansion values (limits, scope values)
- * are added to `params`.
+ * `<row json>::text AS "j"`: the row object of `table` aliased `alias`
+ * without expansions, as JSON built by PostgreSQL, for the `RETURNING` list
+ * of a write (decision 0400). Lists and reads use {@link rowMembers}.
  */
-export function rowList(
-  service: ServiceDescriptor,
-  table: TableDescriptor,
-  alias: string,
-  shape: RowShape,
-  ctx: { params: Params; aliases: Aliases; options: CompileOptions },
-): string {
-  const row = tableRow(table, alias, shape.select);
-  if (shape.expand.length === 0) return row.list;
-  return `${row.list}, ${entryList(expansionEntries({ service, ...ctx }, table, shape.expand, alias))}`;
-}
-
-/** `<row json>::text AS "j"` for the row of `table` aliased `alias`, as {@link rowList} lists it. */
-export function rowSelect(
-  service: ServiceDescriptor,
-  table: TableDescriptor,
-  alias: string,
-  shape: RowShape,
-  ctx: { params: Params; aliases: Aliases; options: CompileOptions },
-): string {
-  if (shape.expand.length === 0) return `${tableRow(table, alias, shape.select).json}::text AS "j"`;
-  return `${rowJsonOfList(rowList(service, table, alias, shape, ctx))}::text AS "j"`;
+export function rowJsonSelect(table: TableDescriptor, alias: string): string {
+  return `${tableRow(table, alias).json}::text AS "j"`;
 }
 
 /**

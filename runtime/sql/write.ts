@@ -13,8 +13,7 @@ import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { quoteIdent } from "./ident.js";
 import { addressRow } from "./key.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
-import { Aliases } from "./options.js";
-import { rowSelect } from "./row.js";
+import { rowJsonSelect } from "./row.js";
 
 /**
  * Column values of a write, keyed by column name. `undefined` members are
@@ -41,9 +40,8 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
  * statement's row count is the number of rows written on both executors:
  * PGlite reports no affected rows for a SELECT over a data-modifying CTE.
  */
-function returningRow(service: ServiceDescriptor, table: TableDescriptor, write: string, params: Params): SqlStatement {
-  const select = rowSelect(service, table, "t0", { expand: [] }, { params, aliases: new Aliases(), options: {} });
-  return params.statement(`${write} RETURNING ${select}`);
+function returningRow(table: TableDescriptor, write: string, params: Params): SqlStatement {
+  return params.statement(`${write} RETURNING ${rowJsonSelect(table, "t0")}`);
 }
 
 /**
@@ -56,13 +54,14 @@ function returningRow(service: ServiceDescriptor, table: TableDescriptor, write:
  * request bodies, so hook-stamped columns pass here.
  */
 export function compileInsert(service: ServiceDescriptor, table: TableDescriptor, values: WriteValues): SqlStatement {
+  void service; // same signature as the other statements; the written row has no expansions
   const params = new Params();
   const set = assignments(table, values, params);
   const body =
     set.length === 0
       ? "DEFAULT VALUES"
       : `(${set.map(([c]) => c).join(", ")}) VALUES (${set.map(([, v]) => v).join(", ")})`;
-  return returningRow(service, table, `INSERT INTO ${quoteIdent(table.name)} AS "t0" ${body}`, params);
+  return returningRow(table, `INSERT INTO ${quoteIdent(table.name)} AS "t0" ${body}`, params);
 }
 
 /**
@@ -79,12 +78,13 @@ export function compileUpdate(
   values: WriteValues,
   scope?: Predicate,
 ): SqlStatement {
+  void service; // same signature as compileInsert
   const params = new Params();
   const set = assignments(table, values, params);
   if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
   const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
   const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${changes} WHERE ${addressRow(table, key, scope, "t0", params)}`;
-  return returningRow(service, table, write, params);
+  return returningRow(table, write, params);
 }
 
 /**
