@@ -6,23 +6,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
-import { buildDescriptor, compileSource, emitSql } from "../../compiler/index.js";
-import { formatDiagnostics } from "../../grammar/index.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import { mountService, type MountOptions } from "../../runtime/http/mount.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import type { Answer, TestClient } from "../support/service.js";
+import { compileText, sendTo, type Answer, type TestClient } from "../support/service.js";
 
-export type { Answer };
+export { compileText, type Answer };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-
-/** The descriptor and DDL of a schema given as text; throws with code frames when it has errors. */
-export function compileText(text: string, file = "inline.resource"): { service: ServiceDescriptor; ddl: string } {
-  const r = compileSource(text, file);
-  if (!r.ok) throw new Error(formatDiagnostics(r.diagnostics, text));
-  return { service: buildDescriptor(r.schema), ddl: emitSql(r.schema) };
-}
 
 /** spec.resource compiled, and the reference application's seed. */
 export async function specSchema(): Promise<{ service: ServiceDescriptor; ddl: string; seed: string }> {
@@ -46,27 +37,8 @@ export interface Client extends TestClient {
 
 /** Sends requests to an in-process Hono app, parsing JSON answers. */
 export function appClient(app: Hono): Client {
-  const request = async <T>(
-    method: string,
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Answer<T>> => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
-      init.headers = { ...headers, "content-type": "application/json" };
-    }
-    const res = await app.request(url, init);
-    const text = await res.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
-  };
+  const request = <T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+    sendTo<T>(app, method, url, body, headers);
   return { request, get: (url) => request("GET", url) };
 }
 

@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { createTrackerApp } from "../../examples/tracker/app.js";
 import { SCHEMA_FILE, SEED_FILE } from "../../examples/tracker/database.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { sendTo } from "../support/service.js";
 
 /** The secret the test app signs with (32 bytes or more). */
 export const SECRET = "test-secret-of-the-tracker-0123456789abcdef";
@@ -62,20 +63,8 @@ export async function startTracker(label: string): Promise<Tracker> {
   const request: Tracker["request"] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    const init: RequestInit = { method, headers };
-    if (options.body !== undefined) {
-      init.body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const res = await app.request(path, init);
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, headers: res.headers, body: body as never };
+    const { status, headers: answered, body } = await sendTo(app, method, path, options.body, headers);
+    return { status, headers: answered, body: body as never };
   };
   return {
     app,
