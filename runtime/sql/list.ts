@@ -12,6 +12,7 @@ import { Params } from "./bind.js";
 import { compileFilter, whereClause } from "./filter.js";
 import { quoteIdent } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
+import { SchemaCache } from "./schema-cache.js";
 import { orderByTerms, orderKeys } from "./order.js";
 import { rowMembers } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
@@ -49,18 +50,15 @@ export interface ListStatements {
  * may name columns the schema does not declare.
  */
 function pageColumns(table: TableDescriptor): string {
-  let list = pageColumnLists.get(table);
-  if (list === undefined) {
-    list = table.columns.some((c) => c.computed !== undefined)
+  return pageColumnLists.get(table, "", () =>
+    table.columns.some((c) => c.computed !== undefined)
       ? `"t0".*`
-      : table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", ");
-    pageColumnLists.set(table, list);
-  }
-  return list;
+      : table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", "),
+  );
 }
 
 /** {@link pageColumns} per table: it depends on the descriptor only (decision 0802). */
-const pageColumnLists = new WeakMap<TableDescriptor, string>();
+const pageColumnLists = new SchemaCache<TableDescriptor, string>();
 
 /**
  * Compiles a validated list query on `table`.

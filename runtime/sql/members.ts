@@ -13,6 +13,7 @@ import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import type { SqlStatement } from "../exec/executor.js";
 import { columnRef } from "./column.js";
 import { outputColumns, outputExpr, resourceComputed, type OutputEntry } from "./output.js";
+import { projectionKey, SchemaCache } from "./schema-cache.js";
 
 /**
  * How a member's text becomes JSON: `raw` is written as it is (a number, a
@@ -106,9 +107,7 @@ function build(entries: readonly MemberSql[]): RowMembers {
   return { elements, columns, members };
 }
 
-/** Distinct projections cached per table; `?select` lists beyond it are built per request. */
-const MAX_CACHED = 256;
-const cache = new WeakMap<TableDescriptor, Map<string, RowMembers>>();
+const membersCache = new SchemaCache<TableDescriptor, RowMembers>();
 
 /**
  * The members of the row object of `table` aliased `alias` with projection
@@ -116,15 +115,9 @@ const cache = new WeakMap<TableDescriptor, Map<string, RowMembers>>();
  * once per table and projection (decision 0802).
  */
 export function tableMembers(table: TableDescriptor, alias: string, select?: readonly string[]): RowMembers {
-  let byKey = cache.get(table);
-  if (!byKey) cache.set(table, (byKey = new Map()));
-  const key = select === undefined ? alias : `${alias}\u0000${select.join("\u0000")}`;
-  let row = byKey.get(key);
-  if (!row) {
-    row = build(outputColumns(table, resourceComputed(table), select).map((c) => columnMember(c, alias)));
-    if (byKey.size < MAX_CACHED) byKey.set(key, row);
-  }
-  return row;
+  return membersCache.get(table, projectionKey(alias, select), () =>
+    build(outputColumns(table, resourceComputed(table), select).map((c) => columnMember(c, alias))),
+  );
 }
 
 /** `row` followed by JSON members: expansions, whose SQL is a `json` value. */
@@ -146,18 +139,10 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
  */
 export function memberSelect(row: RowMembers, extra: readonly string[] = []): { list: string; layout: RowLayout } {
   // The same members and keys give the same text: built once (decision 0802), a few orderings per table.
-  let byExtra = selects.get(row);
-  if (!byExtra) selects.set(row, (byExtra = new Map()));
-  const key = extra.join("\u0000");
-  let select = byExtra.get(key);
-  if (!select) {
-    select = buildSelect(row, extra);
-    if (byExtra.size < MAX_CACHED) byExtra.set(key, select);
-  }
-  return select;
+  return selects.get(row, extra.join("\u0000"), () => buildSelect(row, extra));
 }
 
-const selects = new WeakMap<RowMembers, Map<string, { list: string; layout: RowLayout }>>();
+const selects = new SchemaCache<RowMembers, { list: string; layout: RowLayout }>();
 
 function buildSelect(row: RowMembers, extra: readonly string[]): { list: string; layout: RowLayout } {
   const elements = [...row.elements, ...extra];

@@ -8,6 +8,7 @@
 import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../descriptor.js";
 import { columnRef } from "./column.js";
 import { quoteIdent } from "./ident.js";
+import { projectionKey, SchemaCache } from "./schema-cache.js";
 
 /** One member of a row object: the JSON key and the SQL computing its value. */
 export interface OutputEntry {
@@ -129,9 +130,7 @@ export interface TableRowSql {
   json: string;
 }
 
-/** Distinct projections cached per table; `?select` lists beyond it are built per request. */
-const MAX_CACHED_ROWS = 256;
-const rowCache = new WeakMap<TableDescriptor, Map<string, TableRowSql>>();
+const rowCache = new SchemaCache<TableDescriptor, TableRowSql>();
 
 /**
  * The row object of `table` aliased `alias` as a direct read or a list
@@ -142,14 +141,8 @@ const rowCache = new WeakMap<TableDescriptor, Map<string, TableRowSql>>();
  * descriptors are not changed once built.
  */
 export function tableRow(table: TableDescriptor, alias: string, select?: readonly string[]): TableRowSql {
-  let cache = rowCache.get(table);
-  if (!cache) rowCache.set(table, (cache = new Map()));
-  const key = select === undefined ? alias : `${alias}\u0000${select.join("\u0000")}`;
-  let row = cache.get(key);
-  if (!row) {
+  return rowCache.get(table, projectionKey(alias, select), () => {
     const list = entryList(columnEntries(outputColumns(table, resourceComputed(table), select), alias));
-    row = { list, json: rowJsonOfList(list) };
-    if (cache.size < MAX_CACHED_ROWS) cache.set(key, row);
-  }
-  return row;
+    return { list, json: rowJsonOfList(list) };
+  });
 }
