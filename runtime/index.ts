@@ -34,7 +34,7 @@ export type {
 export { and, or, not, cmp, raw, countLeaves } from "./predicate.js";
 export type { ProblemDocument, ProblemItem } from "./problem.js";
 export { ProblemError } from "./problem.js";
-export type { Executor, SqlStatement, QueryResult } from "./exec/executor.js";
+export type { Executor, ExecutorLimits, SqlStatement, QueryResult } from "./exec/executor.js";
 export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";
 export {
@@ -76,3 +76,10 @@ export {
 } from "./builder/index.js";
 export { mountDocs, type OpenApiData, type DocsOptions, type DocsResult, type DocsCollision } from "./http/docs.js";
 export { problemResponse } from "./http/respond.js";
+export {
+  defaultFaultLogger,
+  formatFault,
+  requestIdOf,
+  type FaultLogger,
+  type FaultReport,
+} from "./http/fault-log.js";

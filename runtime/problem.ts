@@ -49,6 +49,12 @@ export class ProblemError extends Error {
   readonly status: number;
   readonly kind: string;
   readonly errors: ProblemItem[];
+  /**
+   * Seconds a client should wait before trying again, sent as
+   * `Retry-After` (RFC 9110 §10.2.3); set on every 503
+   * (docs/decisions/0910-connection-faults.md).
+   */
+  retryAfterSeconds?: number;
 
   /**
    * @param status HTTP status (400, 404, 409, 422, 503, …)

@@ -28,7 +28,11 @@ export interface TrackerAppOptions {
   tokenTtlSeconds?: number;
   /** Receives one line per request (`GET /tasks?status=eq.todo 200 4ms`) and one per audited write; default none. */
   log?: (line: string) => void;
-  /** Receives faults answered with a 5xx; default `console.error`. */
+  /**
+   * Receives faults answered with a 5xx; default: the runtime's one line
+   * per fault on stderr for the generated routes, `console.error` for
+   * anything else.
+   */
   logError?: (e: unknown) => void;
 }
 
@@ -74,6 +78,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
   }
   const log = options.log;
   const logError = options.logError ?? ((e: unknown) => console.error(e));
+  const logFault = options.logError ? (e: unknown) => logError(e) : undefined;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   const app = new Hono();
 
@@ -130,7 +135,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
     db: options.db,
     hooks,
     hookData: (c) => principalOf(c),
-    logError,
+    ...(logFault ? { logError: logFault } : {}),
   });
   if (!mounted.ok) {
     throw new Error(`the tracker's routes did not mount:\n  - ${mounted.errors.map((e) => e.message).join("\n  - ")}`);

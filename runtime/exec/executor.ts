@@ -18,6 +18,18 @@ export interface QueryResult {
 }
 
 /**
+ * How many connections an executor holds and how long a request may wait
+ * for one; the HTTP layer sizes each resource's share of the pool from it
+ * (docs/decisions/0911-lock-timeout.md).
+ */
+export interface ExecutorLimits {
+  /** Connections the executor may hold at once (the pool size). */
+  capacity: number;
+  /** Longest wait for a connection before the request is answered 503, in milliseconds. */
+  acquireTimeoutMillis: number;
+}
+
+/**
  * Runs statements. Errors are the driver's (with a SQLSTATE `code` when the
  * server answered); `runtime/http/db-errors.ts` maps them to problem
  * documents.
@@ -35,6 +47,8 @@ export interface Executor {
    * the simple query protocol; never used with request text.
    */
   script(sql: string): Promise<void>;
+  /** Pool limits, for executors that hold several connections (absent: one connection, no sharing). */
+  readonly limits?: ExecutorLimits;
   /** Releases connections; the executor is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,10 +1,13 @@
 /**
  * Executor over node-postgres (`pg`): a pool against a real PostgreSQL.
  * Statements run as named prepared statements, one name per statement text
- * (docs/decisions/0800-prepared-statements.md).
+ * (docs/decisions/0800-prepared-statements.md). What the database may do to
+ * a connection (terminate it, refuse it, lock a table) never ends the
+ * process and never holds a request longer than a setting allows
+ * (docs/decisions/0910-connection-faults.md).
  */
 import pg from "pg";
-import type { Executor, QueryResult, SqlStatement } from "./executor.js";
+import type { Executor, ExecutorLimits, QueryResult, SqlStatement } from "./executor.js";
 import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
@@ -12,10 +15,22 @@ export interface PgExecutorOptions {
   connectionString: string;
   /** Pool size; default 10. */
   max?: number;
-  /** How long to wait for a connection before failing (answered as 503); default 5000. */
+  /**
+   * How long a request may wait for a connection before failing (answered
+   * as 503): a free one in a full pool, or a slot the server refuses with
+   * `too many clients` (53300) or `starting up` (57P03); default 5000.
+   */
   connectionTimeoutMillis?: number;
   /** Server-side statement timeout (answered as 504); default 30000; 0 disables. */
   statementTimeoutMillis?: number;
+  /**
+   * Server-side `lock_timeout`: how long one statement waits for a lock a
+   * other session holds (answered as 503 naming the resource); default 3000;
+   * 0 disables. Kept well below the statement timeout so that requests
+   * queued behind a locked table give their connections back quickly
+   * (docs/decisions/0911-lock-timeout.md).
+   */
+  lockTimeoutMillis?: number;
   /**
    * Client-side limit on one statement's round trip, for a server or
    * network that stops answering without closing the connection (answered
@@ -32,18 +47,53 @@ export interface PgExecutorOptions {
    * statements across transactions (PgBouncer before 1.21 in transaction mode).
    */
   maxPreparedStatements?: number;
+  /**
+   * Told about every error a connection raised outside a query (the server
+   * terminated it, the socket broke); the connection is discarded either
+   * way. Default: ignored, since the request that meets the broken
+   * connection reports the fault.
+   */
+  onConnectionError?: (e: Error) => void;
 }
 
 /** A running pg executor; `pool` is exposed for applications that share it. */
 export interface PgExecutor extends Executor {
   readonly pool: pg.Pool;
+  readonly limits: ExecutorLimits;
 }
 
 function toResult(r: pg.QueryResult): QueryResult {
   return { rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? r.rows.length };
 }
 
-function onClient(client: pg.PoolClient | pg.Pool, names: PreparedNames): Executor {
+/** SQLSTATEs with which a server that is up refuses a new connection for now. */
+const NO_SLOT = new Set(["53300", "57P03"]);
+
+function sqlState(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "";
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A `pg.Client` with an error listener from its construction. pg-pool
+ * removes its own listener when it hands a client out, and the caller can
+ * add one only after the checkout promise resolves; an ErrorResponse that
+ * arrives in the same packet as ReadyForQuery (a server terminating
+ * connections, 57P01) lands between the two, and an `'error'` event with
+ * no listener ends the process (issue #9).
+ */
+function guardedClient(report: (e: Error) => void): typeof pg.Client {
+  return class GuardedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on("error", report);
+    }
+  };
+}
+
+function onClient(client: pg.PoolClient, names: PreparedNames): Executor {
   return {
     async query(stmt: SqlStatement) {
       const name = names.nameOf(stmt.text);
@@ -60,31 +110,73 @@ function onClient(client: pg.PoolClient | pg.Pool, names: PreparedNames): Execut
 }
 
 /**
- * Creates a pooled executor. Connection errors of idle clients are absorbed
- * (logged by the pool owner), so a database restart never crashes the
- * process; the next request reconnects.
+ * Creates a pooled executor. No database error, at any moment of a
+ * connection's life, escapes as an `'error'` event: broken connections are
+ * discarded and the next request opens a fresh one.
  */
 export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
   const statementTimeout = options.statementTimeoutMillis ?? 30000;
   const queryTimeout = options.queryTimeoutMillis ?? (statementTimeout > 0 ? statementTimeout + 5000 : 0);
+  const lockTimeout = options.lockTimeoutMillis ?? 3000;
+  const connectTimeout = options.connectionTimeoutMillis ?? 5000;
+  const max = options.max ?? 10;
+  const report = options.onConnectionError ?? ((): void => {});
   const pool = new pg.Pool({
     connectionString: options.connectionString,
-    max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
+    max,
+    connectionTimeoutMillis: connectTimeout,
     statement_timeout: statementTimeout,
+    lock_timeout: lockTimeout > 0 ? lockTimeout : undefined,
     query_timeout: queryTimeout > 0 ? queryTimeout : undefined,
+    Client: guardedClient(report),
   });
-  pool.on("error", () => {
-    // An idle client lost its connection; the pool discards it.
-  });
+  // An idle client lost its connection: the pool has discarded it already.
+  pool.on("error", () => {});
   const names = new PreparedNames(options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED);
-  const base = onClient(pool, names);
+
+  /**
+   * Checks a client out. A server that refuses the connection for lack of
+   * a slot is asked again until the connection timeout runs out, so the
+   * connections this pool already holds serve the request once one is free.
+   */
+  async function acquire(): Promise<pg.PoolClient> {
+    const deadline = Date.now() + connectTimeout;
+    let pause = 20;
+    for (;;) {
+      try {
+        return await pool.connect();
+      } catch (e) {
+        if (!NO_SLOT.has(sqlState(e)) || Date.now() + pause >= deadline) throw e;
+        await sleep(pause);
+        pause = Math.min(pause * 2, 200);
+      }
+    }
+  }
+
+  /** Returns a client; one whose connection failed is destroyed, not pooled. */
+  function release(client: pg.PoolClient, failed: unknown): void {
+    if (failed !== undefined && isConnectionFault(failed)) client.release(true);
+    else client.release();
+  }
+
   return {
     pool,
-    query: base.query,
+    limits: { capacity: max, acquireTimeoutMillis: connectTimeout },
+    async query(stmt: SqlStatement) {
+      const client = await acquire();
+      let failed: unknown;
+      try {
+        return await onClient(client, names).query(stmt);
+      } catch (e) {
+        failed = e;
+        throw e;
+      } finally {
+        release(client, failed);
+      }
+    },
     async script(sql: string) {
       // A dedicated client, so session settings a script makes (search_path) stay with it.
-      const client = await pool.connect();
+      const client = await acquire();
       try {
         await client.query(sql);
       } finally {
@@ -92,11 +184,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       }
     },
     async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      // A checked-out client has no pool listener: without this one, a connection lost
-      // mid-transaction would be an unhandled 'error' event. The failed query rejects anyway.
-      const onLost = (): void => {};
-      client.on("error", onLost);
+      const client = await acquire();
       let broken = false;
       try {
         await client.query("BEGIN");
@@ -111,10 +199,15 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
         }
         throw e;
       } finally {
-        client.removeListener("error", onLost);
         client.release(broken);
       }
     },
     close: () => pool.end(),
   };
+}
+
+/** True for an error that leaves the connection unusable (class 08, 57P0x, or a driver error without SQLSTATE). */
+function isConnectionFault(e: unknown): boolean {
+  const code = sqlState(e);
+  return code === "" || code.startsWith("08") || code.startsWith("57P");
 }

@@ -7,6 +7,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookContext, HookData, HookOperation, Hooks } from "../hooks.js";
 import type { Predicate } from "../predicate.js";
+import type { ProblemError } from "../problem.js";
 import { confine, expansionScopes as scopesOfExpansions, type HookBase } from "../hooks/scope.js";
 
 /** Per-resource state captured by the route handlers. */
@@ -19,8 +20,11 @@ export interface ResourceContext {
   hookData?: (c: Context) => HookData | undefined;
   /** Full collection path including any base path, e.g. `/api/films`. */
   collectionPath: string;
-  /** Logs a fault that was answered with a 5xx; never receives request text. */
-  logError: (e: unknown) => void;
+  /**
+   * Logs a fault answered with a 5xx (`problem` is what was answered), or an
+   * error an AfterCommit hook threw (no problem: the client got its 2xx).
+   */
+  logError: (e: unknown, c: Context, problem?: ProblemError) => void;
 }
 
 /** What every hook of this request receives besides the table and operation (docs/decisions/0600-hooks.md). */

@@ -25,7 +25,7 @@ const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "E
  * below it (docs/decisions/0900-database-timeouts.md).
  */
 const UNREACHABLE_TEXT =
-  /timeout exceeded when trying to connect|timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
+  /timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
 
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
 function keyColumns(detail: unknown): string[] {
@@ -41,6 +41,12 @@ function visibleLocations(table: TableDescriptor | undefined, cols: string[], de
   return shown ? cols.map((c) => ({ location: `body.${c}`, detail })) : [];
 }
 
+/**
+ * pg-pool's message when no pooled connection came free within the
+ * connection timeout: the database is up, this process has no slot.
+ */
+const POOL_EXHAUSTED_TEXT = /timeout exceeded when trying to connect/i;
+
 /** True when the error means the database could not be reached or went away. */
 export function isUnavailable(e: unknown): boolean {
   const err = e as DriverError;
@@ -48,7 +54,46 @@ export function isUnavailable(e: unknown): boolean {
   if (UNREACHABLE_CODES.has(code)) return true;
   if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53"))
     return true;
-  return typeof err?.message === "string" && UNREACHABLE_TEXT.test(err.message);
+  return typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message));
+}
+
+/**
+ * The 503 for a database fault, telling "the database is down or went
+ * away" from "the database is up but has no connection for us" (too many
+ * clients, 53300; or every pooled connection busy past the timeout), as
+ * operators act differently on each (docs/decisions/0910-connection-faults.md).
+ */
+function unavailable(e: unknown): ProblemError {
+  const err = e as DriverError;
+  const code = typeof err?.code === "string" ? err.code : "";
+  const busy =
+    code === "53300" || (code === "" && typeof err?.message === "string" && POOL_EXHAUSTED_TEXT.test(err.message));
+  const p = busy
+    ? new ProblemError(
+        503,
+        "database-busy",
+        "The database has no free connection for this service right now; try again shortly.",
+      )
+    : new ProblemError(503, "database-unavailable", "The database is not reachable right now; try again shortly.");
+  p.retryAfterSeconds = busy ? 1 : 2;
+  return p;
+}
+
+/**
+ * The 503 for a statement that waited longer than `lock_timeout` (55P03):
+ * another session holds a lock the request needs. The resource is named so
+ * a client can tell one locked resource from a database outage
+ * (docs/decisions/0911-lock-timeout.md).
+ */
+function locked(table: TableDescriptor | undefined): ProblemError {
+  const where = table?.resource ? ` ${table.resource.path}` : "";
+  const p = new ProblemError(
+    503,
+    "lock-timeout",
+    `The resource${where} is locked by another operation on the database; try again shortly.`,
+  );
+  p.retryAfterSeconds = 1;
+  return p;
 }
 
 /**
@@ -60,12 +105,12 @@ export function isUnavailable(e: unknown): boolean {
  */
 export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
   if (e instanceof ProblemError) return e;
-  if (isUnavailable(e)) {
-    return new ProblemError(503, "database-unavailable", "The database is not reachable right now; try again shortly.");
-  }
+  if (isUnavailable(e)) return unavailable(e);
   const err = e as DriverError;
   const code = typeof err?.code === "string" ? err.code : "";
   switch (code) {
+    case "55P03":
+      return locked(table);
     case "23505":
       return new ProblemError(
         409,
@@ -95,8 +140,11 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     case "57014":
       return new ProblemError(504, "statement-timeout", "The query took too long and was cancelled.");
     case "40001":
-    case "40P01":
-      return new ProblemError(503, "retry", "The request conflicted with a concurrent one; try again.");
+    case "40P01": {
+      const p = new ProblemError(503, "retry", "The request conflicted with a concurrent one; try again.");
+      p.retryAfterSeconds = 0;
+      return p;
+    }
   }
   if (code.startsWith("22")) {
     return new ProblemError(400, "invalid-value", "A value is not valid for its column.");

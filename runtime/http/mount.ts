@@ -11,8 +11,10 @@ import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hooks/error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { ProblemError } from "../problem.js";
+import { createAdmission, type Admission } from "./admission.js";
 import type { ResourceContext } from "./context.js";
 import { toProblem } from "./db-errors.js";
+import { defaultFaultLogger, requestIdOf, type FaultReport } from "./fault-log.js";
 import { handleList } from "./list.js";
 import { handleRead } from "./read.js";
 import { problemResponse } from "./respond.js";
@@ -38,8 +40,22 @@ export interface MountOptions {
   basePath?: string;
   /** Largest accepted request body in bytes (larger: 413); default 1 MiB. */
   maxBodyBytes?: number;
-  /** Receives faults answered with a 5xx (default: console.error). */
-  logError?: (e: unknown) => void;
+  /**
+   * Receives each fault answered with a 5xx, and each error an AfterCommit
+   * hook throws, with a {@link FaultReport} of the request. Default: one
+   * line on stderr per fault, the stack trace only with
+   * `RESC_LOG_LEVEL=debug` (docs/decisions/0912-fault-log.md).
+   */
+  logError?: (e: unknown, report: FaultReport) => void;
+  /**
+   * Most requests of one resource served at once, so that requests stuck
+   * on one locked table cannot hold the whole pool (issue #9 §2). Default:
+   * half the executor's pool (`db.limits.capacity`), rounded up; `false`
+   * or an executor without limits (PGlite): no cap. A request over the
+   * cap waits for a slot up to the executor's connection timeout, then is
+   * answered 503 `resource-busy` (docs/decisions/0911-lock-timeout.md).
+   */
+  resourceConcurrency?: number | false;
 }
 
 export type { RegistrationError };
@@ -58,16 +74,26 @@ function misconfigured(e: HookError): ProblemError {
   return new ProblemError(500, "hook-misconfigured", e.message);
 }
 
-function route(rc: ResourceContext, handler: Handler) {
+function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined) {
+  const serve = (c: Context): Promise<Response> => handler(rc, c);
   return async (c: Context): Promise<Response> => {
     try {
-      return await handler(rc, c);
+      return await (admission ? admission.run(() => serve(c)) : serve(c));
     } catch (e) {
       const p = e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
-      if (p.status >= 500 && (!(e instanceof ProblemError) || p.kind === "hook-misconfigured")) rc.logError(e);
+      if (p.status >= 500 && (!(e instanceof ProblemError) || p.kind === "hook-misconfigured" || p.kind === "resource-busy"))
+        rc.logError(e, c, p);
       return problemResponse(c, p);
     }
   };
+}
+
+/** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */
+function concurrencyCap(options: MountOptions): number | undefined {
+  if (options.resourceConcurrency === false) return undefined;
+  if (typeof options.resourceConcurrency === "number") return Math.max(1, Math.floor(options.resourceConcurrency));
+  const capacity = options.db.limits?.capacity;
+  return capacity !== undefined && capacity > 1 ? Math.ceil(capacity / 2) : undefined;
 }
 
 /**
@@ -98,19 +124,31 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
         ]),
       ),
   });
-  const logError = options.logError ?? ((e: unknown) => console.error(e));
+  const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
+  const cap = concurrencyCap(options);
+  const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
   for (const table of service.tables) {
     const res = table.resource;
     if (!res) continue;
     const collectionPath = base + res.path;
+    const logError = (e: unknown, c: Context, p?: ProblemError): void =>
+      sink(e, {
+        status: p?.status ?? 500,
+        kind: p?.kind ?? "after-commit-hook",
+        resource: collectionPath,
+        method: c.req.method,
+        requestId: requestIdOf(c),
+        error: e,
+      });
     const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
+    const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
-    if (res.ops.list) app.get(collectionPath, route(rc, handleList));
-    if (res.ops.read) app.get(item, route(rc, handleRead));
-    if (res.ops.create) app.post(collectionPath, limit, route(rc, handleCreate));
-    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate));
-    if (res.ops.delete) app.delete(item, route(rc, handleDelete));
+    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
+    if (res.ops.read) app.get(item, route(rc, handleRead, admission));
+    if (res.ops.create) app.post(collectionPath, limit, route(rc, handleCreate, admission));
+    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));
+    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission));
   }
   return { ok: true };
 }

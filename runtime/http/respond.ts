@@ -6,11 +6,15 @@
 import type { Context } from "hono";
 import type { ProblemError } from "../problem.js";
 
-/** Sends a problem document with its status. */
+/** Seconds of `Retry-After` on a 503 that names none (docs/decisions/0910-connection-faults.md). */
+const DEFAULT_RETRY_AFTER = 1;
+
+/** Sends a problem document with its status; a 503 carries `Retry-After`. */
 export function problemResponse(c: Context, p: ProblemError): Response {
-  return c.body(JSON.stringify(p.toDocument()), p.status as 400, {
-    "content-type": "application/problem+json",
-  });
+  const headers: Record<string, string> = { "content-type": "application/problem+json" };
+  const retry = p.retryAfterSeconds ?? (p.status === 503 ? DEFAULT_RETRY_AFTER : undefined);
+  if (retry !== undefined) headers["retry-after"] = String(retry);
+  return c.body(JSON.stringify(p.toDocument()), p.status as 400, headers);
 }
 
 /** Sends JSON text as is (written from PostgreSQL's texts; parsing it again would cost time and numeric precision). */

@@ -45,7 +45,7 @@ async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent):
   try {
     await hook(hookContext(rc, rc.table.name, event.operation, c), event);
   } catch (e) {
-    rc.logError(e);
+    rc.logError(e, c);
   }
 }
 

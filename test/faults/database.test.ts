@@ -54,7 +54,8 @@ beforeAll(async () => {
     statementTimeoutMillis: STATEMENT_MS,
     queryTimeoutMillis: QUERY_MS,
   });
-  client = rawClient(service, exec);
+  // The pool's own limits are under test here, not the per-resource share of it.
+  client = rawClient(service, exec, { resourceConcurrency: false });
 });
 
 afterAll(async () => {
@@ -155,7 +156,7 @@ describe.skipIf(db.kind !== "pg")("database faults through a proxy", () => {
       statementTimeoutMillis: STATEMENT_MS,
       queryTimeoutMillis: QUERY_MS,
     });
-    const coldClient = rawClient(service, cold);
+    const coldClient = rawClient(service, cold, { resourceConcurrency: false });
     try {
       await proxy.set("blackhole");
       for (const req of [read(), ...writes]) {
