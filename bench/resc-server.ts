@@ -21,6 +21,8 @@ if (!compiled.ok) throw new Error(formatDiagnostics(compiled.diagnostics, source
 const db = createPgExecutor({
   connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila",
 });
+// RESC_WARM_UP=0 starts cold, to measure what the warm-up saves (bench/first-seconds.ts).
+if (process.env.RESC_WARM_UP !== "0") await db.warmUp();
 const { app, mounted } = createDevApp(buildDescriptor(compiled.schema), { db });
 if (!mounted.ok) throw new Error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));
 const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 0) }, (info) => {

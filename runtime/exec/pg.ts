@@ -60,6 +60,14 @@ export interface PgExecutorOptions {
 export interface PgExecutor extends Executor {
   readonly pool: pg.Pool;
   readonly limits: ExecutorLimits;
+  /**
+   * Opens `connections` pool connections at once (default: the pool size)
+   * and returns them to the pool idle, so the first requests after a
+   * start do not each pay for a connection (issue #9 §3; bench
+   * `first-seconds`). Resolves with the number opened; never rejects (a
+   * database that is down shows on the first request instead).
+   */
+  warmUp(connections?: number): Promise<number>;
 }
 
 function toResult(r: pg.QueryResult): QueryResult {
@@ -201,6 +209,18 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       } finally {
         client.release(broken);
       }
+    },
+    async warmUp(connections = max) {
+      const n = Math.max(0, Math.min(connections, max));
+      const opened = await Promise.allSettled(Array.from({ length: n }, () => pool.connect()));
+      let ok = 0;
+      for (const r of opened) {
+        if (r.status === "fulfilled") {
+          ok++;
+          r.value.release();
+        }
+      }
+      return ok;
     },
     close: () => pool.end(),
   };
