@@ -72,7 +72,8 @@ export default class Dev extends Command {
     }
     let db: Executor;
     if (flags["database-url"]) {
-      db = createPgExecutor({ connectionString: flags["database-url"] });
+      const pgExec = createPgExecutor({ connectionString: flags["database-url"] });
+      db = pgExec;
       let mismatches: string[];
       try {
         mismatches = await findSchemaMismatches(db, r.schema);
@@ -84,6 +85,8 @@ export default class Dev extends Command {
         await db.close();
         this.error(`the database does not match ${args.file}:\n  - ${mismatches.join("\n  - ")}`, { exit: 1 });
       }
+      // Open the pool before saying "serving", so the first burst does not wait for connections (bench/first-seconds.md).
+      await pgExec.warmUp();
     } else {
       // The embedded database refuses a directory made from other DDL (decision 0001).
       let seed: string | undefined;
