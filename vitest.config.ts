@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Names this run's databases and drops any a failed setup left behind.
+    globalSetup: ["test/support/global-db.ts"],
   },
 });

@@ -5,7 +5,7 @@
  * reference tables of docs/language.md (regenerated from here by
  * `npx tsx grammar/textmate/render-docs.ts`), so the editor and the docs never
  * disagree. Capability names in `spec` are those of the service
- * specification (../shared/spec/service-spec.md).
+ * specification (docs/service-spec.md).
  */
 
 /** One documented construct. */

@@ -1,7 +1,7 @@
 /**
  * The two real schemas parse with zero diagnostics and say what they must:
  * spec.resource (the reference application) and the Pagila fixture
- * (shared/design/pagila-mapping.md).
+ * (docs/pagila-mapping.md).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

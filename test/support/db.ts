@@ -64,6 +64,44 @@ export function findServer(): Promise<string | undefined> {
   return serverUrl;
 }
 
+/**
+ * The prefix of every database this run creates: `RESC_TEST_DB_PREFIX`
+ * (default `resc_`, so a shared server can keep runs apart) and the run's
+ * id, which `test/support/global-db.ts` sets before the workers start and
+ * uses afterwards to drop whatever a failed setup left behind.
+ */
+export function runPrefix(): string {
+  const prefix = (process.env.RESC_TEST_DB_PREFIX ?? "resc_").toLowerCase();
+  if (!/^[a-z_][a-z0-9_]{0,30}$/.test(prefix)) {
+    throw new Error(`RESC_TEST_DB_PREFIX must be a lowercase SQL identifier of at most 31 characters, not ${JSON.stringify(prefix)}`);
+  }
+  const run = process.env.RESC_TEST_RUN_ID ?? `p${process.pid}`;
+  return `${prefix}${run}_`;
+}
+
+/** The admin URL of the server the tests use when one is known without starting anything (no container). */
+export async function knownServer(): Promise<string | undefined> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const local = "postgres://postgres@127.0.0.1:5432/postgres";
+  return (await reachable(local)) ? local : undefined;
+}
+
+/** Drops every database whose name starts with `prefix` (names listed from pg_database, quoted). */
+export async function dropDatabasesWithPrefix(admin: string, prefix: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1)",
+      [prefix],
+    );
+    for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname.replace(/"/g, '""')}" WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  } finally {
+    await c.end();
+  }
+}
+
 function withDatabase(url: string, db: string): string {
   const u = new URL(url);
   u.pathname = "/" + db;
@@ -86,7 +124,7 @@ export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
       drop: () => pglite.close(),
     };
   }
-  const name = `resc_${label.replace(/\W/g, "_").toLowerCase()}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `${runPrefix()}${label.replace(/\W/g, "_").toLowerCase()}_${Math.random().toString(36).slice(2, 8)}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   await c.query(`CREATE DATABASE "${name}"`);

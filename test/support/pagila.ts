@@ -1,10 +1,11 @@
 /**
- * Loads the shipped Pagila dump (`../shared/data/pagila`) into a test
+ * Loads the Pagila dump kept in the repository (`data/pagila/`) into a test
  * database, on a real server (COPY through pg-copy-streams) or on PGlite
  * (COPY from a blob). The dump is applied unchanged except for `OWNER TO`
  * lines, which name a role a container may not have.
  */
 import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -13,7 +14,7 @@ import { Readable } from "node:stream";
 import type { TestDatabase } from "./db.js";
 
 /** Folder of the Pagila dump files. */
-export const PAGILA_DIR = fileURLToPath(new URL("../../../shared/data/pagila/", import.meta.url));
+export const PAGILA_DIR = fileURLToPath(new URL("../../data/pagila/", import.meta.url));
 
 /** A dump split into plain SQL and COPY blocks, in order. */
 type Segment = { sql: string } | { copy: string; data: string };
@@ -68,7 +69,7 @@ async function loadPglite(db: TestDatabase, segments: Segment[]): Promise<void> 
  */
 export async function loadPagila(db: TestDatabase, extra = ""): Promise<void> {
   const schema = await readFile(PAGILA_DIR + "pagila-schema.sql", "utf8");
-  const data = await readFile(PAGILA_DIR + "pagila-data.sql", "utf8");
+  const data = gunzipSync(await readFile(PAGILA_DIR + "pagila-data.sql.gz")).toString("utf8");
   const segments = [...split(schema), ...split(data), { sql: `SET search_path TO public; ${extra}; ANALYZE;` }];
   if (db.kind === "pg") await loadPg(db.url!, segments);
   else await loadPglite(db, segments);
