@@ -4,7 +4,7 @@
  */
 
 /**
- * One problem of a request. `location` is `query.<param>`, `body`,
+ * One problem of a request. `location` is `query.<param>`, `header.<name>`, `body`,
  * `body.<field>` or `path.id`; `allowed` lists valid alternatives where the
  * spec asks for them (spec: Errors), sorted as the rule requires.
  */

@@ -6,11 +6,35 @@
 import type { Context } from "hono";
 import { ProblemError } from "../problem.js";
 
+/** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
+const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;.*)?$/i;
+
+/**
+ * Refuses a body whose `Content-Type` is not JSON, or that has none: 415
+ * with a problem document (issue #10 §2;
+ * docs/decisions/0313-write-content-type.md).
+ * @throws ProblemError 415 `unsupported-media-type` at location `header.content-type`
+ */
+export function refuseNonJson(contentType: string | undefined): void {
+  if (contentType !== undefined && JSON_TYPE.test(contentType.trim())) return;
+  const given = contentType === undefined ? "no Content-Type" : `Content-Type ${contentType}`;
+  throw new ProblemError(415, "unsupported-media-type", `The body must be JSON (application/json); the request has ${given}.`, [
+    {
+      location: "header.content-type",
+      detail: "expected application/json",
+      ...(contentType !== undefined ? { value: contentType.slice(0, 100) } : {}),
+      allowed: ["application/json"],
+    },
+  ]);
+}
+
 /**
  * Returns the parsed JSON value of the request body.
+ * @throws ProblemError 415 when the Content-Type is not JSON (see {@link refuseNonJson})
  * @throws ProblemError 400 when the body is empty or not valid JSON
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
+  refuseNonJson(c.req.header("content-type"));
   const text = await c.req.text();
   if (text.trim() === "") {
     throw new ProblemError(400, "invalid-body", "The request body is empty; a JSON object is expected.", [

@@ -116,13 +116,18 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   if (errors.length > 0) return { ok: false, errors };
   const limit = bodyLimit({
     maxSize: options.maxBodyBytes ?? 1024 * 1024,
-    onError: (c) =>
-      problemResponse(
+    onError: (c) => {
+      // The unread rest of the body is still on the socket: the connection cannot carry
+      // another request, so say so instead of announcing keep-alive (issue #10 §2).
+      const res = problemResponse(
         c,
         new ProblemError(413, "body-too-large", "The request body is larger than this service accepts.", [
           { location: "body", detail: "too large" },
         ]),
-      ),
+      );
+      res.headers.set("connection", "close");
+      return res;
+    },
   });
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);

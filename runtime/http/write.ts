@@ -18,6 +18,7 @@ import { readJsonBody } from "./body.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
+import { refuseQueryParameters, stillReferenced } from "./write-refusals.js";
 
 async function runWrite(rc: ResourceContext, stmt: SqlStatement): Promise<QueryResult> {
   if (rc.table.resource?.disableTransactions) return rc.db.query(stmt);
@@ -91,6 +92,7 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
 /** POST /<resource>: 201 with the stored row and a `Location` header. */
 export async function handleCreate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
+  refuseQueryParameters(c, "create");
   const values = await buildRow(rc, c, parseCreateBody(rc.table, await readJsonBody(c)));
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
   const j = r.rows[0]?.j ?? "{}";
@@ -106,6 +108,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
 /** PATCH /<resource>/{id}: 200 with the written row, 404 when absent or out of scope. */
 export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
+  refuseQueryParameters(c, "update");
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "update", c);
@@ -124,13 +127,20 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
  */
 export async function handleDelete(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
-  const key = parseKey(rc.table, c.req.param("id") ?? "");
+  refuseQueryParameters(c, "delete");
+  const id = c.req.param("id") ?? "";
+  const key = parseKey(rc.table, id);
   const scope = await scopeOf(rc, rc.table.name, "delete", c);
   const soft = rc.table.softDeleteColumn !== undefined;
   const stmt = soft
     ? compileSoftDelete(rc.service, rc.table, key, scope)
     : compileDelete(rc.service, rc.table, key, scope);
-  const r = await runWrite(rc, stmt);
+  let r: QueryResult;
+  try {
+    r = await runWrite(rc, stmt);
+  } catch (e) {
+    throw stillReferenced(rc, e, id) ?? e;
+  }
   if (r.rowCount === 0) throw notFound(rc);
   // The key as the response JSON spells it (a bigint key is a number there), as for create and update.
   const deleted = JSON.parse(r.rows[0]?.j ?? "{}") as Record<string, unknown>;

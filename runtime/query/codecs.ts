@@ -13,7 +13,7 @@ import type { ColumnDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { ProblemError } from "../problem.js";
 import { echoValue } from "./problems.js";
-import { isDate, isTime, readTimestamp } from "./temporal.js";
+import { isDate, readDate, isTime, readTimestamp } from "./temporal.js";
 
 /** A decoded value, or why it was refused (`allowed` lists the enum values of an enum column). */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string; allowed?: readonly string[] };
@@ -79,8 +79,10 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
     }
     case "boolean":
       return text === "true" ? ok(true) : text === "false" ? ok(false) : fail("expected true or false");
-    case "date":
-      return isDate(text) ? ok(text) : fail("expected a date YYYY-MM-DD");
+    case "date": {
+      const r = readDate(text);
+      return r.ok ? ok(r.text) : fail(r.detail);
+    }
     case "timestamptz":
     case "timestamp": {
       const r = readTimestamp(text, col.kind === "timestamptz");

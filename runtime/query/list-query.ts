@@ -18,6 +18,14 @@ import { parseSort } from "./sort.js";
 import type { ListQuery } from "./types.js";
 import { vocabulary, type TableVocabulary } from "./vocabulary.js";
 
+/**
+ * Parameters whose repetitions are the terms of one list, in request order:
+ * `sort=-length&sort=title` is `sort=-length,title`. Generated OpenAPI
+ * clients (openapi-fetch) send an array parameter that way
+ * (docs/decisions/0311-repeated-list-parameters.md).
+ */
+const JOINED = new Set(["select", "sort"]);
+
 /** Parameters that may appear once (docs/decisions/0303-query-parameters.md). */
 const SINGLE = new Set(["select", "sort", "search", "page", "per_page", "offset", "cursor", "count"]);
 
@@ -86,7 +94,10 @@ export function parseListQuery(service: ServiceDescriptor, table: TableDescripto
   };
 
   for (const [name, value] of params) {
-    if (SINGLE.has(name)) {
+    if (JOINED.has(name)) {
+      const before = single.get(name);
+      single.set(name, before === undefined ? value : `${before},${value}`);
+    } else if (SINGLE.has(name)) {
       if (single.has(name)) problems.add(`query.${name}`, `${name} is given more than once`, { value });
       else single.set(name, value);
     } else if (name === "or" || name === "and" || name === "not") {

