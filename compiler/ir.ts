@@ -50,6 +50,8 @@ export interface Schema {
 export interface ApiDecl {
   title?: string;
   version?: string;
+  /** `license = "MIT"`: an SPDX licence identifier, written to the OpenAPI `info.license`. */
+  license?: string;
   securitySchemes: SecuritySchemeDecl[];
   doc?: string;
   span: Span;

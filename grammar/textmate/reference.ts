@@ -236,6 +236,12 @@ export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
 export const API_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
   title: { syntax: 'title = "Task Tracker"', value: "string", summary: "The OpenAPI title.", spec: "Versioning" },
   version: { syntax: 'version = "1.4.0"', value: "string", summary: "The OpenAPI version string.", spec: "Versioning" },
+  license: {
+    syntax: 'license = "MIT"',
+    value: "string (an SPDX identifier)",
+    summary: "The licence of the API, written to the OpenAPI info.license.",
+    spec: "Versioning",
+  },
 };
 
 /** Settings of a `security NAME { … }` scheme. */

@@ -93,13 +93,14 @@ function readScheme(n: CstNode, ctx: Ctx): SecuritySchemeDecl | undefined {
   return scheme;
 }
 
-/** Builds the `api` block: title, version and security schemes (a scheme name given twice is `duplicate-security-scheme`). */
+/** Builds the `api` block: title, version, licence and security schemes (a scheme name given twice is `duplicate-security-scheme`). */
 export function readApi(n: CstNode, ctx: Ctx, keyword: IToken | undefined): ApiDecl {
   const api: ApiDecl = { securitySchemes: [], span: ctx.nodeSpan(n) };
   const doc = ctx.docs.docFor(keyword);
   if (doc !== undefined) api.doc = doc;
-  readStringSettings(nodes(n, "setting"), ["title", "version"], "api", ctx, (k, v) => {
+  readStringSettings(nodes(n, "setting"), ["title", "version", "license"], "api", ctx, (k, v) => {
     if (k === "title") api.title = v;
+    else if (k === "license") api.license = v;
     else api.version = v;
   });
   for (const s of nodes(n, "securityScheme")) {

@@ -21,7 +21,7 @@ import type { Context, Hono } from "hono";
  */
 export type OpenApiData = {
   openapi: string;
-  info: { title: string; version: string; description?: string };
+  info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string } };
   paths: Record<string, unknown>;
   servers?: { url: string; description?: string }[];
   [member: string]: unknown;
@@ -171,7 +171,9 @@ export function mountDocs(app: Hono, document: OpenApiData, options: DocsOptions
   const served: OpenApiData = { ...document, info: { ...document.info } };
   if (options.title !== undefined) served.info.title = options.title;
   if (options.version !== undefined) served.info.version = options.version;
-  if (base !== "" && document.servers === undefined) served.servers = [{ url: base }];
+  // resc documents name "/" (this origin) as their server; under a base path the routes live below it.
+  const defaultServer = document.servers === undefined || (document.servers.length === 1 && document.servers[0].url === "/");
+  if (base !== "" && defaultServer) served.servers = [{ url: base }];
   const documentText = JSON.stringify(served);
   const assets = `${base}${pagePath}`;
   const html = pageHtml(served.info.title, assets);

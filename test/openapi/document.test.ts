@@ -92,11 +92,12 @@ describe("validity", () => {
 });
 
 describe("info and security (spec: Versioning, Authentication)", () => {
-  it("takes title, version and description from the api block", () => {
+  it("takes title, version, licence and description from the api block", () => {
     expect(spec.doc.openapi).toBe("3.1.0");
     expect(spec.doc.info).toEqual({
       title: "Task Tracker",
       version: "1.4.0",
+      license: { name: "MIT", identifier: "MIT" },
       description: expect.stringContaining("POST /auth/login") as unknown as string,
     });
     expect(pagila.doc.info.title).toBe("Pagila");
@@ -188,9 +189,9 @@ describe("operations (spec: Generated operations)", () => {
         }
         const errors = codes.filter((c) => Number(c) >= 400);
         const item = p.endsWith("{id}");
-        const want = ["400", ...(item ? ["404"] : []), "503", "504"];
-        if (method === "post" || method === "patch") want.push("409", "413", "422");
-        if (method === "delete") want.push("422");
+        const want = ["400", ...(item ? ["404"] : []), "500", "503", "504"];
+        if (method === "post" || method === "patch") want.push("409", "413", "415", "422");
+        if (method === "delete") want.push("409");
         expect(errors.sort(), `${method} ${p}`).toEqual(want.sort());
       }
       expect(Object.keys(schema(doc, "Problem").properties ?? {})).toEqual([
@@ -245,7 +246,7 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
   });
 
   it.each(both)(
-    "%s: sort, select and expand enumerate their allowed values as comma-separated arrays",
+    "%s: sort, select and expand admit every form the service reads, repeated or comma-separated, and list their terms",
     (_, { doc, service }) => {
       for (const t of served(service).filter((t) => t.resource!.ops.list)) {
         const op = doc.paths[t.resource!.path].get!;
@@ -256,11 +257,18 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
         const sort = param(op, "sort");
         if (sortable.length === 0) expect(sort).toBeUndefined();
         else {
-          expect(sort!.schema!.items!.enum).toEqual(sortable.flatMap((c) => [c, `-${c}`]));
+          expect(sort!.schema!.items!.examples).toEqual(sortable.flatMap((c) => [c, `-${c}`, `${c}.desc`]));
           expect(sort!.schema!.maxItems).toBe(t.resource!.limits.maxSortTerms);
-          expect([sort!.style, sort!.explode]).toEqual(["form", false]);
+          expect([sort!.style, sort!.explode]).toEqual(["form", true]);
+          const pattern = new RegExp(sort!.schema!.items!.pattern!);
+          const [a, b] = [sortable[0], sortable[sortable.length - 1]];
+          for (const ok of [a, `-${a}`, `${a}.asc`, `${a}.desc`, `${a},-${b}`, ` ${a} , ${b}.desc`])
+            expect(pattern.test(ok), ok).toBe(true);
+          for (const bad of [`-${a}.desc`, `${a}.up`, `${a},`, "nope", `${a};${b}`]) expect(pattern.test(bad), bad).toBe(false);
         }
-        expect(param(op, "select")!.schema!.items!.enum).toEqual(visible.map((c) => c.name));
+        const select = param(op, "select")!;
+        expect(select.schema!.items!.examples).toEqual(visible.map((c) => c.name));
+        expect(new RegExp(select.schema!.items!.pattern!).test(visible.map((c) => c.name).join(","))).toBe(true);
         const expandable = t.relations.filter((r) => r.expandable).map((r) => r.name);
         const expand = param(op, "expand");
         const readExpand = param(doc.paths[`${t.resource!.path}/{id}`]?.get, "expand");
@@ -268,7 +276,7 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
           expect(expand).toBeUndefined();
           expect(readExpand).toBeUndefined();
         } else {
-          expect(expand!.schema!.items!.enum).toEqual(expandable);
+          expect(expand!.schema!.items!.examples).toEqual(expandable);
           if (t.resource!.ops.read) expect(readExpand).toEqual(expand);
         }
         const searchable = visible.some((c) => c.searchable);
@@ -284,10 +292,15 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
     },
   );
 
-  it("describes the filter tree as JSON content", () => {
+  it("describes the filter tree as a string whose content is JSON of the tree schema", () => {
     const f = param(spec.doc.paths["/tasks"].get, "filter")!;
-    expect(f.schema).toBeUndefined();
-    expect(f.content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/TasksFilter" });
+    expect(f.content).toBeUndefined();
+    expect(f.schema).toEqual({
+      type: "string",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/TasksFilter" },
+    });
+    expect(typeof f.example).toBe("string");
     const tree = schema(spec.doc, "TasksFilter");
     expect(tree.oneOf?.[0].properties?.field.enum).toEqual([
       "list_id",
@@ -474,5 +487,21 @@ describe("shapes (spec: Resources and their fields, List response shape, Expande
     expect(body.f).toEqual({ type: "number", format: "double" });
     const key = doc.paths["/t/{id}"].parameters?.[0];
     expect(key).toMatchObject({ name: "id", in: "path", required: true, schema: { type: "integer", format: "int64" } });
+  });
+});
+
+describe("doc comments in descriptions (docs/decisions/1012-doc-comments-are-text.md)", () => {
+  it("keep angle brackets as text outside code spans, so a page shows them", async () => {
+    const { docText } = await import("../../compiler/backends/openapi/markdown.js");
+    expect(docText('send "Authorization: Bearer <token>" & wait')).toBe('send "Authorization: Bearer &lt;token&gt;" &amp; wait');
+    expect(docText("send `Bearer <token>` or <b>")).toBe("send `Bearer <token>` or &lt;b&gt;");
+    expect(spec.doc.info.description).toContain("Bearer &lt;token&gt;");
+    expect(spec.doc.info.description).not.toContain("<token>");
+  });
+
+  it("write the api block's licence, a server and an empty default security requirement", () => {
+    expect(spec.doc.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+    expect(spec.doc.servers).toEqual([{ url: "/", description: "The server that serves this document." }]);
+    expect(spec.doc.security).toEqual([]);
   });
 });

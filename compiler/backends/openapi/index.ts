@@ -26,6 +26,7 @@ import {
   schemaNames,
   updateSchema,
 } from "./rows.js";
+import { docText } from "./markdown.js";
 import type { JsonSchema, OpenApiDocument, PathItem, SecurityScheme, Tag } from "./types.js";
 
 export type * from "./types.js";
@@ -34,14 +35,18 @@ export type * from "./types.js";
 export interface OpenApiOptions {
   /** `info.description`: the `api` block's `///` comment. */
   description?: string;
+  /** `info.license`: the `api` block's `license` setting, an SPDX identifier such as `MIT`. */
+  license?: string;
 }
 
-/** Tables whose row schema is needed: every served table and every target of one of their expansions, in schema order. */
+/** Tables whose row schema is needed: served tables with a read or write, and every target of an expansion, in schema order. */
 function rowTables(service: ServiceDescriptor): Set<string> {
   const need = new Set<string>();
   for (const t of service.tables) {
-    if (!t.resource) continue;
-    need.add(t.name);
+    const ops = t.resource?.ops;
+    if (!ops) continue;
+    // A list-only resource describes its rows as list items; an unreferenced Row schema is noise to linters.
+    if (ops.read || ops.create || ops.update) need.add(t.name);
     for (const r of expandableRelations(t)) need.add(r.target);
   }
   return need;
@@ -49,7 +54,7 @@ function rowTables(service: ServiceDescriptor): Set<string> {
 
 function tagDescription(docs: (string | undefined)[]): string | undefined {
   const parts = docs.filter((d): d is string => d !== undefined && d.trim() !== "");
-  return parts.length > 0 ? parts.join("\n\n") : undefined;
+  return parts.length > 0 ? docText(parts.join("\n\n")) : undefined;
 }
 
 /**
@@ -61,7 +66,8 @@ function tagDescription(docs: (string | undefined)[]): string | undefined {
  */
 export function openApiDocument(service: ServiceDescriptor, options: OpenApiOptions = {}): OpenApiDocument {
   const info: OpenApiDocument["info"] = { title: service.title, version: service.version };
-  if (options.description !== undefined) info.description = options.description;
+  if (options.description !== undefined) info.description = docText(options.description);
+  if (options.license !== undefined) info.license = { name: options.license, identifier: options.license };
   const tags: Tag[] = [];
   const paths: Record<string, PathItem> = {};
   const schemas: Record<string, JsonSchema> = {};
@@ -77,7 +83,8 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     if (description !== undefined) tag.description = description;
     tags.push(tag);
 
-    if (expandableRelations(table).length > 0) schemas[names.expansions] = expansionsSchema(service, table);
+    // A read is the one place a row and its expansions are described together (a list item carries its own).
+    if (res.ops.read && expandableRelations(table).length > 0) schemas[names.expansions] = expansionsSchema(service, table);
     if (res.ops.list) {
       schemas[names.list] = listSchema(table);
       schemas[names.listItem] = listItemSchema(service, table);
@@ -97,6 +104,9 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
   const doc: OpenApiDocument = {
     openapi: "3.1.0",
     info,
+    // The document is served by the service itself: its API lives at the same origin.
+    servers: [{ url: "/", description: "The server that serves this document." }],
+    security: [],
     tags,
     paths,
     components: { schemas, responses: problemResponses() },
@@ -121,6 +131,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
 export function emitOpenApi(schema: Schema): OpenApiDocument {
   const options: OpenApiOptions = {};
   if (schema.api?.doc !== undefined) options.description = schema.api.doc;
+  if (schema.api?.license !== undefined) options.license = schema.api.license;
   return openApiDocument(buildDescriptor(schema), options);
 }
 

@@ -65,7 +65,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
       parameters: listParameters(table, treeSchema),
       responses: {
         "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
-        ...problemRefs([P.badRequest, P.unavailable, P.timeout]),
+        ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
     });
   }
@@ -90,17 +90,29 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
             : {}),
           content: rowContent,
         },
-        ...problemRefs([P.badRequest, P.conflict, P.tooLarge, P.unprocessable, P.unavailable, P.timeout]),
+        ...problemRefs([
+          P.badRequest,
+          P.conflict,
+          P.tooLarge,
+          P.unsupportedMedia,
+          P.unprocessable,
+          P.hookMisconfigured,
+          P.unavailable,
+          P.timeout,
+        ]),
       },
     });
   }
   if (res.ops.read) {
     const expand = expandParameter(table);
     item.get = operation(table, "read", `Read one row of ${table.name}`, {
+      description: expand
+        ? "The row with this key; `expand` embeds relations. No other query parameter is taken."
+        : "The row with this key. No query parameter is taken.",
       ...(expand ? { parameters: [expand] } : {}),
       responses: {
         "200": { description: "The row.", content: { [JSON_TYPE]: { schema: readSchema(table) } } },
-        ...problemRefs([P.badRequest, P.notFound, P.unavailable, P.timeout]),
+        ...problemRefs([P.badRequest, P.notFound, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
     });
   }
@@ -111,7 +123,17 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
       responses: {
         "200": { description: "The written row.", content: rowContent },
-        ...problemRefs([P.badRequest, P.notFound, P.conflict, P.tooLarge, P.unprocessable, P.unavailable, P.timeout]),
+        ...problemRefs([
+          P.badRequest,
+          P.notFound,
+          P.conflict,
+          P.tooLarge,
+          P.unsupportedMedia,
+          P.unprocessable,
+          P.hookMisconfigured,
+          P.unavailable,
+          P.timeout,
+        ]),
       },
     });
   }
@@ -124,7 +146,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
           : "Deletes the row.",
       responses: {
         "204": { description: "Deleted." },
-        ...problemRefs([P.badRequest, P.notFound, P.unprocessable, P.unavailable, P.timeout]),
+        ...problemRefs([P.badRequest, P.notFound, P.stillReferenced, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
     });
   }

@@ -18,7 +18,8 @@ import type { JsonValue } from "../../../runtime/predicate.js";
 import { normaliseOperator, operatorsFor, valueShape } from "../../../runtime/query/operators.js";
 import { vocabulary, type TableVocabulary } from "../../../runtime/query/vocabulary.js";
 import { expandableRelations } from "./rows.js";
-import type { JsonSchema, MediaType, Parameter } from "./types.js";
+import { docText } from "./markdown.js";
+import type { JsonSchema, Parameter } from "./types.js";
 import { exampleLeaf, leafText, type ExampleLeaf } from "./values.js";
 
 const code = (s: string): string => `\`${s}\``;
@@ -51,16 +52,39 @@ function repeatable(name: string, description: string, example: string | undefin
   return p;
 }
 
-/** A comma-separated list parameter whose items are limited to `values` (`?sort=a,-b`). */
-function commaList(name: string, description: string, values: readonly string[], extra: JsonSchema = {}): Parameter {
+/** `(?:a|b)`: one of `names` (identifiers and relation names hold no pattern metacharacter). */
+const oneOf = (names: readonly string[]): string => `(?:${names.join("|")})`;
+
+/**
+ * A list parameter as the service reads it: repeated (`?sort=a&sort=-b`,
+ * what OpenAPI clients send for an array) or comma-separated within one
+ * value (`?sort=a,-b`), or both. Each item's pattern admits a
+ * comma-separated list of `term`s with optional spaces, so validating
+ * proxies accept every form the service does; `examples` lists the
+ * single terms (docs/decisions/1010-list-parameter-forms.md).
+ */
+function termList(
+  name: string,
+  description: string,
+  term: string,
+  terms: readonly string[],
+  extra: JsonSchema = {},
+): Parameter {
+  const t = `\\s*${term}\\s*`;
   return {
     name,
     in: "query",
     description,
     style: "form",
-    explode: false,
-    schema: { type: "array", items: { type: "string", enum: [...values] }, minItems: 1, uniqueItems: true, ...extra },
-    example: [values[0]],
+    explode: true,
+    schema: {
+      type: "array",
+      items: { type: "string", pattern: `^${t}(?:,${t})*$`, examples: [...terms] },
+      minItems: 1,
+      uniqueItems: true,
+      ...extra,
+    },
+    example: [terms[0]],
   };
 }
 
@@ -83,7 +107,7 @@ function columnFilter(col: ColumnDescriptor): Parameter {
   }
   lines.push(`A value is at most ${MAX_VALUE_BYTES} UTF-8 bytes.`);
   if (col.kind === "jsonb" && !col.array) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
-  if (col.doc !== undefined) lines.unshift(col.doc);
+  if (col.doc !== undefined) lines.unshift(docText(col.doc));
   const leaf = exampleLeaf(col);
   return repeatable(col.name, lines.join("\n\n"), leaf && leafText(leaf));
 }
@@ -140,9 +164,8 @@ function filterTree(
   leaves: { column: string; leaf: ExampleLeaf }[],
   treeSchema: JsonSchema,
 ): Parameter {
-  const media: MediaType = { schema: treeSchema };
-  if (leaves.length > 0) media.example = { op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] };
-  return {
+  const example = leaves.length > 0 ? JSON.stringify({ op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] }) : undefined;
+  const p: Parameter = {
     name: "filter",
     in: "query",
     description: [
@@ -150,8 +173,12 @@ function filterTree(
       `Fields: ${codes(v.filterable)}; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.`,
       "It combines with the URL filters by AND and shares their limits.",
     ].join("\n\n"),
-    content: { "application/json": media },
+    // A string whose content is JSON of the tree schema (JSON Schema 2020-12 content keywords):
+    // generators read it as a string parameter, which `content` broke (docs/decisions/1011-filter-parameter-schema.md).
+    schema: { type: "string", contentMediaType: "application/json", contentSchema: treeSchema },
   };
+  if (example !== undefined) p.example = example;
+  return p;
 }
 
 /**
@@ -203,7 +230,7 @@ function sortDescription(table: TableDescriptor, v: TableVocabulary): string {
     .filter((c): c is ColumnDescriptor => c?.nulls !== undefined)
     .map((c) => `${code(c.name)} sorts nulls ${c.nulls}`);
   const lines = [
-    `Ordering: sortable columns, most significant first; a leading \`-\` (or \`.desc\`) sorts descending. Columns: ${codes(v.sortable)}.`,
+    `Ordering: sortable columns, most significant first, comma-separated or repeated; a leading \`-\` (or \`.desc\`) sorts descending, \`.asc\` ascending. Columns: ${codes(v.sortable)}.`,
     `${def === undefined ? "Without sort, rows come in primary-key order" : `Without sort: ${code(def)}`}; the primary key is always appended as the final tiebreaker.`,
   ];
   if (nulls.length > 0) lines.push(`Null placement: ${nulls.join("; ")} in both directions.`);
@@ -223,14 +250,16 @@ export function listParameters(table: TableDescriptor, treeSchema: JsonSchema): 
   if (v.filterable.length > 0) params.push(...groupParams(v, leaves), filterTree(v, leaves, treeSchema));
 
   if (v.sortable.length > 0) {
-    const terms = v.sortable.flatMap((c) => [c, `-${c}`]);
+    const terms = v.sortable.flatMap((c) => [c, `-${c}`, `${c}.desc`]);
+    const cols = oneOf(v.sortable);
     const extra: JsonSchema = limits ? { maxItems: limits.maxSortTerms } : {};
-    params.push(commaList("sort", sortDescription(table, v), terms, extra));
+    params.push(termList("sort", sortDescription(table, v), `(?:-${cols}|${cols}(?:\\.(?:asc|desc))?)`, terms, extra));
   }
   params.push(
-    commaList(
+    termList(
       "select",
-      `Projection: only these columns (the primary key is always included). Columns: ${codes(v.selectable)}.`,
+      `Projection: only these columns (the primary key is always included). Columns: ${codes(v.selectable)}. Comma-separated or repeated.`,
+      oneOf(v.selectable),
       v.selectable,
     ),
   );
@@ -258,9 +287,10 @@ export function expandParameter(table: TableDescriptor): Parameter | undefined {
     (r) =>
       `${code(r.name)} (${r.kind === "forward" ? `the ${r.target} row` : `{items, has_more} of ${r.target} rows`})`,
   );
-  return commaList(
+  return termList(
     "expand",
     `Relations to embed under their names, one level deep: ${shapes.join(", ")}. Comma-separated or repeated.`,
+    oneOf(names),
     names,
   );
 }

@@ -3,7 +3,7 @@
  * error responses that carry it, declared once under `components` and
  * referenced by every operation that can answer them.
  */
-import type { JsonSchema, Response } from "./types.js";
+import type { Header, JsonSchema, Response } from "./types.js";
 
 /** Schema names under `components.schemas`. */
 export const PROBLEM_SCHEMA = "Problem";
@@ -34,9 +34,9 @@ export function problemSchemas(): Record<string, JsonSchema> {
     [PROBLEM_ITEM_SCHEMA]: {
       type: "object",
       properties: {
-        location: { type: "string", description: "query.<param>, body, body.<field> or path.id." },
+        location: { type: "string", description: "query.<param>, header.<name>, body, body.<field> or path.id." },
         detail: { type: "string" },
-        value: { type: "string", description: "The refused value, when it can be echoed." },
+        value: { description: "The refused value, when it can be echoed (any JSON value; today a string)." },
         allowed: {
           type: "array",
           items: { type: "string" },
@@ -65,16 +65,33 @@ export const PROBLEM_STATUSES = {
   },
   notFound: { status: "404", name: "NotFound", description: "No row has this key (or a hook hides it)." },
   conflict: { status: "409", name: "Conflict", description: "A row with the same unique value already exists." },
+  stillReferenced: {
+    status: "409",
+    name: "StillReferenced",
+    description: "Other rows still refer to this row (type /problems/still-referenced, location path.id).",
+  },
   tooLarge: { status: "413", name: "ContentTooLarge", description: "The request body is larger than 1 MiB." },
+  unsupportedMedia: {
+    status: "415",
+    name: "UnsupportedMediaType",
+    description: "The body is not declared as JSON: send Content-Type: application/json.",
+  },
   unprocessable: {
     status: "422",
     name: "UnprocessableContent",
     description: "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint.",
   },
+  hookMisconfigured: {
+    status: "500",
+    name: "HookMisconfigured",
+    description:
+      "A hook the service cannot apply (type /problems/hook-misconfigured): a BeforeQuery predicate that does not fit the table or an expansion, or an AfterCommit hook on a resource without transactions. The server's fault; the detail names the table.",
+  },
   unavailable: {
     status: "503",
     name: "ServiceUnavailable",
-    description: "The database is not reachable, or the request conflicted with a concurrent one; try again.",
+    description:
+      "The database is down or busy, a table the request needs is locked, or the request conflicted with a concurrent one; try again after Retry-After seconds (docs/http.md, When the database fails).",
   },
   timeout: { status: "504", name: "GatewayTimeout", description: "The query took too long and was cancelled." },
 } as const satisfies Record<string, ProblemStatus>;
@@ -83,8 +100,18 @@ export const PROBLEM_STATUSES = {
 export function problemResponses(): Record<string, Response> {
   const out: Record<string, Response> = {};
   for (const p of Object.values(PROBLEM_STATUSES)) {
+    // Every 503 carries Retry-After (docs/decisions/0910-connection-faults.md).
+    const retry: { headers?: Record<string, Header> } =
+      p.status === "503"
+        ? {
+            headers: {
+              "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } },
+            },
+          }
+        : {};
     out[p.name] = {
       description: p.description,
+      ...retry,
       content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA}` } } },
     };
   }

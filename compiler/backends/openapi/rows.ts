@@ -12,6 +12,7 @@ import {
   type ServiceDescriptor,
   type TableDescriptor,
 } from "../../../runtime/descriptor.js";
+import { docText } from "./markdown.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { pascalCase } from "../hono/names.js";
 import type { JsonSchema } from "./types.js";
@@ -111,7 +112,7 @@ function objectSchema(
 /** `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target). */
 export function rowSchema(table: TableDescriptor): JsonSchema {
   const v = vocabulary(table);
-  return objectSchema(table.doc, columnProperties(table, v.selectable, "row"), v.selectable);
+  return objectSchema(table.doc === undefined ? undefined : docText(table.doc), columnProperties(table, v.selectable, "row"), v.selectable);
 }
 
 /** `<P>Expansions`: the relations `?expand=` may add to a row, each optional. */

@@ -20,6 +20,9 @@ export interface JsonSchema {
   type?: JsonType | JsonType[];
   format?: string;
   contentEncoding?: string;
+  /** With `contentSchema`: a string whose content is a document of this media type (JSON Schema 2020-12 §8.4). */
+  contentMediaType?: string;
+  contentSchema?: JsonSchema;
   pattern?: string;
   enum?: (string | null)[];
   const?: JsonValue;
@@ -119,7 +122,11 @@ export interface Tag {
  */
 export type OpenApiDocument = {
   openapi: "3.1.0";
-  info: { title: string; version: string; description?: string };
+  info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string } };
+  /** Where the API is served; `/`: relative to the document's own URL. */
+  servers: { url: string; description?: string }[];
+  /** The default security requirement; `[]`: none, each operation of a secured resource names its own. */
+  security: Record<string, string[]>[];
   tags: Tag[];
   paths: Record<string, PathItem>;
   components: {

@@ -5,6 +5,7 @@
  * where they differ between responses and bodies, see
  * docs/decisions/1000-openapi-description.md.
  */
+import { docText } from "./markdown.js";
 import type { ColumnDescriptor } from "../../../runtime/descriptor.js";
 import type { JsonSchema, JsonType } from "./types.js";
 
@@ -125,7 +126,8 @@ export function valueSchema(col: ColumnDescriptor, use: ValueUse): JsonSchema {
   if (col.nullable) s = orNull(s);
   if (col.doc !== undefined) {
     const own = s.description;
-    s = { ...s, description: own === undefined ? col.doc : `${col.doc}\n\n(${own})` };
+    const doc = docText(col.doc);
+    s = { ...s, description: own === undefined ? doc : `${doc}\n\n(${own})` };
   }
   return s;
 }

@@ -9,8 +9,19 @@ export const openapi: OpenApiData = {
     title: "Task Tracker",
     version: "1.4.0",
     description:
-      'The task tracker\'s HTTP API. Sign in with POST /auth/login (hand-written)\nand send the token as "Authorization: Bearer <token>".',
+      'The task tracker\'s HTTP API. Sign in with POST /auth/login (hand-written)\nand send the token as "Authorization: Bearer &lt;token&gt;".',
+    license: {
+      name: "MIT",
+      identifier: "MIT",
+    },
   },
+  servers: [
+    {
+      url: "/",
+      description: "The server that serves this document.",
+    },
+  ],
+  security: [],
   tags: [
     {
       name: "orgs",
@@ -116,36 +127,30 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `country`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/OrgsFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "country",
-                      op: "eq",
-                      value: "example",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/OrgsFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"country","op":"eq","value":"example"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `name`.\n\nWithout sort: `name`; the primary key is always appended as the final tiebreaker.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `name`.\n\nWithout sort: `name`; the primary key is always appended as the final tiebreaker.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["name", "-name"],
+                pattern:
+                  "^\\s*(?:-(?:name)|(?:name)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:name)|(?:name)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: ["name", "-name", "name.desc"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -157,14 +162,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `id`, `name`, `country`.",
+              "Projection: only these columns (the primary key is always included). Columns: `id`, `name`, `country`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["id", "name", "country"],
+                pattern:
+                  "^\\s*(?:id|name|country)\\s*(?:,\\s*(?:id|name|country)\\s*)*$",
+                examples: ["id", "name", "country"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -251,6 +258,9 @@ export const openapi: OpenApiData = {
           "400": {
             $ref: "#/components/responses/BadRequest",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -282,6 +292,7 @@ export const openapi: OpenApiData = {
         operationId: "readOrgs",
         summary: "Read one row of orgs",
         tags: ["orgs"],
+        description: "The row with this key. No query parameter is taken.",
         responses: {
           "200": {
             description: "The row.",
@@ -298,6 +309,9 @@ export const openapi: OpenApiData = {
           },
           "404": {
             $ref: "#/components/responses/NotFound",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -405,36 +419,37 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `org_id`, `email`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/UsersFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "org_id",
-                      op: "eq",
-                      value: "00000000-0000-4000-8000-000000000000",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/UsersFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"org_id","op":"eq","value":"00000000-0000-4000-8000-000000000000"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `name`, `created_at`.\n\nWithout sort: `name`; the primary key is always appended as the final tiebreaker.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `name`, `created_at`.\n\nWithout sort: `name`; the primary key is always appended as the final tiebreaker.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["name", "-name", "created_at", "-created_at"],
+                pattern:
+                  "^\\s*(?:-(?:name|created_at)|(?:name|created_at)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:name|created_at)|(?:name|created_at)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: [
+                  "name",
+                  "-name",
+                  "name.desc",
+                  "created_at",
+                  "-created_at",
+                  "created_at.desc",
+                ],
               },
               minItems: 1,
               uniqueItems: true,
@@ -446,14 +461,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `email`, `name`, `created_at`.",
+              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `email`, `name`, `created_at`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["id", "org_id", "email", "name", "created_at"],
+                pattern:
+                  "^\\s*(?:id|org_id|email|name|created_at)\\s*(?:,\\s*(?:id|org_id|email|name|created_at)\\s*)*$",
+                examples: ["id", "org_id", "email", "name", "created_at"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -540,6 +557,9 @@ export const openapi: OpenApiData = {
           "400": {
             $ref: "#/components/responses/BadRequest",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -571,6 +591,7 @@ export const openapi: OpenApiData = {
         operationId: "readUsers",
         summary: "Read one row of users",
         tags: ["users"],
+        description: "The row with this key. No query parameter is taken.",
         responses: {
           "200": {
             description: "The row.",
@@ -587,6 +608,9 @@ export const openapi: OpenApiData = {
           },
           "404": {
             $ref: "#/components/responses/NotFound",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -640,8 +664,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -734,42 +764,39 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `org_id`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/ListsFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "org_id",
-                      op: "eq",
-                      value: "00000000-0000-4000-8000-000000000000",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/ListsFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"org_id","op":"eq","value":"00000000-0000-4000-8000-000000000000"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `title`, `position`, `archived_at`.\n\nWithout sort: `-archived_at,position`; the primary key is always appended as the final tiebreaker.\n\nNull placement: `archived_at` sorts nulls last in both directions.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `title`, `position`, `archived_at`.\n\nWithout sort: `-archived_at,position`; the primary key is always appended as the final tiebreaker.\n\nNull placement: `archived_at` sorts nulls last in both directions.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: [
+                pattern:
+                  "^\\s*(?:-(?:title|position|archived_at)|(?:title|position|archived_at)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:title|position|archived_at)|(?:title|position|archived_at)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: [
                   "title",
                   "-title",
+                  "title.desc",
                   "position",
                   "-position",
+                  "position.desc",
                   "archived_at",
                   "-archived_at",
+                  "archived_at.desc",
                 ],
               },
               minItems: 1,
@@ -782,14 +809,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `title`, `position`, `color`, `archived_at`.",
+              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `title`, `position`, `color`, `archived_at`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: [
+                pattern:
+                  "^\\s*(?:id|org_id|title|position|color|archived_at)\\s*(?:,\\s*(?:id|org_id|title|position|color|archived_at)\\s*)*$",
+                examples: [
                   "id",
                   "org_id",
                   "title",
@@ -819,12 +848,13 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `tasks` ({items, has_more} of tasks rows). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["tasks"],
+                pattern: "^\\s*(?:tasks)\\s*(?:,\\s*(?:tasks)\\s*)*$",
+                examples: ["tasks"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -901,6 +931,9 @@ export const openapi: OpenApiData = {
           "400": {
             $ref: "#/components/responses/BadRequest",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -959,8 +992,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -993,6 +1032,8 @@ export const openapi: OpenApiData = {
         operationId: "readLists",
         summary: "Read one row of lists",
         tags: ["lists"],
+        description:
+          "The row with this key; `expand` embeds relations. No other query parameter is taken.",
         parameters: [
           {
             name: "expand",
@@ -1000,12 +1041,13 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `tasks` ({items, has_more} of tasks rows). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["tasks"],
+                pattern: "^\\s*(?:tasks)\\s*(?:,\\s*(?:tasks)\\s*)*$",
+                examples: ["tasks"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1036,6 +1078,9 @@ export const openapi: OpenApiData = {
           },
           "404": {
             $ref: "#/components/responses/NotFound",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1089,8 +1134,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1120,8 +1171,11 @@ export const openapi: OpenApiData = {
           "404": {
             $ref: "#/components/responses/NotFound",
           },
-          "422": {
-            $ref: "#/components/responses/UnprocessableContent",
+          "409": {
+            $ref: "#/components/responses/StillReferenced",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1334,50 +1388,51 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `list_id`, `assignee_id`, `title`, `status`, `priority`, `labels`, `attrs`, `estimate`, `due_on`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/TasksFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "list_id",
-                      op: "gte",
-                      value: "1",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/TasksFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"list_id","op":"gte","value":"1"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `title`, `status`, `priority`, `position`, `estimate`, `due_on`, `created_at`.\n\nWithout sort: `-created_at`; the primary key is always appended as the final tiebreaker.\n\nNull placement: `due_on` sorts nulls last in both directions.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `title`, `status`, `priority`, `position`, `estimate`, `due_on`, `created_at`.\n\nWithout sort: `-created_at`; the primary key is always appended as the final tiebreaker.\n\nNull placement: `due_on` sorts nulls last in both directions.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: [
+                pattern:
+                  "^\\s*(?:-(?:title|status|priority|position|estimate|due_on|created_at)|(?:title|status|priority|position|estimate|due_on|created_at)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:title|status|priority|position|estimate|due_on|created_at)|(?:title|status|priority|position|estimate|due_on|created_at)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: [
                   "title",
                   "-title",
+                  "title.desc",
                   "status",
                   "-status",
+                  "status.desc",
                   "priority",
                   "-priority",
+                  "priority.desc",
                   "position",
                   "-position",
+                  "position.desc",
                   "estimate",
                   "-estimate",
+                  "estimate.desc",
                   "due_on",
                   "-due_on",
+                  "due_on.desc",
                   "created_at",
                   "-created_at",
+                  "created_at.desc",
                 ],
               },
               minItems: 1,
@@ -1390,14 +1445,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `list_id`, `assignee_id`, `title`, `status`, `priority`, `position`, `labels`, `attrs`, `estimate`, `due_on`, `created_at`, `summary`.",
+              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `list_id`, `assignee_id`, `title`, `status`, `priority`, `position`, `labels`, `attrs`, `estimate`, `due_on`, `created_at`, `summary`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: [
+                pattern:
+                  "^\\s*(?:id|org_id|list_id|assignee_id|title|status|priority|position|labels|attrs|estimate|due_on|created_at|summary)\\s*(?:,\\s*(?:id|org_id|list_id|assignee_id|title|status|priority|position|labels|attrs|estimate|due_on|created_at|summary)\\s*)*$",
+                examples: [
                   "id",
                   "org_id",
                   "list_id",
@@ -1435,12 +1492,14 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `list` (the lists row), `assignee` (the users row), `comments` ({items, has_more} of comments rows). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["list", "assignee", "comments"],
+                pattern:
+                  "^\\s*(?:list|assignee|comments)\\s*(?:,\\s*(?:list|assignee|comments)\\s*)*$",
+                examples: ["list", "assignee", "comments"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1517,6 +1576,9 @@ export const openapi: OpenApiData = {
           "400": {
             $ref: "#/components/responses/BadRequest",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -1575,8 +1637,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1609,6 +1677,8 @@ export const openapi: OpenApiData = {
         operationId: "readTasks",
         summary: "Read one row of tasks",
         tags: ["tasks"],
+        description:
+          "The row with this key; `expand` embeds relations. No other query parameter is taken.",
         parameters: [
           {
             name: "expand",
@@ -1616,12 +1686,14 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `list` (the lists row), `assignee` (the users row), `comments` ({items, has_more} of comments rows). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["list", "assignee", "comments"],
+                pattern:
+                  "^\\s*(?:list|assignee|comments)\\s*(?:,\\s*(?:list|assignee|comments)\\s*)*$",
+                examples: ["list", "assignee", "comments"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1652,6 +1724,9 @@ export const openapi: OpenApiData = {
           },
           "404": {
             $ref: "#/components/responses/NotFound",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1705,8 +1780,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1737,8 +1818,11 @@ export const openapi: OpenApiData = {
           "404": {
             $ref: "#/components/responses/NotFound",
           },
-          "422": {
-            $ref: "#/components/responses/UnprocessableContent",
+          "409": {
+            $ref: "#/components/responses/StillReferenced",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -1846,36 +1930,30 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `task_id`, `user_id`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/TaskWatchersFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "task_id",
-                      op: "gte",
-                      value: "1",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/TaskWatchersFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"task_id","op":"gte","value":"1"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `added_at`.\n\nWithout sort, rows come in primary-key order; the primary key is always appended as the final tiebreaker.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `added_at`.\n\nWithout sort, rows come in primary-key order; the primary key is always appended as the final tiebreaker.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["added_at", "-added_at"],
+                pattern:
+                  "^\\s*(?:-(?:added_at)|(?:added_at)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:added_at)|(?:added_at)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: ["added_at", "-added_at", "added_at.desc"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1887,14 +1965,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `org_id`, `task_id`, `user_id`, `added_at`.",
+              "Projection: only these columns (the primary key is always included). Columns: `org_id`, `task_id`, `user_id`, `added_at`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["org_id", "task_id", "user_id", "added_at"],
+                pattern:
+                  "^\\s*(?:org_id|task_id|user_id|added_at)\\s*(?:,\\s*(?:org_id|task_id|user_id|added_at)\\s*)*$",
+                examples: ["org_id", "task_id", "user_id", "added_at"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1907,12 +1987,13 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `task` (the tasks row), `user` (the users row). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["task", "user"],
+                pattern: "^\\s*(?:task|user)\\s*(?:,\\s*(?:task|user)\\s*)*$",
+                examples: ["task", "user"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -1988,6 +2069,9 @@ export const openapi: OpenApiData = {
           },
           "400": {
             $ref: "#/components/responses/BadRequest",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -2095,36 +2179,30 @@ export const openapi: OpenApiData = {
             in: "query",
             description:
               'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.\n\nFields: `task_id`, `author_id`; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.\n\nIt combines with the URL filters by AND and shares their limits.',
-            content: {
-              "application/json": {
-                schema: {
-                  $ref: "#/components/schemas/CommentsFilter",
-                },
-                example: {
-                  op: "and",
-                  children: [
-                    {
-                      field: "task_id",
-                      op: "gte",
-                      value: "1",
-                    },
-                  ],
-                },
+            schema: {
+              type: "string",
+              contentMediaType: "application/json",
+              contentSchema: {
+                $ref: "#/components/schemas/CommentsFilter",
               },
             },
+            example:
+              '{"op":"and","children":[{"field":"task_id","op":"gte","value":"1"}]}',
           },
           {
             name: "sort",
             in: "query",
             description:
-              "Ordering: sortable columns, most significant first; a leading `-` (or `.desc`) sorts descending. Columns: `created_at`.\n\nWithout sort: `-created_at`; the primary key is always appended as the final tiebreaker.",
+              "Ordering: sortable columns, most significant first, comma-separated or repeated; a leading `-` (or `.desc`) sorts descending, `.asc` ascending. Columns: `created_at`.\n\nWithout sort: `-created_at`; the primary key is always appended as the final tiebreaker.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["created_at", "-created_at"],
+                pattern:
+                  "^\\s*(?:-(?:created_at)|(?:created_at)(?:\\.(?:asc|desc))?)\\s*(?:,\\s*(?:-(?:created_at)|(?:created_at)(?:\\.(?:asc|desc))?)\\s*)*$",
+                examples: ["created_at", "-created_at", "created_at.desc"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -2136,14 +2214,16 @@ export const openapi: OpenApiData = {
             name: "select",
             in: "query",
             description:
-              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `task_id`, `author_id`, `body`, `created_at`.",
+              "Projection: only these columns (the primary key is always included). Columns: `id`, `org_id`, `task_id`, `author_id`, `body`, `created_at`. Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: [
+                pattern:
+                  "^\\s*(?:id|org_id|task_id|author_id|body|created_at)\\s*(?:,\\s*(?:id|org_id|task_id|author_id|body|created_at)\\s*)*$",
+                examples: [
                   "id",
                   "org_id",
                   "task_id",
@@ -2173,12 +2253,14 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `task` (the tasks row), `author` (the users row). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["task", "author"],
+                pattern:
+                  "^\\s*(?:task|author)\\s*(?:,\\s*(?:task|author)\\s*)*$",
+                examples: ["task", "author"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -2255,6 +2337,9 @@ export const openapi: OpenApiData = {
           "400": {
             $ref: "#/components/responses/BadRequest",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -2313,8 +2398,14 @@ export const openapi: OpenApiData = {
           "413": {
             $ref: "#/components/responses/ContentTooLarge",
           },
+          "415": {
+            $ref: "#/components/responses/UnsupportedMediaType",
+          },
           "422": {
             $ref: "#/components/responses/UnprocessableContent",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -2347,6 +2438,8 @@ export const openapi: OpenApiData = {
         operationId: "readComments",
         summary: "Read one row of comments",
         tags: ["comments"],
+        description:
+          "The row with this key; `expand` embeds relations. No other query parameter is taken.",
         parameters: [
           {
             name: "expand",
@@ -2354,12 +2447,14 @@ export const openapi: OpenApiData = {
             description:
               "Relations to embed under their names, one level deep: `task` (the tasks row), `author` (the users row). Comma-separated or repeated.",
             style: "form",
-            explode: false,
+            explode: true,
             schema: {
               type: "array",
               items: {
                 type: "string",
-                enum: ["task", "author"],
+                pattern:
+                  "^\\s*(?:task|author)\\s*(?:,\\s*(?:task|author)\\s*)*$",
+                examples: ["task", "author"],
               },
               minItems: 1,
               uniqueItems: true,
@@ -2391,6 +2486,9 @@ export const openapi: OpenApiData = {
           "404": {
             $ref: "#/components/responses/NotFound",
           },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
+          },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
           },
@@ -2419,8 +2517,11 @@ export const openapi: OpenApiData = {
           "404": {
             $ref: "#/components/responses/NotFound",
           },
-          "422": {
-            $ref: "#/components/responses/UnprocessableContent",
+          "409": {
+            $ref: "#/components/responses/StillReferenced",
+          },
+          "500": {
+            $ref: "#/components/responses/HookMisconfigured",
           },
           "503": {
             $ref: "#/components/responses/ServiceUnavailable",
@@ -3490,61 +3591,6 @@ export const openapi: OpenApiData = {
         additionalProperties: false,
         minProperties: 1,
       },
-      TaskWatchersRow: {
-        type: "object",
-        description:
-          "Who follows a task. A pure link table: composite key, list only.",
-        properties: {
-          org_id: {
-            type: "string",
-            format: "uuid",
-          },
-          task_id: {
-            type: "integer",
-            format: "int64",
-          },
-          user_id: {
-            type: "string",
-            format: "uuid",
-          },
-          added_at: {
-            type: "string",
-            format: "date-time",
-          },
-        },
-        required: ["org_id", "task_id", "user_id", "added_at"],
-      },
-      TaskWatchersExpansions: {
-        type: "object",
-        description:
-          "Relations added to a task_watchers row by ?expand= (one level).",
-        properties: {
-          task: {
-            description:
-              "?expand=task: the tasks row that task_id refers to, as a read of it returns it; null when there is none (or a hook hides it).",
-            anyOf: [
-              {
-                $ref: "#/components/schemas/TasksRow",
-              },
-              {
-                type: "null",
-              },
-            ],
-          },
-          user: {
-            description:
-              "?expand=user: the users row that user_id refers to, as a read of it returns it; null when there is none (or a hook hides it).",
-            anyOf: [
-              {
-                $ref: "#/components/schemas/UsersRow",
-              },
-              {
-                type: "null",
-              },
-            ],
-          },
-        },
-      },
       TaskWatchersList: {
         type: "object",
         description: "A page of task_watchers rows.",
@@ -3964,14 +4010,15 @@ export const openapi: OpenApiData = {
         properties: {
           location: {
             type: "string",
-            description: "query.<param>, body, body.<field> or path.id.",
+            description:
+              "query.<param>, header.<name>, body, body.<field> or path.id.",
           },
           detail: {
             type: "string",
           },
           value: {
-            type: "string",
-            description: "The refused value, when it can be echoed.",
+            description:
+              "The refused value, when it can be echoed (any JSON value; today a string).",
           },
           allowed: {
             type: "array",
@@ -4017,8 +4064,30 @@ export const openapi: OpenApiData = {
           },
         },
       },
+      StillReferenced: {
+        description:
+          "Other rows still refer to this row (type /problems/still-referenced, location path.id).",
+        content: {
+          "application/problem+json": {
+            schema: {
+              $ref: "#/components/schemas/Problem",
+            },
+          },
+        },
+      },
       ContentTooLarge: {
         description: "The request body is larger than 1 MiB.",
+        content: {
+          "application/problem+json": {
+            schema: {
+              $ref: "#/components/schemas/Problem",
+            },
+          },
+        },
+      },
+      UnsupportedMediaType: {
+        description:
+          "The body is not declared as JSON: send Content-Type: application/json.",
         content: {
           "application/problem+json": {
             schema: {
@@ -4038,9 +4107,29 @@ export const openapi: OpenApiData = {
           },
         },
       },
+      HookMisconfigured: {
+        description:
+          "A hook the service cannot apply (type /problems/hook-misconfigured): a BeforeQuery predicate that does not fit the table or an expansion, or an AfterCommit hook on a resource without transactions. The server's fault; the detail names the table.",
+        content: {
+          "application/problem+json": {
+            schema: {
+              $ref: "#/components/schemas/Problem",
+            },
+          },
+        },
+      },
       ServiceUnavailable: {
         description:
-          "The database is not reachable, or the request conflicted with a concurrent one; try again.",
+          "The database is down or busy, a table the request needs is locked, or the request conflicted with a concurrent one; try again after Retry-After seconds (docs/http.md, When the database fails).",
+        headers: {
+          "Retry-After": {
+            description: "Seconds to wait before trying again.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+            },
+          },
+        },
         content: {
           "application/problem+json": {
             schema: {
