@@ -12,6 +12,13 @@ import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
 import { EmbeddedDatabaseError, openEmbeddedDatabase } from "../runtime/exec/embedded.js";
 import { findSchemaMismatches } from "./dev/schema-check.js";
 
+/** The one-line reason a server could not listen on 127.0.0.1:`port`. */
+export function listenFailure(e: NodeJS.ErrnoException, port: number): string {
+  if (e.code === "EADDRINUSE") return `port ${port} on 127.0.0.1 is already in use; choose another with --port`;
+  if (e.code === "EACCES") return `port ${port} on 127.0.0.1 needs privileges this process does not have; choose another with --port`;
+  return `cannot listen on 127.0.0.1:${port}: ${e.code ?? e.message}`;
+}
+
 /**
  * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (issue #2 §6).
  * Embedded PGlite unless `--database-url` names a server, which must already
@@ -125,17 +132,22 @@ export default class Dev extends Command {
     if (!docs.ok) {
       for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
-    await new Promise<void>((resolve) => {
+    const failure = await new Promise<string | undefined>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: flags.port }, (info) => {
         this.log(`resc: serving ${args.file} at http://127.0.0.1:${info.port}`);
       });
+      // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack (issue #10 §4).
+      server.once("error", (e: NodeJS.ErrnoException) => {
+        void db.close().finally(() => resolve(listenFailure(e, flags.port)));
+      });
       const stop = () => {
         server.close(() => {
-          void db.close().finally(resolve);
+          void db.close().finally(() => resolve(undefined));
         });
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+    if (failure !== undefined) this.fail([failure]);
   }
 }

@@ -15,6 +15,11 @@ export const TREE_CORE = String.raw`/**
  * resource descriptions in ${'`'}index.ts${'`'}, sending requests through the typed
  * client's HTTP core. It depends on ${'`'}@oclif/core${'`'} and the typed client
  * only; it holds no database credential.
+ *
+ * Your project needs the npm package ${'`'}@oclif/core${'`'} (version 4):
+ * ${'`'}npm install @oclif/core${'`'}. The code is ES modules with ${'`'}.js${'`'} import
+ * specifiers; it compiles under ${'`'}"module": "NodeNext"${'`'} in an ESM or a
+ * CommonJS project (docs/clients.md, "A binary").
  */
 import { Args, Command, Config, Flags, flush, handle, run, type Interfaces } from "@oclif/core";
 import { DEFAULT_BASE_URL, HttpClient, ProblemError, TransportError, type ApiRequest } from "../client/http.js";

@@ -16,4 +16,5 @@
  */
 import { buildCommandTree } from "../generated/cli/commands/index.js";
 
-await buildCommandTree().execute();
+// Not awaited at top level, so the same main compiles in an ESM and in a CommonJS project.
+void buildCommandTree().execute();

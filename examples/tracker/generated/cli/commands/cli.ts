@@ -5,6 +5,11 @@
  * resource descriptions in `index.ts`, sending requests through the typed
  * client's HTTP core. It depends on `@oclif/core` and the typed client
  * only; it holds no database credential.
+ *
+ * Your project needs the npm package `@oclif/core` (version 4):
+ * `npm install @oclif/core`. The code is ES modules with `.js` import
+ * specifiers; it compiles under `"module": "NodeNext"` in an ESM or a
+ * CommonJS project (docs/clients.md, "A binary").
  */
 import {
   Args,
