@@ -6,6 +6,7 @@
 import { parse } from "../grammar/index.js";
 import type { Diagnostic, Schema } from "./ir.js";
 import { validate } from "./validate/index.js";
+import { validateIntact } from "./validate/partial.js";
 
 export { validate, hasErrors } from "./validate/index.js";
 export { buildDescriptor, resolveLimits } from "./descriptor.js";
@@ -38,7 +39,7 @@ export type * from "./ir.js";
 export interface CompileResult {
   /** The schema as far as it could be built (complete when `ok`). */
   schema: Schema;
-  /** Parser diagnostics, then (when parsing had no error) the validator's, each list in source order. */
+  /** Parser diagnostics, then the validator's (over the intact declarations when parsing failed), each list in source order. */
   diagnostics: Diagnostic[];
   /** No diagnostic of severity `error`: the backends may run. */
   ok: boolean;
@@ -46,13 +47,16 @@ export interface CompileResult {
 
 /**
  * Parses and validates `text`, read from `file` (the name shown in
- * diagnostics). The validator runs only on a schema that parsed without
- * error, so a syntax slip does not cascade into rule violations. Never
+ * diagnostics). With syntax errors, the rules run over the declarations no
+ * error touched, minus those that look across declarations, so a syntax
+ * slip does not cascade into rule violations and does not hide the ones
+ * elsewhere (docs/decisions/0230-rules-beside-syntax-errors.md). Never
  * throws on user input.
  */
 export function compileSource(text: string, file: string): CompileResult {
   const parsed = parse(text, file);
-  const parseFailed = parsed.diagnostics.some((d) => d.severity === "error");
-  const diagnostics = parseFailed ? parsed.diagnostics : [...parsed.diagnostics, ...validate(parsed.schema)];
+  const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
+  const rules = syntaxErrors.length > 0 ? validateIntact(parsed.schema, syntaxErrors) : validate(parsed.schema);
+  const diagnostics = [...parsed.diagnostics, ...rules];
   return { schema: parsed.schema, diagnostics, ok: !diagnostics.some((d) => d.severity === "error") };
 }

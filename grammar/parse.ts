@@ -9,6 +9,7 @@
 import type { CstNode, IToken } from "chevrotain";
 import type { Diagnostic, ParseResult } from "../compiler/ir.js";
 import { lex } from "./lexer.js";
+import { closeDanglingParens } from "./recover.js";
 import { parser } from "./parser.js";
 import { SourceMap } from "./span.js";
 import { syntaxDiagnostic } from "./syntax-errors.js";
@@ -77,10 +78,16 @@ export function parse(text: string, file: string): ParseResult {
   const source = new SourceMap(file, text);
   try {
     const lexed = lex(text, source);
-    const parsed = parseTokens(lexed.tokens, source);
+    const closed = closeDanglingParens(lexed.tokens, source);
+    const parsed = parseTokens(closed.tokens, source);
     const ctx = new Ctx(source, new DocIndex(lexed.tokens, lexed.docComments));
     const built = buildSchema(parsed.roots, file, ctx);
-    const diagnostics = dedupe([...lexed.diagnostics, ...parsed.diagnostics, ...built.diagnostics]).sort(
+    const diagnostics = dedupe([
+      ...lexed.diagnostics,
+      ...closed.diagnostics,
+      ...parsed.diagnostics,
+      ...built.diagnostics,
+    ]).sort(
       (a, b) => a.span.offset - b.span.offset,
     );
     return { schema: built.schema, diagnostics };

@@ -123,7 +123,8 @@ function describeBlock(tokens: IToken[], i: number): string {
 }
 
 /** Names what a `(` at `i` opens: `the arguments of "@ref"`, `the modifiers of type "numeric"`. */
-function describeParen(tokens: IToken[], i: number): string {
+/** How the "(" at `i` reads in a message: `the arguments of "@default"`, or `the "(" after "now"`. */
+export function describeParen(tokens: IToken[], i: number): string {
   const a = tokens[i - 1];
   if (!a) return `"("`;
   if (a.image.startsWith("@")) return `the arguments of "${a.image}"`;

@@ -49,7 +49,10 @@ export function stillReferenced(rc: ResourceContext, e: unknown, id: string): Pr
   if (err?.code !== "23503") return undefined;
   const referencing = typeof err.table === "string" ? rc.service.tables.find((t) => t.name === err.table) : undefined;
   const by = referencing?.resource ? `rows of ${referencing.resource.path}` : "other rows";
-  return new ProblemError(409, "still-referenced", `The row is still referred to by ${by}; remove or change those first.`, [
-    { location: "path.id", detail: `still referred to by ${by}`, value: id },
-  ]);
+  return new ProblemError(
+    409,
+    "still-referenced",
+    `The row is still referred to by ${by}; remove or change those first.`,
+    [{ location: "path.id", detail: `still referred to by ${by}`, value: id }],
+  );
 }
