@@ -40,8 +40,26 @@ export function closest(name: string, candidates: Iterable<string>, maxDistance?
   return bestDistance <= limit ? best : undefined;
 }
 
-/** ` Did you mean "x"?` or the empty string, ready to append to a message. */
+/**
+ * ` Did you mean "x"?` or the empty string, ready to append to a message.
+ * Besides near spellings it finds a name written as part of a longer one
+ * (`page_size` for `default_page_size` and `max_page_size`), naming every
+ * such candidate (at most three).
+ */
 export function didYouMean(name: string, candidates: Iterable<string>, prefix = ""): string {
-  const c = closest(name, candidates);
-  return c === undefined ? "" : ` Did you mean "${prefix}${c}"?`;
+  const list = [...candidates];
+  // Fewer edits than half the name: "b" is not a slip for "a", nor "nope" for "code".
+  const c = closest(name, list, Math.min(2, Math.ceil(name.length / 2) - 1));
+  if (c !== undefined) return ` Did you mean "${prefix}${c}"?`;
+  const lower = name.toLowerCase();
+  const parts =
+    lower.length >= 3
+      ? list.filter((x) => {
+          const l = x.toLowerCase();
+          return l.includes(lower) || (l.length >= 3 && lower.includes(l));
+        })
+      : [];
+  if (parts.length === 0 || parts.length > 3) return "";
+  const quoted = parts.map((x) => `"${prefix}${x}"`);
+  return ` Did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`}?`;
 }

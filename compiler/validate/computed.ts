@@ -10,7 +10,7 @@
  * columns of its table.
  */
 import type { ColumnDecl } from "../ir.js";
-import { attributeSpan, exposedTables, qualified, settingSpan, type ValidationContext } from "./context.js";
+import { withHint, attributeSpan, exposedTables, qualified, settingSpan, type ValidationContext } from "./context.js";
 
 /** Attributes a computed column may not carry, with the test for each. */
 const REFUSED: { attr: string; on: (c: ColumnDecl) => boolean; why: string }[] = [
@@ -75,7 +75,11 @@ export function checkComputed(ctx: ValidationContext): void {
       if (!column) {
         ctx.error(
           "unknown-computed-column",
-          `"computed" names "${name}", which is not a column of table "${table.name}"`,
+          withHint(
+            `"computed" names "${name}", which is not a column of table "${table.name}"`,
+            name,
+            table.columns.filter((c) => c.computed !== undefined).map((c) => c.name),
+          ),
           settingSpan(resource, "computed"),
         );
       } else if (column.computed === undefined) {

@@ -4,6 +4,7 @@
  * report and move on, so one run lists every problem (spec: Column
  * capabilities, "schema validation reports all three").
  */
+import { didYouMean } from "../../grammar/suggest.js";
 import type { ColumnDecl, Diagnostic, ResourceDecl, Severity, Span, TableDecl, TypeRef } from "../ir.js";
 import { SchemaIndex } from "../schema-index.js";
 
@@ -81,4 +82,14 @@ export function typeText(ref: TypeRef): string {
 /** `table.column`, for messages. */
 export function qualified(table: TableDecl, column: string): string {
   return `${table.name}.${column}`;
+}
+
+/**
+ * `message`, then `. Did you mean "x"?` when a candidate is close to `name`
+ * (grammar/suggest.ts), so every "not declared" diagnostic offers the
+ * likely intended name (issue #10 §5).
+ */
+export function withHint(message: string, name: string, candidates: Iterable<string>): string {
+  const hint = didYouMean(name, candidates);
+  return hint === "" ? message : `${message}.${hint}`;
 }

@@ -6,6 +6,7 @@
  * take the name of a built-in type, which would change what that name means
  * everywhere in the schema.
  */
+import { withHint } from "./context.js";
 import type { Span, TableDecl } from "../ir.js";
 import { lookupBuiltin } from "../pgtypes.js";
 import type { ValidationContext } from "./context.js";
@@ -43,7 +44,11 @@ function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
   const need = (cols: readonly string[], what: string, span: Span): void => {
     for (const col of cols) {
       if (!names.has(col)) {
-        ctx.error("unknown-column", `${what} names "${col}", which is not a column of table "${table.name}"`, span);
+        ctx.error(
+          "unknown-column",
+          withHint(`${what} names "${col}", which is not a column of table "${table.name}"`, col, names),
+          span,
+        );
       }
     }
   };

@@ -7,7 +7,7 @@
  * there, because `expand=` and projection share one namespace.
  */
 import type { Span, TableDecl } from "../ir.js";
-import { attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
+import { withHint, attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
 
 /** A relation as seen from the table it is expanded on. */
 interface NamedRelation {
@@ -36,7 +36,7 @@ function checkReferences(ctx: ValidationContext): void {
       if (!target) {
         ctx.error(
           "unknown-ref-target",
-          `@ref on "${name}" names table "${ref.target}", which is not declared`,
+          withHint(`@ref on "${name}" names table "${ref.target}", which is not declared`, ref.target, ctx.index.tables.keys()),
           ref.span,
         );
         continue;
@@ -57,7 +57,11 @@ function checkReferences(ctx: ValidationContext): void {
       if (!resolved) {
         ctx.error(
           "unknown-ref-column",
-          `@ref on "${name}" names column "${ref.targetColumn ?? ""}", which is not a column of table "${target.name}"`,
+          withHint(
+            `@ref on "${name}" names column "${ref.targetColumn ?? ""}", which is not a column of table "${target.name}"`,
+            ref.targetColumn ?? "",
+            target.columns.map((c) => c.name),
+          ),
           ref.span,
         );
         continue;

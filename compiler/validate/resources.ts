@@ -5,7 +5,7 @@
  * resource exposing no operation serves nothing and is linted.
  */
 import type { ResourceDecl } from "../ir.js";
-import { exposedTables, settingSpan, type ValidationContext } from "./context.js";
+import { withHint, exposedTables, settingSpan, type ValidationContext } from "./context.js";
 
 /** One URL path segment of unreserved characters (RFC 3986), so it needs no escaping. */
 const PATH = /^\/[A-Za-z0-9._~-]+$/;
@@ -48,7 +48,7 @@ export function checkResources(ctx: ValidationContext): void {
         const declared = [...schemes].sort().join(", ") || "none";
         ctx.error(
           "unknown-security-scheme",
-          `security scheme "${req.scheme}" is not declared in the api block (declared: ${declared})`,
+          withHint(`security scheme "${req.scheme}" is not declared in the api block (declared: ${declared})`, req.scheme, schemes),
           req.span,
         );
       }

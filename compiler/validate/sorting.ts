@@ -5,7 +5,7 @@
  * Sortable, each at most once.
  */
 import type { SortTermDecl, TableDecl } from "../ir.js";
-import { exposedTables, qualified, type ValidationContext } from "./context.js";
+import { withHint, exposedTables, qualified, type ValidationContext } from "./context.js";
 
 function checkTerms(ctx: ValidationContext, table: TableDecl, terms: readonly SortTermDecl[], what: string): void {
   const seen = new Set<string>();
@@ -14,7 +14,11 @@ function checkTerms(ctx: ValidationContext, table: TableDecl, terms: readonly So
     if (!column) {
       ctx.error(
         "unknown-sort-column",
-        `${what} names "${term.column}", which is not a column of table "${table.name}"`,
+        withHint(
+          `${what} names "${term.column}", which is not a column of table "${table.name}"`,
+          term.column,
+          table.columns.map((c) => c.name),
+        ),
         term.span,
       );
     } else if (!column.sortable) {

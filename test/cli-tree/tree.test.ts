@@ -156,3 +156,23 @@ describe("JSON output", () => {
     expect(objectMembers("{}")).toEqual([]);
   });
 });
+
+describe("filter help on a document column (issue #10 §5)", () => {
+  const tree = createCommandTree(
+    { bin: "docs", envPrefix: "DOCS", version: "1.0.0" },
+    specsOf(`table notes {
+  id    bigint @primary_key
+  attrs jsonb  @filterable
+  tag   text   @filterable
+  resource "/notes" { ops = [list] }
+}
+`),
+  );
+
+  it("offers no bare value on jsonb, which the service refuses, and keeps it elsewhere", () => {
+    const list = tree.commands["notes:list"].flags ?? {};
+    expect(list["attrs"].description).not.toMatch(/bare value for eq/);
+    expect(list["attrs"].description).toMatch(/no bare value: write hasdoc\.<JSON document>/);
+    expect(list["tag"].description).toMatch(/or a bare value for eq/);
+  });
+});

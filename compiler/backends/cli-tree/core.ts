@@ -49,6 +49,8 @@ export interface FilterSpec {
   /** The operators the service accepts on it, alphabetical. */
   operators: string[];
   values?: string[];
+  /** A document (jsonb) column: the service takes no bare value, only operator.value (hasdoc.<JSON>). */
+  document?: boolean;
 }
 
 /** The list operation of a resource. */
@@ -395,7 +397,9 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
         filter.column +
         " (" +
         filter.type +
-        "): operator.value, or a bare value for eq; repeat to conjoin. Operators: " +
+        (filter.document
+          ? "): operator.value (a document column takes no bare value: write hasdoc.<JSON document>); repeat to conjoin. Operators: "
+          : "): operator.value, or a bare value for eq; repeat to conjoin. Operators: ") +
         filter.operators.join(", ") +
         "." +
         values +

@@ -29,6 +29,8 @@ export interface FilterSpec {
   type: string;
   operators: string[];
   values?: string[];
+  /** A document (jsonb) column: no bare-value shorthand. */
+  document?: boolean;
 }
 
 /** One served resource as its commands need it. */
@@ -98,6 +100,8 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
       filters: columns(table, vocab.filterable).map((c) => {
         const f: FilterSpec = { column: c.name, type: displayType(c), operators: [...operatorsFor(c)] };
         if (c.kind === "enum" && c.enumValues) f.values = [...c.enumValues];
+        // The service refuses a bare value on a document column (runtime/query/leaf.ts); the help must not offer one.
+        if (c.kind === "jsonb" && !c.array) f.document = true;
         return f;
       }),
       sortable: [...vocab.sortable],

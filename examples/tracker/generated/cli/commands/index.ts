@@ -305,6 +305,7 @@ export const resources: ResourceSpec[] = [
           column: "attrs",
           type: "jsonb, nullable",
           operators: ["hasdoc", "isnull", "nhasdoc", "notnull"],
+          document: true,
         },
         {
           column: "estimate",
