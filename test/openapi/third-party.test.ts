@@ -5,7 +5,7 @@
  * `strict`, with `filter` a plain string parameter and `sort` an array.
  * Run for the Pagila fixture and the reference application.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ const REDOCLY = bin("@redocly/cli/bin/cli.js");
 const ORVAL = bin("orval/dist/bin/orval.js");
 const HEY = bin("@hey-api/openapi-ts/bin/run.js");
 const TSC = bin("typescript/bin/tsc");
+const OPENAPI_TS = bin("openapi-typescript/bin/cli.js");
 
 const documents = [
   ["Pagila", "fixtures/pagila/pagila.resource"],
@@ -28,6 +29,8 @@ const documents = [
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "resc-third-party-"));
+  // The generated programs import their client libraries by package name, as a user's project would.
+  await symlink(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   for (const [name, file] of documents) {
     const { schema } = await compileFile(file);
     await writeFile(path.join(dir, `${slug(name)}.json`), printOpenApi(emitOpenApi(schema)));
@@ -81,6 +84,34 @@ describe.each(documents)("%s", (name) => {
     const orvalText = await readFile(path.join(out, "orval/client.ts"), "utf8");
     expect(orvalText).toMatch(/filter\?: string;/);
 
+    const tsc = await runNode([TSC, "-p", dir], { cwd: dir, timeout: 180_000 });
+    expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  });
+});
+
+describe("openapi-fetch from the served document (docs/clients.md)", () => {
+  it("types the program docs/clients.md shows, with sort and select as arrays", async () => {
+    const out = path.join(dir, "openapi-fetch");
+    const gen = await runNode([OPENAPI_TS, path.join(dir, "pagila.json"), "-o", path.join(out, "pagila-api.d.ts")], {
+      cwd: dir,
+      timeout: 120_000,
+    });
+    expect(gen.code, gen.stderr).toBe(0);
+    await writeFile(
+      path.join(out, "program.ts"),
+      [
+        'import createClient from "openapi-fetch";',
+        'import type { paths } from "./pagila-api";',
+        'const client = createClient<paths>({ baseUrl: "http://127.0.0.1:3000" });',
+        "export async function longest(): Promise<string[]> {",
+        '  const { data } = await client.GET("/films", {',
+        '    params: { query: { sort: ["-length", "title"], select: ["film_id", "title"], rating: ["eq.PG"] } },',
+        "  });",
+        "  return (data?.items ?? []).map((f) => String(f.title));",
+        "}",
+        "",
+      ].join("\n"),
+    );
     const tsc = await runNode([TSC, "-p", dir], { cwd: dir, timeout: 180_000 });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   });
