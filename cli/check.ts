@@ -1,16 +1,52 @@
-import { Args, Command } from "@oclif/core";
+import { Args, Command, Flags } from "@oclif/core";
 import { loadSchema } from "./load.js";
 
-/** `resc check FILE`: prints every diagnostic with a code frame; exits non-zero on errors (issue #2 §3). */
+/**
+ * `resc check FILE`: prints every diagnostic with a code frame; exits
+ * non-zero on errors (issue #2 §3). With `--database-url`, also compares
+ * the live database with the schema and exits non-zero naming each
+ * difference, as the statement that would remove it: the drift gate for CI
+ * (issue #11 §3; docs/decisions/1240-migrations.md).
+ */
 export default class Check extends Command {
   static override description = "Check a .resource file: syntax, the spec's rules and lint warnings, all at once.";
-  static override examples = ["<%= config.bin %> check spec.resource"];
+  static override examples = [
+    "<%= config.bin %> check spec.resource",
+    "<%= config.bin %> check spec.resource --database-url postgres://app@db/app",
+  ];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
+  static override flags = {
+    "database-url": Flags.string({ description: "also fail when this database differs from the schema (drift)" }),
+  };
 
   async run(): Promise<void> {
-    const { args } = await this.parse(Check);
+    const { args, flags } = await this.parse(Check);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
     this.log(`${args.file}: ok${r.warnings ? ` (${r.warnings} warning${r.warnings === 1 ? "" : "s"})` : ""}`);
+    const url = flags["database-url"];
+    if (url === undefined) return;
+    // Loaded only here: a plain check needs neither pg nor the scratch database (issue #13).
+    const { createPgExecutor } = await import("../runtime/exec/pg.js");
+    const { driftSteps } = await import("./migrate/compare.js");
+    const db = createPgExecutor({ connectionString: url, max: 1 });
+    let steps: Awaited<ReturnType<typeof driftSteps>>;
+    try {
+      steps = await driftSteps(db, r.schema);
+    } catch (e) {
+      this.error(`cannot read the database: ${(e as Error).message}`, { exit: 1 });
+    } finally {
+      await db.close();
+    }
+    if (steps.length === 0) {
+      this.log("the database matches the schema");
+      return;
+    }
+    process.stderr.write(
+      `Error: the database differs from ${args.file} in ${steps.length} way${steps.length === 1 ? "" : "s"}; these statements would make it match:\n` +
+        steps.map((s) => `  ${s.sql.replace(/\n/g, "\n  ")}${s.destructive ? `   -- ${s.destructive}` : ""}`).join("\n") +
+        "\n",
+    );
+    this.exit(1);
   }
 }

@@ -4,8 +4,22 @@ import Dev from "./dev.js";
 import Fmt from "./fmt.js";
 import Generate from "./generate.js";
 import Lsp from "./lsp.js";
+import MigrateDeploy from "./migrate-deploy.js";
+import MigrateDiff from "./migrate-diff.js";
+import MigrateStatus from "./migrate-status.js";
 import OpenApi from "./openapi.js";
 import Sql from "./sql.js";
 
 /** Command id → oclif command class; every `resc` subcommand, one file each (docs/architecture.md, cli/). */
-export const commands = { check: Check, dev: Dev, fmt: Fmt, generate: Generate, lsp: Lsp, openapi: OpenApi, sql: Sql };
+export const commands = {
+  check: Check,
+  dev: Dev,
+  fmt: Fmt,
+  generate: Generate,
+  lsp: Lsp,
+  "migrate:deploy": MigrateDeploy,
+  "migrate:diff": MigrateDiff,
+  "migrate:status": MigrateStatus,
+  openapi: OpenApi,
+  sql: Sql,
+};

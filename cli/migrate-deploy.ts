@@ -1,0 +1,28 @@
+import { Args, Command, Flags } from "@oclif/core";
+import { readMigrations } from "./migrate/files.js";
+import { deployMigrations } from "./migrate/history.js";
+
+/**
+ * `resc migrate deploy DATABASE_URL`: applies the pending migrations in
+ * order, each in its own transaction, under an advisory lock; refuses when
+ * an applied migration was edited (issue #11 §3; docs/decisions/1240-migrations.md).
+ */
+export default class MigrateDeploy extends Command {
+  static override description = "Apply the pending migrations of migrations/ to a database.";
+  static override examples = ["<%= config.bin %> migrate deploy postgres://app@db/app --dir migrations"];
+  static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
+  static override flags = { dir: Flags.string({ description: "the migrations directory", default: "migrations" }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MigrateDeploy);
+    const url = args.url ?? process.env.DATABASE_URL;
+    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    const files = await readMigrations(flags.dir);
+    try {
+      const applied = await deployMigrations(url, files, (l) => this.log(l));
+      this.log(applied.length === 0 ? "the database is up to date" : `applied ${applied.length} migration${applied.length === 1 ? "" : "s"}`);
+    } catch (e) {
+      this.error((e as Error).message, { exit: 1 });
+    }
+  }
+}

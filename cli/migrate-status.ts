@@ -1,0 +1,26 @@
+import { Args, Command, Flags } from "@oclif/core";
+import { readMigrations } from "./migrate/files.js";
+import { migrationStatus } from "./migrate/history.js";
+
+/** `resc migrate status DATABASE_URL`: applied, pending, edited and missing migrations; exits 1 on edited or missing. */
+export default class MigrateStatus extends Command {
+  static override description = "List the applied, pending and edited migrations of a database.";
+  static override examples = ["<%= config.bin %> migrate status postgres://app@db/app"];
+  static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
+  static override flags = { dir: Flags.string({ description: "the migrations directory", default: "migrations" }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MigrateStatus);
+    const url = args.url ?? process.env.DATABASE_URL;
+    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    let s: Awaited<ReturnType<typeof migrationStatus>>;
+    try {
+      s = await migrationStatus(url, await readMigrations(flags.dir));
+    } catch (e) {
+      this.error((e as Error).message, { exit: 1 });
+    }
+    for (const a of s.applied) this.log(`applied  ${a.name}  ${a.appliedAt}${s.edited.includes(a.name) ? "  EDITED since" : ""}${s.missing.includes(a.name) ? "  MISSING from the directory" : ""}`);
+    for (const p of s.pending) this.log(`pending  ${p}`);
+    if (s.edited.length > 0 || s.missing.length > 0) this.exit(1);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * A database schema as PostgreSQL itself spells it: types through
+ * `format_type`, defaults through `pg_get_expr`, constraints through
+ * `pg_get_constraintdef`, indexes through `pg_get_indexdef`. Both sides of
+ * every comparison (`resc migrate diff`, `resc check --database-url`) are
+ * read this way, from a live database or from a scratch one the schema's
+ * DDL was applied to, so a difference is a real one and never a spelling
+ * (docs/decisions/1240-migrations.md).
+ */
+import type { Executor } from "../../runtime/exec/executor.js";
+
+/** A column as the catalog has it. */
+export interface CatalogColumn {
+  name: string;
+  /** `format_type(atttypid, atttypmod)`, e.g. `numeric(4,2)`, `text[]`, `mpaa_rating`. */
+  type: string;
+  notNull: boolean;
+  /** The default expression, absent when none (identity columns have none). */
+  default?: string;
+  /** `a` (ALWAYS) or `d` (BY DEFAULT) for an identity column. */
+  identity?: "a" | "d";
+  /** The expression of a generated (stored) column. */
+  generated?: string;
+}
+
+/** A table constraint, keyed by its definition (names differ between databases). */
+export interface CatalogConstraint {
+  name: string;
+  /** `p` primary key, `u` unique, `f` foreign key, `c` check. */
+  kind: "p" | "u" | "f" | "c";
+  /** `pg_get_constraintdef`, e.g. `PRIMARY KEY (id)`, `FOREIGN KEY (a) REFERENCES t(id)`. */
+  definition: string;
+}
+
+/** An index that backs no constraint. */
+export interface CatalogIndex {
+  name: string;
+  /** `pg_get_indexdef` with the index and table names taken out, so two spellings compare equal. */
+  shape: string;
+  /** The full `CREATE INDEX` statement. */
+  definition: string;
+}
+
+/** A table: its columns in order, constraints and indexes. */
+export interface CatalogTable {
+  name: string;
+  columns: CatalogColumn[];
+  constraints: CatalogConstraint[];
+  indexes: CatalogIndex[];
+}
+
+/** A domain over a base type. */
+export interface CatalogDomain {
+  name: string;
+  type: string;
+  notNull: boolean;
+  default?: string;
+  /** `pg_get_constraintdef` of each CHECK, e.g. `CHECK ((VALUE >= 0))`. */
+  checks: string[];
+}
+
+/** One namespace's tables, enums and domains, each list sorted by name. */
+export interface Catalog {
+  enums: { name: string; values: string[] }[];
+  domains: CatalogDomain[];
+  tables: CatalogTable[];
+}
+
+async function rows(db: Executor, text: string, values: string[]): Promise<Record<string, string | null>[]> {
+  return (await db.query({ text, values })).rows;
+}
+
+/**
+ * Reads the catalog of namespace `schema` (default `public`). Views,
+ * partitions' children, sequences and functions are not read: the
+ * language has no way to say them.
+ * @throws the driver's error when the database cannot be queried
+ */
+export async function readCatalog(db: Executor, schema = "public"): Promise<Catalog> {
+  const enums = await rows(
+    db,
+    `select t.typname as name, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
+     from pg_type t join pg_namespace n on n.oid = t.typnamespace join pg_enum e on e.enumtypid = t.oid
+     where n.nspname = $1 group by t.typname order by t.typname`,
+    [schema],
+  );
+  const domains = await rows(
+    db,
+    `select t.typname as name, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
+            t.typdefault as def,
+            (select string_agg(pg_get_constraintdef(c.oid), E'\\n' order by pg_get_constraintdef(c.oid))
+               from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checks
+     from pg_type t join pg_namespace n on n.oid = t.typnamespace
+     where n.nspname = $1 and t.typtype = 'd' order by t.typname`,
+    [schema],
+  );
+  const columns = await rows(
+    db,
+    `select c.relname as tbl, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+            a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
+            pg_get_expr(d.adbin, d.adrelid) as def
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+     left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition
+     order by c.relname, a.attnum`,
+    [schema],
+  );
+  const constraints = await rows(
+    db,
+    `select c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def
+     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and k.contype in ('p', 'u', 'f', 'c') order by c.relname, k.conname`,
+    [schema],
+  );
+  const indexes = await rows(
+    db,
+    `select c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def
+     from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
+     join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid and k.conrelid = x.indrelid)
+     order by c.relname, i.relname`,
+    [schema],
+  );
+
+  const tables = new Map<string, CatalogTable>();
+  const table = (name: string): CatalogTable => {
+    let t = tables.get(name);
+    if (!t) tables.set(name, (t = { name, columns: [], constraints: [], indexes: [] }));
+    return t;
+  };
+  for (const r of columns) {
+    const col: CatalogColumn = { name: r.name!, type: r.type!, notNull: r.notnull === "true" };
+    if (r.ident === "a" || r.ident === "d") col.identity = r.ident;
+    if (r.gen === "s" && r.def !== null) col.generated = r.def;
+    else if (r.def !== null) col.default = r.def;
+    table(r.tbl!).columns.push(col);
+  }
+  for (const r of constraints) {
+    table(r.tbl!).constraints.push({ name: r.name!, kind: r.kind as CatalogConstraint["kind"], definition: r.def! });
+  }
+  for (const r of indexes) {
+    const def = r.def!;
+    // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
+    const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
+    table(r.tbl!).indexes.push({ name: r.name!, shape, definition: def });
+  }
+  return {
+    enums: enums.map((r) => ({ name: r.name!, values: r.vals!.split("\n") })),
+    domains: domains.map((r) => {
+      const d: CatalogDomain = { name: r.name!, type: r.type!, notNull: r.notnull === "true", checks: r.checks ? r.checks.split("\n") : [] };
+      if (r.def !== null) d.default = r.def;
+      return d;
+    }),
+    tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}

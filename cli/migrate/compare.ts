@@ -1,0 +1,37 @@
+/**
+ * The comparisons the commands share: a schema against its migrations
+ * (`migrate diff`) and a live database against a schema (`check
+ * --database-url`), both as catalog steps.
+ */
+import path from "node:path";
+import { emitSql } from "../../compiler/index.js";
+import type { Schema } from "../../compiler/ir.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import { readCatalog, type Catalog } from "./catalog.js";
+import { diffCatalogs, type Step } from "./diff.js";
+import { readMigrations, type MigrationFile } from "./files.js";
+import { HISTORY_TABLE } from "./history.js";
+import { catalogOfDdl, scratchStates } from "./scratch.js";
+
+/** The migrations directory of a schema file: `migrations/` beside it, unless given. */
+export function migrationsDir(schemaFile: string, dir?: string): string {
+  return dir ?? path.join(path.dirname(schemaFile), "migrations");
+}
+
+/** `catalog` without resc's own history table. */
+export function withoutHistory(catalog: Catalog): Catalog {
+  return { ...catalog, tables: catalog.tables.filter((t) => t.name !== HISTORY_TABLE) };
+}
+
+/** The steps from what the committed migrations build to what `schema` declares. */
+export async function pendingSteps(schema: Schema, dir: string): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
+  const migrations = await readMigrations(dir);
+  const states = await scratchStates(migrations, emitSql(schema));
+  return { steps: diffCatalogs(states.current, states.desired), migrations };
+}
+
+/** The steps that would make the live database (namespace `public`) match `schema`: empty when it does. */
+export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
+  const live = withoutHistory(await readCatalog(db, "public"));
+  return diffCatalogs(live, await catalogOfDdl(emitSql(schema)));
+}

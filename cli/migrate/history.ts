@@ -1,0 +1,109 @@
+/**
+ * Applying migrations to a real database (`resc migrate deploy`) and
+ * reporting where it stands (`resc migrate status`). The history lives in
+ * the table `resc_migrations` (name, checksum, applied_at); each migration
+ * runs in its own transaction together with its history row; a session
+ * advisory lock makes two nodes starting at once apply each migration once;
+ * an applied file whose checksum changed stops everything
+ * (docs/decisions/1240-migrations.md).
+ */
+import pg from "pg";
+import type { MigrationFile } from "./files.js";
+
+/** The history table's name; the catalog comparisons leave it out. */
+export const HISTORY_TABLE = "resc_migrations";
+
+/** Key of the advisory lock every `deploy` takes (an arbitrary constant: "resc" in ASCII). */
+const LOCK_KEY = 0x72657363;
+
+/** Where each migration stands against a database. */
+export interface MigrationStatus {
+  applied: { name: string; appliedAt: string }[];
+  pending: string[];
+  /** Applied, but the file's checksum differs from the one recorded. */
+  edited: string[];
+  /** Recorded as applied, but no longer among the files. */
+  missing: string[];
+}
+
+async function ensureHistory(client: pg.Client): Promise<void> {
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+}
+
+async function recorded(client: pg.Client): Promise<{ name: string; checksum: string; applied_at: Date }[]> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [HISTORY_TABLE]);
+  if (exists.rows[0]?.t === null) return [];
+  return (await client.query(`SELECT name, checksum, applied_at FROM ${HISTORY_TABLE} ORDER BY name`)).rows;
+}
+
+function compare(files: readonly MigrationFile[], rows: { name: string; checksum: string; applied_at: Date }[]): MigrationStatus {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const done = new Set(rows.map((r) => r.name));
+  return {
+    applied: rows.map((r) => ({ name: r.name, appliedAt: r.applied_at.toISOString() })),
+    pending: files.filter((f) => !done.has(f.name)).map((f) => f.name),
+    edited: rows.filter((r) => byName.has(r.name) && byName.get(r.name)!.checksum !== r.checksum).map((r) => r.name),
+    missing: rows.filter((r) => !byName.has(r.name)).map((r) => r.name),
+  };
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {}); // a lost connection fails the running query; never the process
+  await client.connect();
+  return client;
+}
+
+/** Where `files` stand against the database at `url`. */
+export async function migrationStatus(url: string, files: readonly MigrationFile[]): Promise<MigrationStatus> {
+  const client = await connect(url);
+  try {
+    return compare(files, await recorded(client));
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies the pending migrations in order.
+ * @returns the names applied (none when up to date)
+ * @throws Error when an applied migration was edited or is missing, or naming the migration whose SQL failed (it is rolled back; earlier ones stay)
+ */
+export async function deployMigrations(url: string, files: readonly MigrationFile[], log: (line: string) => void = () => {}): Promise<string[]> {
+  const client = await connect(url);
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
+    try {
+      await ensureHistory(client);
+      const status = compare(files, await recorded(client));
+      if (status.edited.length > 0) {
+        throw new Error(`applied migrations were edited since: ${status.edited.join(", ")}; restore them and write a new migration instead`);
+      }
+      if (status.missing.length > 0) {
+        throw new Error(`applied migrations are missing from the directory: ${status.missing.join(", ")}`);
+      }
+      const applied: string[] = [];
+      for (const name of status.pending) {
+        const file = files.find((f) => f.name === name)!;
+        try {
+          await client.query("BEGIN");
+          await client.query(file.sql);
+          await client.query(`INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+          await client.query("COMMIT");
+        } catch (e) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw new Error(`migration ${name} failed and was rolled back: ${(e as Error).message}`);
+        }
+        applied.push(name);
+        log(`applied ${name}`);
+      }
+      return applied;
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}
