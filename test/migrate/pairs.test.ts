@@ -1,0 +1,102 @@
+/**
+ * Migrations over fixture pairs (issue #11 §3): for each
+ * `fixtures/migrate/<case>/{before,after}.resource`, the first migration
+ * builds `before`, the diff to `after` is the golden
+ * `expected/migration.sql` (`UPDATE_GOLDEN=1` rewrites it), and both are
+ * applied, with rows present, to PostgreSQL and to PGlite: every row
+ * survives and the database then matches `after` exactly.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pendingSteps, driftSteps } from "../../cli/migrate/compare.js";
+import { migrationText } from "../../cli/migrate/files.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { compileFile } from "../support/service.js";
+
+const ROOT = "fixtures/migrate";
+const cases = readdirSync(ROOT).filter((d) => existsSync(path.join(ROOT, d, "after.resource")));
+
+let tmp = "";
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "resc-migrate-"));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+/** The two migrations of a case: from nothing to `before`, then from `before` to `after`. */
+async function migrations(name: string): Promise<{ first: string; second: string; destructive: string[] }> {
+  const dir = await mkdtemp(path.join(tmp, `${name}-`));
+  const before = await compileFile(path.join(ROOT, name, "before.resource"));
+  const first = await pendingSteps(before.schema, dir);
+  const firstText = migrationText("before.resource", first.steps);
+  await writeFile(path.join(dir, "0001_before.sql"), firstText);
+  const after = await compileFile(path.join(ROOT, name, "after.resource"));
+  const second = await pendingSteps(after.schema, dir);
+  return {
+    first: firstText,
+    second: migrationText("after.resource", second.steps),
+    destructive: second.steps.flatMap((s) => (s.destructive ? [s.destructive] : [])),
+  };
+}
+
+async function counts(db: Executor, tables: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const t of tables) out[t] = (await db.query({ text: `SELECT count(*)::text AS n FROM "${t}"`, values: [] })).rows[0]!.n!;
+  return out;
+}
+
+async function roundTrip(db: Executor, name: string): Promise<void> {
+  const { first, second } = await migrations(name);
+  await db.script(first);
+  await db.script(await readFile(path.join(ROOT, name, "rows.sql"), "utf8"));
+  const after = await compileFile(path.join(ROOT, name, "after.resource"));
+  const kept = after.schema.tables.map((t) => t.name);
+  const before = await counts(db, (await compileFile(path.join(ROOT, name, "before.resource"))).schema.tables.map((t) => t.name).filter((t) => kept.includes(t)));
+  await db.script(`BEGIN;\n${second}\nCOMMIT;`);
+  expect(await counts(db, Object.keys(before)), "rows survive").toEqual(before);
+  expect((await driftSteps(db, after.schema)).map((s) => s.sql), "the database matches the new schema").toEqual([]);
+}
+
+describe.each(cases)("fixtures/migrate/%s", (name) => {
+  it("diffs to the golden migration", async () => {
+    const { second } = await migrations(name);
+    const golden = path.join(ROOT, name, "expected", "migration.sql");
+    if (process.env.UPDATE_GOLDEN === "1") await writeFile(golden, second);
+    expect(second).toBe(await readFile(golden, "utf8"));
+  });
+
+  it("marks every step that can lose data, and only those", async () => {
+    const { destructive } = await migrations(name);
+    if (name === "destructive") {
+      expect(destructive.join("\n")).toMatch(/drops table scratch/);
+      expect(destructive.join("\n")).toMatch(/drops column people\.nickname/);
+      expect(destructive.join("\n")).toMatch(/changes people\.age from text to integer/);
+    } else {
+      expect(destructive).toEqual([]);
+    }
+  });
+
+  let pgdb: TestDatabase | undefined;
+  afterAll(async () => {
+    await pgdb?.drop();
+  });
+
+  it("keeps the rows on PostgreSQL, which then matches the new schema", async () => {
+    pgdb = await createTestDatabase(`mig_${name}`);
+    await roundTrip(pgdb.executor, name);
+  });
+
+  it("keeps the rows on PGlite, which then matches the new schema", async () => {
+    const db = createPgliteExecutor(new PGlite());
+    try {
+      await roundTrip(db, name);
+    } finally {
+      await db.close();
+    }
+  });
+});
