@@ -8,6 +8,7 @@ import MigrateDeploy from "./migrate-deploy.js";
 import MigrateDiff from "./migrate-diff.js";
 import MigrateStatus from "./migrate-status.js";
 import OpenApi from "./openapi.js";
+import Pull from "./pull.js";
 import Sql from "./sql.js";
 
 /** Command id → oclif command class; every `resc` subcommand, one file each (docs/architecture.md, cli/). */
@@ -21,5 +22,6 @@ export const commands = {
   "migrate:diff": MigrateDiff,
   "migrate:status": MigrateStatus,
   openapi: OpenApi,
+  pull: Pull,
   sql: Sql,
 };

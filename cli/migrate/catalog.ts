@@ -30,6 +30,10 @@ export interface CatalogConstraint {
   kind: "p" | "u" | "f" | "c";
   /** `pg_get_constraintdef`, e.g. `PRIMARY KEY (id)`, `FOREIGN KEY (a) REFERENCES t(id)`. */
   definition: string;
+  /** The constrained columns, in key order. */
+  columns: string[];
+  /** For a foreign key: the referenced table and columns. */
+  references?: { table: string; columns: string[] };
 }
 
 /** An index that backs no constraint. */
@@ -39,6 +43,13 @@ export interface CatalogIndex {
   shape: string;
   /** The full `CREATE INDEX` statement. */
   definition: string;
+  /** The access method, e.g. `btree`, `gin`. */
+  method: string;
+  unique: boolean;
+  /** The indexed columns in order; absent when an expression is indexed. */
+  columns?: string[];
+  /** True for an index with a WHERE clause. */
+  partial: boolean;
 }
 
 /** A table: its columns in order, constraints and indexes. */
@@ -108,17 +119,27 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
   );
   const constraints = await rows(
     db,
-    `select c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def
-     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = $1 and k.contype in ('p', 'u', 'f', 'c') order by c.relname, k.conname`,
+    `select c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
+            (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
+            f.relname as ftbl,
+            (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
+     from pg_constraint k left join pg_class f on f.oid = k.confrelid join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by c.relname, k.conname`,
     [schema],
   );
   const indexes = await rows(
     db,
-    `select c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def
+    `select c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
+            x.indisunique::text as uniq, (x.indpred is not null)::text as partial, (x.indexprs is not null)::text as expr,
+            (select string_agg(a.attname, E'\n' order by u.ord) from unnest(x.indkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as cols
      from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
+     join pg_am am on am.oid = i.relam
      join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = $1 and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid and k.conrelid = x.indrelid)
+     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition
+       and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid and k.conrelid = x.indrelid)
      order by c.relname, i.relname`,
     [schema],
   );
@@ -137,13 +158,22 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     table(r.tbl!).columns.push(col);
   }
   for (const r of constraints) {
-    table(r.tbl!).constraints.push({ name: r.name!, kind: r.kind as CatalogConstraint["kind"], definition: r.def! });
+    const k: CatalogConstraint = {
+      name: r.name!,
+      kind: r.kind as CatalogConstraint["kind"],
+      definition: r.def!,
+      columns: r.cols ? r.cols.split("\n") : [],
+    };
+    if (r.ftbl) k.references = { table: r.ftbl, columns: r.fcols ? r.fcols.split("\n") : [] };
+    table(r.tbl!).constraints.push(k);
   }
   for (const r of indexes) {
     const def = r.def!;
     // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
     const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
-    table(r.tbl!).indexes.push({ name: r.name!, shape, definition: def });
+    const ix: CatalogIndex = { name: r.name!, shape, definition: def, method: r.method!, unique: r.uniq === "true", partial: r.partial === "true" };
+    if (r.expr !== "true" && r.cols) ix.columns = r.cols.split("\n");
+    table(r.tbl!).indexes.push(ix);
   }
   return {
     enums: enums.map((r) => ({ name: r.name!, values: r.vals!.split("\n") })),

@@ -1,0 +1,51 @@
+import { writeFile } from "node:fs/promises";
+import { Args, Command, Flags } from "@oclif/core";
+import { compileSource } from "../compiler/index.js";
+import { formatDiagnostics } from "../grammar/index.js";
+import { formatSource } from "../grammar/format/index.js";
+import { introspect } from "./pull/introspect.js";
+import { renderCatalog } from "./pull/render.js";
+
+/**
+ * `resc pull DATABASE_URL`: describes an existing database as a canonical
+ * `.resource` file, read-only exposure, secrets hidden (issue #11 §2;
+ * docs/decisions/1200-pull.md). What cannot be described is left out with a
+ * comment and listed on stderr.
+ */
+export default class Pull extends Command {
+  static override description = "Describe an existing PostgreSQL database as a .resource file.";
+  static override examples = ["<%= config.bin %> pull postgres://postgres@127.0.0.1/pagila --out pagila.resource"];
+  static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
+  static override flags = {
+    schema: Flags.string({ description: "the PostgreSQL schema (namespace) to describe", default: "public" }),
+    out: Flags.string({ description: "write the file here instead of stdout" }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Pull);
+    const url = args.url ?? process.env.DATABASE_URL;
+    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    let read: Awaited<ReturnType<typeof introspect>>;
+    try {
+      read = await introspect(url, flags.schema);
+    } catch (e) {
+      this.error(`cannot read the database: ${(e as Error).message}`, { exit: 1 });
+    }
+    const rendered = renderCatalog(read.catalog, read.extras);
+    const formatted = formatSource(rendered.text, flags.out ?? "pulled.resource");
+    if (!formatted.ok) {
+      // A bug of pull, not of the database: show what was produced so it can be reported.
+      this.error(`the pulled text does not parse (please report this):\n${formatDiagnostics(formatted.diagnostics, rendered.text)}`, { exit: 2 });
+    }
+    const checked = compileSource(formatted.text, flags.out ?? "pulled.resource");
+    const errors = checked.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length > 0) process.stderr.write(formatDiagnostics(errors, formatted.text) + "\n");
+    for (const l of rendered.leftOut) process.stderr.write(`left out: ${l}\n`);
+    if (flags.out) {
+      await writeFile(flags.out, formatted.text);
+      process.stderr.write(`wrote ${flags.out} (${read.catalog.tables.length} tables)\n`);
+    } else {
+      process.stdout.write(formatted.text);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * `resc pull` (issue #11 §2; docs/decisions/1200-pull.md): Pagila as it
+ * ships is described by a file that checks and that the dev schema check
+ * accepts against the same database; for Pagila and every fixture whose
+ * DDL applies to an empty database, pulling, applying `resc sql` of the
+ * pulled file to an empty database and pulling again gives the same
+ * declarations; what cannot be described is left out with a comment and
+ * reported; secret-looking columns are hidden.
+ */
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { findSchemaMismatches } from "../../cli/dev/schema-check.js";
+import { introspect } from "../../cli/pull/introspect.js";
+import { renderCatalog } from "../../cli/pull/render.js";
+import { compileSource, emitSql } from "../../compiler/index.js";
+import { formatSource } from "../../grammar/format/index.js";
+import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
+import { loadPagila } from "../support/pagila.js";
+import { runNode } from "../support/run.js";
+
+const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  for (const d of databases) await d.drop();
+});
+
+async function fresh(label: string): Promise<TestDatabase> {
+  const d = await createTestDatabase(label);
+  databases.push(d);
+  return d;
+}
+
+/** What `resc pull` writes for the database at `url`, and what it left out. */
+async function pull(url: string): Promise<{ text: string; leftOut: string[] }> {
+  const { catalog, extras } = await introspect(url, "public");
+  const r = renderCatalog(catalog, extras);
+  const f = formatSource(r.text, "pulled.resource");
+  if (!f.ok) throw new Error(`pulled text does not parse:\n${r.text}`);
+  return { text: f.text, leftOut: r.leftOut };
+}
+
+/** The declarations of a pulled file: without the comments on what was left out, blank runs squeezed. */
+function declarations(text: string): string {
+  return text
+    .split("\n")
+    .filter((l) => !/^\s*\/\/ left out:/.test(l))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** Pulls `url`, applies `resc sql` of the result to an empty database, pulls that, and expects the same declarations. */
+async function expectFixpoint(url: string, label: string): Promise<string> {
+  const first = await pull(url);
+  const compiled = compileSource(first.text, "pulled.resource");
+  expect(compiled.diagnostics.filter((d) => d.severity === "error").map((d) => d.message), first.text).toEqual([]);
+  const again = await fresh(`${label}_again`);
+  await again.executor.script(emitSql(compiled.schema));
+  const second = await pull(again.url!);
+  expect(declarations(second.text)).toBe(declarations(first.text));
+  return first.text;
+}
+
+describe.skipIf(!server)("resc pull", () => {
+  it("describes Pagila as it ships: the file checks, the dev schema check accepts it, and it is a fixpoint", async () => {
+    const db = await fresh("pull_pagila");
+    await loadPagila(db);
+    const { text, leftOut } = await pull(db.url!);
+    const compiled = compileSource(text, "pagila.resource");
+    expect(compiled.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(await findSchemaMismatches(db.executor, compiled.schema)).toEqual([]);
+    expect(text).toMatch(/enum mpaa_rating \{ G PG "PG-13" R "NC-17" \}/);
+    expect(text).toMatch(/domain year integer @check\("\(\(VALUE >= 1901\) AND \(VALUE <= 2155\)\)"\)/);
+    expect(text).toMatch(/language_id +integer +@ref\(language, language\) @inverse\(film\) @filterable @sortable/);
+    expect(text).toMatch(/original_language_id +integer\? +@ref\(original_language, language\) @inverse\(film_by_original_language\)/);
+    expect(text).toMatch(/@@primary_key\(\[payment_date, payment_id\]\)|@@primary_key\(\[payment_id, payment_date\]\)/);
+    expect(text).toMatch(/@@index\(\[special_features\], using: gin|special_features +text\[\]\?/);
+    expect(leftOut).toContain("view film_list: the language describes tables only");
+    await expectFixpoint(db.url!, "pull_pagila");
+  });
+
+  const fixtures = execFileSync("git", ["ls-files", "*.resource"], { encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f && !/^fixtures\/(parse-errors|validation)\//.test(f) && !f.startsWith("fixtures/pagila/"));
+
+  it.each(fixtures)("is a fixpoint over %s", async (file) => {
+    const compiled = compileSource(await readFile(file, "utf8"), file);
+    expect(compiled.ok).toBe(true);
+    const db = await fresh("pull_fixture");
+    await db.executor.script(emitSql(compiled.schema));
+    await expectFixpoint(db.url!, "pull_fixture");
+  });
+
+  it("hides secret-looking columns, and leaves out and reports what it cannot say", async () => {
+    const db = await fresh("pull_odd");
+    await db.executor.script(`
+      CREATE TABLE accounts (id bigint PRIMARY KEY, email text UNIQUE, password_hash text NOT NULL, api_token text,
+                             during int4range, total int GENERATED ALWAYS AS (id * 2) STORED);
+      CREATE INDEX accounts_lower_email ON accounts (lower(email));
+      CREATE VIEW account_emails AS SELECT email FROM accounts;
+    `);
+    const { text, leftOut } = await pull(db.url!);
+    expect(text).toMatch(/password_hash +text +@hidden/);
+    expect(text).toMatch(/api_token +text\? +@hidden/);
+    expect(text).toMatch(/email +text\? +@unique @filterable @sortable/);
+    expect(leftOut).toEqual(
+      expect.arrayContaining([
+        "view account_emails: the language describes tables only",
+        "column accounts.during: its type int4range has no spelling in the language",
+        "column accounts.total: a generated column; the language cannot declare one (it stays in the database)",
+        "index accounts.accounts_lower_email: it indexes an expression",
+      ]),
+    );
+    expect(text).toMatch(/\/\/ left out: column during \(int4range\)/);
+  });
+
+  it("runs as a command, writing the file and reporting on stderr", async () => {
+    const db = await fresh("pull_cli");
+    await db.executor.script("CREATE TABLE t (id int PRIMARY KEY); CREATE VIEW v AS SELECT 1 AS one;");
+    const r = await runNode(["bin/resc.js", "pull", db.url!], { timeout: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^table t \{/m);
+    expect(r.stderr).toContain("left out: view v");
+  });
+});
