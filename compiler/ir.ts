@@ -179,6 +179,8 @@ export interface ColumnDecl {
   ref?: RefDecl;
   /** Only meaningful together with `ref`; the validator refuses it otherwise. */
   inverse?: InverseDecl;
+  /** `@renamed_from(old)`: the column's previous name, so `resc migrate diff` renames it instead of dropping it. */
+  renamedFrom?: string;
   /** `@check("sql")`: a CHECK constraint, emitted by the SQL backend. */
   check?: string;
   doc?: string;
@@ -234,6 +236,8 @@ export interface ResourceDecl {
 /** One table: storage (columns, keys, indexes) and, optionally, its exposure. */
 export interface TableDecl {
   name: string;
+  /** `@@renamed_from(old)`: the table's previous name, so `resc migrate diff` renames it instead of dropping it. */
+  renamedFrom?: string;
   columns: ColumnDecl[];
   /** The primary key columns, from inline `@primary_key` or `@@primary_key([a, b])`. */
   primaryKey: string[];

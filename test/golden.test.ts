@@ -34,12 +34,16 @@ import { formatDiagnostics } from "../grammar/index.js";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 
-/** Every schema file under `dir`, repository-relative with `/`, skipping `expected/` folders. */
+/**
+ * Every schema file under `dir`, repository-relative with `/`, skipping
+ * `expected/` folders and `fixtures/migrate/` (before/after pairs whose
+ * golden is the migration between them: test/migrate/pairs.test.ts).
+ */
 function findSchemas(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
     const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory() && entry.name !== "expected") out.push(...findSchemas(rel));
+    if (entry.isDirectory() && entry.name !== "expected" && rel !== "fixtures/migrate") out.push(...findSchemas(rel));
     else if (entry.isFile() && entry.name.endsWith(".resource")) out.push(rel);
   }
   return out.sort();

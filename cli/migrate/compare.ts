@@ -23,11 +23,24 @@ export function withoutHistory(catalog: Catalog): Catalog {
   return { ...catalog, tables: catalog.tables.filter((t) => t.name !== HISTORY_TABLE) };
 }
 
+/**
+ * The renames a schema declares: `table` → old table name
+ * (`@@renamed_from`) and `table.column` → old column name (`@renamed_from`).
+ */
+export function declaredRenames(schema: Schema): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of schema.tables) {
+    if (t.renamedFrom !== undefined) out.set(t.name, t.renamedFrom);
+    for (const c of t.columns) if (c.renamedFrom !== undefined) out.set(`${t.name}.${c.name}`, c.renamedFrom);
+  }
+  return out;
+}
+
 /** The steps from what the committed migrations build to what `schema` declares. */
 export async function pendingSteps(schema: Schema, dir: string): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
   const states = await scratchStates(migrations, emitSql(schema));
-  return { steps: diffCatalogs(states.current, states.desired), migrations };
+  return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
 }
 
 /** The steps that would make the live database (namespace `public`) match `schema`: empty when it does. */

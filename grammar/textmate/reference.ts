@@ -110,6 +110,11 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
     spec: "read-only",
   },
   immutable: { syntax: "@immutable", summary: "Not in the update body: set once, on create.", spec: "immutable" },
+  renamed_from: {
+    syntax: "@renamed_from(old_name)",
+    summary:
+      "The column's previous name: `resc migrate diff` writes RENAME COLUMN, keeping its values, instead of a drop and an add. Remove it once the migration is applied everywhere.",
+  },
   computed: {
     syntax: '@computed("sql expression")',
     summary:
@@ -148,6 +153,11 @@ export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
       "An index; `using` names the access method (btree by default). A filterable array column needs a GIN index; a reference should lead some index.",
   },
   unique: { syntax: "@@unique([a, b])", summary: "A multi-column UNIQUE constraint." },
+  renamed_from: {
+    syntax: "@@renamed_from(old_name)",
+    summary:
+      "The table's previous name: `resc migrate diff` writes RENAME TO, keeping its rows, instead of a drop and a create. Remove it once the migration is applied everywhere.",
+  },
   scoped: {
     syntax: "@@scoped",
     summary: "The resource does not mount until a BeforeQuery hook confines it (tenant scope).",

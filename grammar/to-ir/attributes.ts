@@ -102,6 +102,14 @@ const handlers: Record<string, Handler> = {
     if (sql !== undefined) col.computed = sql;
   },
 
+  renamed_from(use, col, ctx) {
+    const usage = "@renamed_from(old_name)";
+    const a = splitArgs(use, [], 1, usage, ctx);
+    if (!requirePositional(use, a, 1, usage, ctx)) return;
+    const name = expectName(a.positional[0]!.value, { ...arg(use), what: `the old name in ${use.written}` }, ctx);
+    if (name !== undefined) col.renamedFrom = name;
+  },
+
   check(use, col, ctx) {
     const usage = `@check("sql condition")`;
     const a = splitArgs(use, [], 1, usage, ctx);

@@ -16,6 +16,8 @@ export interface BlockFacts {
   indexes: IndexDecl[];
   uniques: string[][];
   scoped: boolean;
+  /** From `@@renamed_from(old)`. */
+  renamedFrom?: string;
 }
 
 type Handler = (use: AttrUse, facts: BlockFacts, ctx: Ctx) => void;
@@ -67,6 +69,13 @@ const handlers: Record<string, Handler> = {
   unique(use, facts, ctx) {
     const r = columnList(use, "@@unique([a, b])", [], ctx);
     if (r) facts.uniques.push(r.columns);
+  },
+  renamed_from(use, facts, ctx) {
+    const usage = "@@renamed_from(old_name)";
+    const a = splitArgs(use, [], 1, usage, ctx);
+    if (!requirePositional(use, a, 1, usage, ctx)) return;
+    const name = expectName(a.positional[0]!.value, { ...where(use), what: `the old name in ${use.written}` }, ctx);
+    if (name !== undefined) facts.renamedFrom = name;
   },
   scoped(use, facts, ctx) {
     splitArgs(use, [], 0, "@@scoped", ctx);

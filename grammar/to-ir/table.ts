@@ -94,6 +94,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
   table.indexes = facts.indexes;
   table.uniques = facts.uniques;
   table.scoped = facts.scoped;
+  if (facts.renamedFrom !== undefined) table.renamedFrom = facts.renamedFrom;
   const inline = table.columns.filter((c) => c.primaryKey);
   if (facts.primaryKey) {
     table.primaryKey = facts.primaryKey.columns;
