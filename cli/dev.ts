@@ -11,6 +11,8 @@ import { createDevApp } from "./dev/app.js";
 import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
 import { EmbeddedDatabaseError, openEmbeddedDatabase } from "../runtime/exec/embedded.js";
 import { findSchemaMismatches } from "./dev/schema-check.js";
+import { evolveEmbedded } from "./dev/evolve.js";
+import { declaredRenames } from "./migrate/compare.js";
 
 /** The one-line reason a server could not listen on 127.0.0.1:`port`. */
 export function listenFailure(e: NodeJS.ErrnoException, port: number): string {
@@ -42,6 +44,9 @@ export default class Dev extends Command {
     seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
+    "accept-data-loss": Flags.boolean({
+      description: "when the schema changed, also apply steps that lose data in the embedded database (drops, narrowing types)",
+    }),
     hooks: Flags.string({
       description:
         "TypeScript or JavaScript module exporting `hooks` (an object or a function of the service descriptor)",
@@ -105,17 +110,22 @@ export default class Dev extends Command {
         }
       }
       try {
+        const ddl = emitSql(r.schema);
         const emb = await openEmbeddedDatabase({
           dataDir: path.resolve(flags["data-dir"]),
           reset: flags.reset,
-          ddl: emitSql(r.schema),
+          ddl,
           seed,
           log: (l) => this.log(l),
+          // A schema edited since the directory was made: migrate it, keeping the rows (issue #11 §4).
+          migrate: evolveEmbedded(ddl, declaredRenames(r.schema), flags["accept-data-loss"], (l) => this.log(l)),
         });
         db = emb.executor;
       } catch (e) {
-        if (e instanceof EmbeddedDatabaseError) this.fail([e.message, "run again with --reset to recreate it"]);
-        throw e;
+        if (e instanceof EmbeddedDatabaseError) {
+          this.fail(/--reset/.test(e.message) ? [e.message] : [e.message, "run again with --reset to recreate it"]);
+        }
+        this.fail([`cannot open the embedded database: ${(e as Error).message}`]);
       }
     }
     const { app, mounted, docs } = createDevApp(service, {

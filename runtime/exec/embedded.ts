@@ -29,6 +29,15 @@ export interface EmbeddedDatabaseOptions {
   reset?: boolean;
   /** Progress messages (creating, reusing); default none. */
   log?: (line: string) => void;
+  /**
+   * Called when the directory was made from a different schema, with the
+   * open database: it brings the database to `ddl`'s schema keeping the
+   * rows (`resc dev` computes and applies a migration), or throws to refuse.
+   * When it resolves, the directory is recorded as made from `ddl`.
+   * Without it, such a directory is refused (the runtime does not compile
+   * schemas; issue #11 §4).
+   */
+  migrate?: (db: Executor) => Promise<void>;
 }
 
 /** An open embedded database. */
@@ -85,17 +94,19 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   }
   const fresh = state !== "database";
   const want = digest(options.ddl);
+  let migrate = false;
   if (!fresh) {
     const marker = path.join(dir, SCHEMA_MARKER);
     const have = existsSync(marker) ? (await readFile(marker, "utf8")).trim() : undefined;
-    if (have !== want) {
+    if (have !== undefined && have !== want && options.migrate) migrate = true;
+    else if (have !== want) {
       const why =
         have === undefined ? "was not finished (or not made from a schema)" : "was made from a different schema";
       throw new EmbeddedDatabaseError(
         `the embedded database in ${dir} ${why}; delete the directory or reset it to start fresh`,
       );
     }
-    log(`reusing the embedded database in ${dir}`);
+    if (!migrate) log(`reusing the embedded database in ${dir}`);
   } else {
     await mkdir(dir, { recursive: true });
     log(`creating the embedded database in ${dir} (the first start runs initdb; later starts are quick)`);
@@ -105,6 +116,15 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   const db = new PGlite(dir);
   await db.waitReady;
   const executor = createPgliteExecutor(db);
+  if (migrate) {
+    try {
+      await options.migrate!(executor);
+      await writeFile(path.join(dir, SCHEMA_MARKER), want + "\n", "utf8");
+    } catch (e) {
+      await db.close().catch(() => {});
+      throw e;
+    }
+  }
   if (fresh) {
     try {
       await executor.script(options.ddl);
