@@ -12,6 +12,7 @@ import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
 import { EmbeddedDatabaseError, openEmbeddedDatabase } from "../runtime/exec/embedded.js";
 import { findSchemaMismatches } from "./dev/schema-check.js";
 import { evolveEmbedded } from "./dev/evolve.js";
+import { watchSchema } from "./dev/watch.js";
 import { declaredRenames } from "./migrate/compare.js";
 
 /** The one-line reason a server could not listen on 127.0.0.1:`port`. */
@@ -44,6 +45,9 @@ export default class Dev extends Command {
     seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
+    watch: Flags.boolean({
+      description: "on each save of FILE: recompile, migrate the embedded database, swap the routes; keep serving the last good schema on an error",
+    }),
     "accept-data-loss": Flags.boolean({
       description: "when the schema changed, also apply steps that lose data in the embedded database (drops, narrowing types)",
     }),
@@ -142,15 +146,32 @@ export default class Dev extends Command {
     if (!docs.ok) {
       for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
+    // The routes in use; --watch swaps them, requests in flight keep the app they started on.
+    let current = app;
+    const stopWatching = flags.watch
+      ? watchSchema({
+          file: args.file,
+          db,
+          ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
+          acceptDataLoss: flags["accept-data-loss"],
+          app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l) },
+          swap: (next) => {
+            current = next;
+          },
+          log: (l) => this.log(l),
+        })
+      : () => {};
     const failure = await new Promise<string | undefined>((resolve) => {
-      const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: flags.port }, (info) => {
-        this.log(`resc: serving ${args.file} at http://127.0.0.1:${info.port}`);
+      const server = serve({ fetch: (req, env) => current.fetch(req, env), hostname: "127.0.0.1", port: flags.port }, (info) => {
+        this.log(`resc: serving ${args.file} at http://127.0.0.1:${info.port}${flags.watch ? " (watching for changes)" : ""}`);
       });
       // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack (issue #10 §4).
       server.once("error", (e: NodeJS.ErrnoException) => {
+        stopWatching();
         void db.close().finally(() => resolve(listenFailure(e, flags.port)));
       });
       const stop = () => {
+        stopWatching();
         server.close(() => {
           void db.close().finally(() => resolve(undefined));
         });
