@@ -3,6 +3,7 @@ import Check from "./check.js";
 import Dev from "./dev.js";
 import Fmt from "./fmt.js";
 import Generate from "./generate.js";
+import Init from "./init.js";
 import Lsp from "./lsp.js";
 import MigrateDeploy from "./migrate-deploy.js";
 import MigrateDiff from "./migrate-diff.js";
@@ -17,6 +18,7 @@ export const commands = {
   dev: Dev,
   fmt: Fmt,
   generate: Generate,
+  init: Init,
   lsp: Lsp,
   "migrate:deploy": MigrateDeploy,
   "migrate:diff": MigrateDiff,
