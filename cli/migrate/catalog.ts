@@ -66,8 +66,10 @@ export interface CatalogDomain {
   type: string;
   notNull: boolean;
   default?: string;
-  /** `pg_get_constraintdef` of each CHECK, e.g. `CHECK ((VALUE >= 0))`. */
+  /** `pg_get_constraintdef` of each CHECK, e.g. `CHECK ((VALUE >= 0))`, sorted. */
   checks: string[];
+  /** The constraint name of each check, in the order of `checks`. */
+  checkNames: string[];
 }
 
 /** One namespace's tables, enums and domains, each list sorted by name. */
@@ -100,7 +102,9 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     `select t.typname as name, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
             t.typdefault as def,
             (select string_agg(pg_get_constraintdef(c.oid), E'\\n' order by pg_get_constraintdef(c.oid))
-               from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checks
+               from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checks,
+            (select string_agg(c.conname, E'\\n' order by pg_get_constraintdef(c.oid))
+               from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checknames
      from pg_type t join pg_namespace n on n.oid = t.typnamespace
      where n.nspname = $1 and t.typtype = 'd' order by t.typname`,
     [schema],
@@ -178,7 +182,13 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
   return {
     enums: enums.map((r) => ({ name: r.name!, values: r.vals!.split("\n") })),
     domains: domains.map((r) => {
-      const d: CatalogDomain = { name: r.name!, type: r.type!, notNull: r.notnull === "true", checks: r.checks ? r.checks.split("\n") : [] };
+      const d: CatalogDomain = {
+        name: r.name!,
+        type: r.type!,
+        notNull: r.notnull === "true",
+        checks: r.checks ? r.checks.split("\n") : [],
+        checkNames: r.checknames ? r.checknames.split("\n") : [],
+      };
       if (r.def !== null) d.default = r.def;
       return d;
     }),

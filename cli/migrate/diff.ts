@@ -128,8 +128,27 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     const old = fromDomains.get(d.name);
     const create = `CREATE DOMAIN ${q(d.name)} AS ${d.type}${d.default !== undefined ? ` DEFAULT ${d.default}` : ""}${d.notNull ? " NOT NULL" : ""}${d.checks.map((c) => ` ${c}`).join("")};`;
     if (!old) early.push({ sql: create });
-    else if (old.type !== d.type || old.notNull !== d.notNull || old.default !== d.default || old.checks.join() !== d.checks.join()) {
-      early.push({ sql: `-- domain ${d.name} changed; altering a domain in use is done by hand:\n-- ${create}`, destructive: `domain ${d.name} changed (${old.type} ${old.checks.join(" ")} → ${d.type} ${d.checks.join(" ")})` });
+    else if (old.type !== d.type) {
+      early.push({
+        sql: `-- domain ${d.name} changes its base type; PostgreSQL cannot alter that in place: recreate it by hand:\n-- ${create}`,
+        destructive: `domain ${d.name} changes from ${old.type} to ${d.type}`,
+      });
+    } else {
+      const n = q(d.name);
+      old.checks.forEach((c, i) => {
+        if (!d.checks.includes(c)) early.push({ sql: `ALTER DOMAIN ${n} DROP CONSTRAINT ${q(old.checkNames[i]!)};` });
+      });
+      for (const c of d.checks.filter((c) => !old.checks.includes(c))) {
+        early.push({ sql: `ALTER DOMAIN ${n} ADD ${c};`, destructive: `adds ${c} to domain ${d.name}; fails while a stored value breaks it` });
+      }
+      if (old.default !== d.default) early.push({ sql: d.default === undefined ? `ALTER DOMAIN ${n} DROP DEFAULT;` : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};` });
+      if (old.notNull !== d.notNull) {
+        early.push(
+          d.notNull
+            ? { sql: `ALTER DOMAIN ${n} SET NOT NULL;`, destructive: `makes domain ${d.name} NOT NULL; fails while a stored value is NULL` }
+            : { sql: `ALTER DOMAIN ${n} DROP NOT NULL;` },
+        );
+      }
     }
   }
   const toDomains = byName(to.domains);

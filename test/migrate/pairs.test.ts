@@ -77,7 +77,10 @@ describe.each(cases)("fixtures/migrate/%s", (name) => {
 
   it("marks every step that can lose data, and only those", async () => {
     const { destructive } = await migrations(name);
-    if (name === "rename") {
+    if (name === "domain") {
+      // A new check may fail on stored values: marked, though these rows pass it.
+      expect(destructive).toEqual(["adds CHECK (((VALUE >= 0) AND (VALUE <= 1000))) to domain percent; fails while a stored value breaks it"]);
+    } else if (name === "rename") {
       expect(destructive).toEqual([]);
     } else if (name === "destructive") {
       expect(destructive.join("\n")).toMatch(/drops table scratch/);
