@@ -37,9 +37,13 @@ const { values: opts } = parseArgs({
  */
 async function startDev(databaseUrl: string): Promise<{ base: string; stop(): Promise<void> }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ["bin/resc.js", "dev", PAGILA_SCHEMA, "--database-url", databaseUrl, "--port", String(port)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["bin/resc.js", "dev", PAGILA_SCHEMA, "--database-url", databaseUrl, "--port", String(port)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}`)));
     child.stdout!.on("data", (d: Buffer) => {

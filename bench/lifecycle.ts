@@ -26,12 +26,20 @@ const bin = path.join(root, "bin/resc.js");
 const db = await createBenchDatabase();
 const dir = await mkdtemp(path.join(os.tmpdir(), "resc-bench-life-"));
 try {
-  const pulls = Array.from({ length: 5 }, () => time([bin, "pull", db.url, "--out", path.join(dir, "pagila.resource")], root));
+  const pulls = Array.from({ length: 5 }, () =>
+    time([bin, "pull", db.url, "--out", path.join(dir, "pagila.resource")], root),
+  );
   await cp(path.join(root, "spec.resource"), path.join(dir, "schema.resource"));
-  execFileSync(process.execPath, [bin, "migrate", "diff", "schema.resource", "--name", "init"], { cwd: dir, stdio: "ignore" });
+  execFileSync(process.execPath, [bin, "migrate", "diff", "schema.resource", "--name", "init"], {
+    cwd: dir,
+    stdio: "ignore",
+  });
   const diffs = Array.from({ length: 5 }, () => time([bin, "migrate", "diff", "schema.resource"], dir));
-  const fmt = (xs: number[]): string => `${xs.map((x) => Math.round(x)).join(", ")} ms; median ${Math.round(median(xs))} ms`;
-  process.stdout.write(`resc pull (Pagila): ${fmt(pulls)}\nresc migrate diff (spec.resource, up to date): ${fmt(diffs)}\n`);
+  const fmt = (xs: number[]): string =>
+    `${xs.map((x) => Math.round(x)).join(", ")} ms; median ${Math.round(median(xs))} ms`;
+  process.stdout.write(
+    `resc pull (Pagila): ${fmt(pulls)}\nresc migrate diff (spec.resource, up to date): ${fmt(diffs)}\n`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
   await db.drop();

@@ -29,10 +29,14 @@ const dir = await mkdtemp(path.join(os.tmpdir(), "resc-bench-watch-"));
 const file = path.join(dir, "schema.resource");
 await writeFile(file, BASE);
 const port = 20000 + Math.floor(Math.random() * 20000);
-const child = spawn(process.execPath, [path.resolve("bin/resc.js"), "dev", "schema.resource", "--watch", "--port", String(port), "--data-dir", "db"], {
-  cwd: dir,
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const child = spawn(
+  process.execPath,
+  [path.resolve("bin/resc.js"), "dev", "schema.resource", "--watch", "--port", String(port), "--data-dir", "db"],
+  {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
 let out = "";
 child.stdout.on("data", (d) => (out += String(d)));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +49,10 @@ try {
     const start = performance.now();
     await writeFile(file, schema);
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/t${i}`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/t${i}`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       await sleep(5);
     }

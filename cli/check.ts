@@ -44,7 +44,9 @@ export default class Check extends Command {
     }
     process.stderr.write(
       `Error: the database differs from ${args.file} in ${steps.length} way${steps.length === 1 ? "" : "s"}; these statements would make it match:\n` +
-        steps.map((s) => `  ${s.sql.replace(/\n/g, "\n  ")}${s.destructive ? `   -- ${s.destructive}` : ""}`).join("\n") +
+        steps
+          .map((s) => `  ${s.sql.replace(/\n/g, "\n  ")}${s.destructive ? `   -- ${s.destructive}` : ""}`)
+          .join("\n") +
         "\n",
     );
     this.exit(1);

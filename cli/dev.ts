@@ -18,7 +18,8 @@ import { declaredRenames } from "./migrate/compare.js";
 /** The one-line reason a server could not listen on 127.0.0.1:`port`. */
 export function listenFailure(e: NodeJS.ErrnoException, port: number): string {
   if (e.code === "EADDRINUSE") return `port ${port} on 127.0.0.1 is already in use; choose another with --port`;
-  if (e.code === "EACCES") return `port ${port} on 127.0.0.1 needs privileges this process does not have; choose another with --port`;
+  if (e.code === "EACCES")
+    return `port ${port} on 127.0.0.1 needs privileges this process does not have; choose another with --port`;
   return `cannot listen on 127.0.0.1:${port}: ${e.code ?? e.message}`;
 }
 
@@ -46,10 +47,12 @@ export default class Dev extends Command {
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
     watch: Flags.boolean({
-      description: "on each save of FILE: recompile, migrate the embedded database, swap the routes; keep serving the last good schema on an error",
+      description:
+        "on each save of FILE: recompile, migrate the embedded database, swap the routes; keep serving the last good schema on an error",
     }),
     "accept-data-loss": Flags.boolean({
-      description: "when the schema changed, also apply steps that lose data in the embedded database (drops, narrowing types)",
+      description:
+        "when the schema changed, also apply steps that lose data in the embedded database (drops, narrowing types)",
     }),
     hooks: Flags.string({
       description:
@@ -162,9 +165,14 @@ export default class Dev extends Command {
         })
       : () => {};
     const failure = await new Promise<string | undefined>((resolve) => {
-      const server = serve({ fetch: (req, env) => current.fetch(req, env), hostname: "127.0.0.1", port: flags.port }, (info) => {
-        this.log(`resc: serving ${args.file} at http://127.0.0.1:${info.port}${flags.watch ? " (watching for changes)" : ""}`);
-      });
+      const server = serve(
+        { fetch: (req, env) => current.fetch(req, env), hostname: "127.0.0.1", port: flags.port },
+        (info) => {
+          this.log(
+            `resc: serving ${args.file} at http://127.0.0.1:${info.port}${flags.watch ? " (watching for changes)" : ""}`,
+          );
+        },
+      );
       // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack (issue #10 §4).
       server.once("error", (e: NodeJS.ErrnoException) => {
         stopWatching();

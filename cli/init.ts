@@ -19,7 +19,9 @@ export default class Init extends Command {
   static override examples = ["<%= config.bin %> init notes && cd notes && npm install && npm start"];
   static override args = { dir: Args.string({ description: "the project directory", default: "." }) };
   static override flags = {
-    force: Flags.boolean({ description: "write into a directory that is not empty (existing files are kept unless overwritten)" }),
+    force: Flags.boolean({
+      description: "write into a directory that is not empty (existing files are kept unless overwritten)",
+    }),
     name: Flags.string({ description: "the package name (default: the directory's name)" }),
   };
 
@@ -28,10 +30,19 @@ export default class Init extends Command {
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);
     if (existing.length > 0 && !flags.force) {
-      this.error(`${dir} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}); choose an empty directory or pass --force`, { exit: 1 });
+      this.error(
+        `${dir} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}); choose an empty directory or pass --force`,
+        { exit: 1 },
+      );
     }
-    const name = (flags.name ?? path.basename(dir)).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "api";
-    const pkg = JSON.parse(await readFile(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { version: string };
+    const name =
+      (flags.name ?? path.basename(dir))
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, "-")
+        .replace(/^-+|-+$/g, "") || "api";
+    const pkg = JSON.parse(await readFile(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
+      version: string;
+    };
     const compiled = compileSource(t.SCHEMA, "schema.resource");
     if (!compiled.ok) this.error("the example schema does not compile (a bug of resc init)", { exit: 2 });
     const first = await pendingSteps(compiled.schema, path.join(dir, "migrations"));
@@ -52,6 +63,8 @@ export default class Init extends Command {
       await writeFile(path.join(dir, file), text);
     }
     const cd = path.relative(process.cwd(), dir);
-    this.log(`wrote ${files.length} files in ${dir}\nnext:\n${cd ? `  cd ${cd}\n` : ""}  npm install\n  npm start    # http://127.0.0.1:3000/notes\n  npm test`);
+    this.log(
+      `wrote ${files.length} files in ${dir}\nnext:\n${cd ? `  cd ${cd}\n` : ""}  npm install\n  npm start    # http://127.0.0.1:3000/notes\n  npm test`,
+    );
   }
 }

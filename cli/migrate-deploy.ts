@@ -1,4 +1,5 @@
 import { Args, Command, Flags } from "@oclif/core";
+import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import { readMigrations } from "./migrate/files.js";
 import { deployMigrations } from "./migrate/history.js";
 
@@ -15,12 +16,16 @@ export default class MigrateDeploy extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MigrateDeploy);
-    const url = args.url ?? process.env.DATABASE_URL;
-    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    const url = databaseUrl(args.url);
+    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
     const files = await readMigrations(flags.dir);
     try {
       const applied = await deployMigrations(url, files, (l) => this.log(l));
-      this.log(applied.length === 0 ? "the database is up to date" : `applied ${applied.length} migration${applied.length === 1 ? "" : "s"}`);
+      this.log(
+        applied.length === 0
+          ? "the database is up to date"
+          : `applied ${applied.length} migration${applied.length === 1 ? "" : "s"}`,
+      );
     } catch (e) {
       this.error((e as Error).message, { exit: 1 });
     }

@@ -44,6 +44,8 @@ export default class MigrateDiff extends Command {
       return this.exit(1);
     }
     const file = await writeNextMigration(dir, migrations, flags.name, migrationText(args.file, steps));
-    this.log(`wrote ${file} (${steps.length} step${steps.length === 1 ? "" : "s"}${destructive.length ? `, ${destructive.length} destructive` : ""})`);
+    this.log(
+      `wrote ${file} (${steps.length} step${steps.length === 1 ? "" : "s"}${destructive.length ? `, ${destructive.length} destructive` : ""})`,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { Args, Command, Flags } from "@oclif/core";
+import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import { readMigrations } from "./migrate/files.js";
 import { migrationStatus } from "./migrate/history.js";
 
@@ -11,15 +12,18 @@ export default class MigrateStatus extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MigrateStatus);
-    const url = args.url ?? process.env.DATABASE_URL;
-    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    const url = databaseUrl(args.url);
+    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
     let s: Awaited<ReturnType<typeof migrationStatus>>;
     try {
       s = await migrationStatus(url, await readMigrations(flags.dir));
     } catch (e) {
       this.error((e as Error).message, { exit: 1 });
     }
-    for (const a of s.applied) this.log(`applied  ${a.name}  ${a.appliedAt}${s.edited.includes(a.name) ? "  EDITED since" : ""}${s.missing.includes(a.name) ? "  MISSING from the directory" : ""}`);
+    for (const a of s.applied)
+      this.log(
+        `applied  ${a.name}  ${a.appliedAt}${s.edited.includes(a.name) ? "  EDITED since" : ""}${s.missing.includes(a.name) ? "  MISSING from the directory" : ""}`,
+      );
     for (const p of s.pending) this.log(`pending  ${p}`);
     if (s.edited.length > 0 || s.missing.length > 0) this.exit(1);
   }

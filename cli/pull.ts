@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { Args, Command, Flags } from "@oclif/core";
+import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import { compileSource } from "../compiler/index.js";
 import { formatDiagnostics } from "../grammar/index.js";
 import { formatSource } from "../grammar/format/index.js";
@@ -23,8 +24,8 @@ export default class Pull extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Pull);
-    const url = args.url ?? process.env.DATABASE_URL;
-    if (!url) this.error("give the database URL as an argument or in DATABASE_URL", { exit: 1 });
+    const url = databaseUrl(args.url);
+    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
     let read: Awaited<ReturnType<typeof introspect>>;
     try {
       read = await introspect(url, flags.schema);
@@ -35,7 +36,10 @@ export default class Pull extends Command {
     const formatted = formatSource(rendered.text, flags.out ?? "pulled.resource");
     if (!formatted.ok) {
       // A bug of pull, not of the database: show what was produced so it can be reported.
-      this.error(`the pulled text does not parse (please report this):\n${formatDiagnostics(formatted.diagnostics, rendered.text)}`, { exit: 2 });
+      this.error(
+        `the pulled text does not parse (please report this):\n${formatDiagnostics(formatted.diagnostics, rendered.text)}`,
+        { exit: 2 },
+      );
     }
     const checked = compileSource(formatted.text, flags.out ?? "pulled.resource");
     const errors = checked.diagnostics.filter((d) => d.severity === "error");

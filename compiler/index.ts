@@ -21,7 +21,12 @@ export {
   type JsonSchema,
 } from "./backends/openapi/index.js";
 export { emitClient, clientLayout, envPrefix, type ClientLayout } from "./backends/client/index.js";
-export { emitCommandTree, resourceSpecs, type CommandTreeOptions, type ResourceSpec } from "./backends/cli-tree/index.js";
+export {
+  emitCommandTree,
+  resourceSpecs,
+  type CommandTreeOptions,
+  type ResourceSpec,
+} from "./backends/cli-tree/index.js";
 export {
   writeGenerated,
   checkGenerated,

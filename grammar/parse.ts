@@ -87,9 +87,7 @@ export function parse(text: string, file: string): ParseResult {
       ...closed.diagnostics,
       ...parsed.diagnostics,
       ...built.diagnostics,
-    ]).sort(
-      (a, b) => a.span.offset - b.span.offset,
-    );
+    ]).sort((a, b) => a.span.offset - b.span.offset);
     return { schema: built.schema, diagnostics };
   } catch (err) {
     return {

@@ -76,10 +76,4 @@ export {
 } from "./builder/index.js";
 export { mountDocs, type OpenApiData, type DocsOptions, type DocsResult, type DocsCollision } from "./http/docs.js";
 export { problemResponse } from "./http/respond.js";
-export {
-  defaultFaultLogger,
-  formatFault,
-  requestIdOf,
-  type FaultLogger,
-  type FaultReport,
-} from "./http/fault-log.js";
+export { defaultFaultLogger, formatFault, requestIdOf, type FaultLogger, type FaultReport } from "./http/fault-log.js";

@@ -30,7 +30,10 @@ describe("resc check", () => {
 
   it("prints a code frame per error and exits non-zero", async () => {
     const file = path.join(tmp, "broken.resource");
-    writeFileSync(file, 'table t {\n  id integer @primary_key\n  name text @sortabel\n  resource "/t" { ops = [reads] }\n}\n');
+    writeFileSync(
+      file,
+      'table t {\n  id integer @primary_key\n  name text @sortabel\n  resource "/t" { ops = [reads] }\n}\n',
+    );
     const r = await resc(["check", file]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/@sortabel/);
@@ -58,7 +61,10 @@ describe("resc sql and resc generate", () => {
     cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"), { recursive: true });
     const first = await resc(["generate", "spec.resource"], dir);
     expect(first.code, first.stderr).toBe(0);
-    const written = first.stdout.trim().split("\n").map((l) => l.replace(/^wrote /, ""));
+    const written = first.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.replace(/^wrote /, ""));
     expect(written.length).toBeGreaterThan(0);
     for (const f of written) expect(readFileSync(path.join(dir, f), "utf8")).toMatch(/resc/);
     expect((await resc(["generate", "--check", "spec.resource"], dir)).code).toBe(0);
@@ -124,7 +130,17 @@ describe("resc dev", () => {
 
   it("serves spec.resource with --hooks on the embedded database, keeps rows across restarts, logs each request", async () => {
     const dataDir = path.join(tmp, "db");
-    const args = ["spec.resource", "--seed", "examples/tracker/seed.sql", "--hooks", HOOKS, "--port", "0", "--data-dir", dataDir];
+    const args = [
+      "spec.resource",
+      "--seed",
+      "examples/tracker/seed.sql",
+      "--hooks",
+      HOOKS,
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ];
     let dev = await startDev(args);
     let created: { id: number | string };
     try {

@@ -69,7 +69,8 @@ async function produce(file: string): Promise<Map<string, string>> {
     out.set("openapi.json", printOpenApi(emitOpenApi(result.schema)));
     for (const f of await emitClient(result.schema, "client")) out.set(f.path, f.contents);
     const cliName = clientLayout(result.schema).cliName;
-    for (const f of await emitCommandTree(result.schema, "commands", { cliName, clientDir: "client" })) out.set(f.path, f.contents);
+    for (const f of await emitCommandTree(result.schema, "commands", { cliName, clientDir: "client" }))
+      out.set(f.path, f.contents);
   }
   return out;
 }

@@ -34,6 +34,8 @@ export function evolveEmbedded(
     if (steps.length > 0) {
       await db.script(`BEGIN;\n${steps.map((s) => s.sql).join("\n")}\nCOMMIT;`);
     }
-    log(`migrated the embedded database to the changed schema (${steps.length} step${steps.length === 1 ? "" : "s"}); rows kept`);
+    log(
+      `migrated the embedded database to the changed schema (${steps.length} step${steps.length === 1 ? "" : "s"}); rows kept`,
+    );
   };
 }

@@ -67,7 +67,9 @@ async function reload(o: WatchOptions): Promise<void> {
   }
   const built = createDevApp(buildDescriptor(r.schema), { ...o.app, db: o.db, openapi: emitOpenApi(r.schema) });
   if (!built.mounted.ok) {
-    o.log(`resc: the routes did not mount:\n  - ${built.mounted.errors.map((e) => e.message).join("\n  - ")}\nresc: still serving the last good schema`);
+    o.log(
+      `resc: the routes did not mount:\n  - ${built.mounted.errors.map((e) => e.message).join("\n  - ")}\nresc: still serving the last good schema`,
+    );
     return;
   }
   o.swap(built.app);

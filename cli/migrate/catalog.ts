@@ -175,7 +175,14 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     const def = r.def!;
     // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
     const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
-    const ix: CatalogIndex = { name: r.name!, shape, definition: def, method: r.method!, unique: r.uniq === "true", partial: r.partial === "true" };
+    const ix: CatalogIndex = {
+      name: r.name!,
+      shape,
+      definition: def,
+      method: r.method!,
+      unique: r.uniq === "true",
+      partial: r.partial === "true",
+    };
     if (r.expr !== "true" && r.cols) ix.columns = r.cols.split("\n");
     table(r.tbl!).indexes.push(ix);
   }

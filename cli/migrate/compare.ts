@@ -37,7 +37,10 @@ export function declaredRenames(schema: Schema): Map<string, string> {
 }
 
 /** The steps from what the committed migrations build to what `schema` declares. */
-export async function pendingSteps(schema: Schema, dir: string): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
+export async function pendingSteps(
+  schema: Schema,
+  dir: string,
+): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
   const states = await scratchStates(migrations, emitSql(schema));
   return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };

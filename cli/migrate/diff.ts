@@ -54,25 +54,39 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn): Ste
   const c = q(to.name);
   const out: Step[] = [];
   if (from.generated !== to.generated || Boolean(from.identity) !== Boolean(to.identity)) {
-    out.push({ sql: `ALTER TABLE ${t} DROP COLUMN ${c};`, destructive: `recreates column ${table}.${to.name} (identity or generated expression changed); its values are lost` });
+    out.push({
+      sql: `ALTER TABLE ${t} DROP COLUMN ${c};`,
+      destructive: `recreates column ${table}.${to.name} (identity or generated expression changed); its values are lost`,
+    });
     out.push({ sql: `ALTER TABLE ${t} ADD COLUMN ${columnDefinition(to)};` });
     return out;
   }
   if (from.type !== to.type) {
     const step: Step = { sql: `ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${to.type} USING ${c}::${to.type};` };
-    if (!widens(from.type, to.type)) step.destructive = `changes ${table}.${to.name} from ${from.type} to ${to.type}; values that do not convert make it fail, or are cut`;
+    if (!widens(from.type, to.type))
+      step.destructive = `changes ${table}.${to.name} from ${from.type} to ${to.type}; values that do not convert make it fail, or are cut`;
     out.push(step);
   }
   if (from.identity && to.identity && from.identity !== to.identity) {
-    out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET GENERATED ${to.identity === "a" ? "ALWAYS" : "BY DEFAULT"};` });
+    out.push({
+      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET GENERATED ${to.identity === "a" ? "ALWAYS" : "BY DEFAULT"};`,
+    });
   }
   if (from.default !== to.default) {
-    out.push({ sql: to.default === undefined ? `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` : `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${to.default};` });
+    out.push({
+      sql:
+        to.default === undefined
+          ? `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;`
+          : `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${to.default};`,
+    });
   }
   if (from.notNull !== to.notNull) {
     out.push(
       to.notNull
-        ? { sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`, destructive: `makes ${table}.${to.name} NOT NULL; fails while a row holds NULL there` }
+        ? {
+            sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`,
+            destructive: `makes ${table}.${to.name} NOT NULL; fails while a row holds NULL there`,
+          }
         : { sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP NOT NULL;` },
     );
   }
@@ -110,7 +124,9 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     e.values.forEach((v, i) => {
       if (old.values.includes(v)) return;
       const before = e.values.slice(i + 1).find((x) => old.values.includes(x));
-      early.push({ sql: `ALTER TYPE ${q(e.name)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};` });
+      early.push({
+        sql: `ALTER TYPE ${q(e.name)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};`,
+      });
     });
     const gone = old.values.filter((v) => !e.values.includes(v));
     if (gone.length > 0) {
@@ -121,7 +137,8 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     }
   }
   const toEnums = byName(to.enums);
-  for (const e of from.enums) if (!toEnums.has(e.name)) late.push({ sql: `DROP TYPE ${q(e.name)};`, destructive: `drops enum type ${e.name}` });
+  for (const e of from.enums)
+    if (!toEnums.has(e.name)) late.push({ sql: `DROP TYPE ${q(e.name)};`, destructive: `drops enum type ${e.name}` });
 
   const fromDomains = byName(from.domains);
   for (const d of to.domains) {
@@ -139,20 +156,31 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
         if (!d.checks.includes(c)) early.push({ sql: `ALTER DOMAIN ${n} DROP CONSTRAINT ${q(old.checkNames[i]!)};` });
       });
       for (const c of d.checks.filter((c) => !old.checks.includes(c))) {
-        early.push({ sql: `ALTER DOMAIN ${n} ADD ${c};`, destructive: `adds ${c} to domain ${d.name}; fails while a stored value breaks it` });
+        early.push({
+          sql: `ALTER DOMAIN ${n} ADD ${c};`,
+          destructive: `adds ${c} to domain ${d.name}; fails while a stored value breaks it`,
+        });
       }
-      if (old.default !== d.default) early.push({ sql: d.default === undefined ? `ALTER DOMAIN ${n} DROP DEFAULT;` : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};` });
+      if (old.default !== d.default)
+        early.push({
+          sql:
+            d.default === undefined ? `ALTER DOMAIN ${n} DROP DEFAULT;` : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};`,
+        });
       if (old.notNull !== d.notNull) {
         early.push(
           d.notNull
-            ? { sql: `ALTER DOMAIN ${n} SET NOT NULL;`, destructive: `makes domain ${d.name} NOT NULL; fails while a stored value is NULL` }
+            ? {
+                sql: `ALTER DOMAIN ${n} SET NOT NULL;`,
+                destructive: `makes domain ${d.name} NOT NULL; fails while a stored value is NULL`,
+              }
             : { sql: `ALTER DOMAIN ${n} DROP NOT NULL;` },
         );
       }
     }
   }
   const toDomains = byName(to.domains);
-  for (const d of from.domains) if (!toDomains.has(d.name)) late.push({ sql: `DROP DOMAIN ${q(d.name)};`, destructive: `drops domain ${d.name}` });
+  for (const d of from.domains)
+    if (!toDomains.has(d.name)) late.push({ sql: `DROP DOMAIN ${q(d.name)};`, destructive: `drops domain ${d.name}` });
 
   const fromTables = byName(from.tables);
   const renamedTables = new Set<string>();
@@ -166,8 +194,10 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     }
     if (!old) {
       tablesNew.push({ sql: createTable(t) });
-      for (const k of t.constraints.filter((k) => k.kind === "f")) addForeign.push({ sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};` });
-      for (const ix of t.indexes) indexes.push({ sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
+      for (const k of t.constraints.filter((k) => k.kind === "f"))
+        addForeign.push({ sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};` });
+      for (const ix of t.indexes)
+        indexes.push({ sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
       continue;
     }
     const oldCols = byName(old.columns);
@@ -193,7 +223,10 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     }
     for (const c of old.columns) {
       if (!seen.has(c.name) && !t.columns.some((x) => x.name === c.name)) {
-        late.push({ sql: `ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)};`, destructive: `drops column ${t.name}.${c.name} and its values` });
+        late.push({
+          sql: `ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)};`,
+          destructive: `drops column ${t.name}.${c.name} and its values`,
+        });
       }
     }
     const oldKeys = new Map(old.constraints.map((k) => [constraintKey(k), k]));
@@ -210,11 +243,22 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
     const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
     for (const [shape, i] of oldIx) if (!newIx.has(shape)) indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
-    for (const [shape, i] of newIx) if (!oldIx.has(shape)) indexes.push({ sql: `${i.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
+    for (const [shape, i] of newIx)
+      if (!oldIx.has(shape)) indexes.push({ sql: `${i.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
   }
   const toTables = byName(to.tables);
   for (const t of from.tables) {
-    if (!toTables.has(t.name) && !renamedTables.has(t.name)) late.unshift({ sql: `DROP TABLE ${q(t.name)};`, destructive: `drops table ${t.name} and its rows` });
+    if (!toTables.has(t.name) && !renamedTables.has(t.name))
+      late.unshift({ sql: `DROP TABLE ${q(t.name)};`, destructive: `drops table ${t.name} and its rows` });
   }
-  return [...early, ...dropConstraints, ...tablesNew, ...columns, ...addConstraints, ...addForeign, ...indexes, ...late];
+  return [
+    ...early,
+    ...dropConstraints,
+    ...tablesNew,
+    ...columns,
+    ...addConstraints,
+    ...addForeign,
+    ...indexes,
+    ...late,
+  ];
 }

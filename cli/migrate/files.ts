@@ -43,7 +43,12 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
 
 /** `add due dates` → `add_due_dates`: a file-name slug (lowercase letters, digits, `_`). */
 export function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "migration";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "migration"
+  );
 }
 
 /** The text of a migration: a header, then each step, destructive ones preceded by a marking comment. */
@@ -63,7 +68,12 @@ export function migrationText(schemaFile: string, steps: readonly Step[]): strin
 /**
  * Writes the next migration (`NNNN_slug.sql`, numbered after the last one) and returns its path.
  */
-export async function writeNextMigration(dir: string, existing: readonly MigrationFile[], name: string, text: string): Promise<string> {
+export async function writeNextMigration(
+  dir: string,
+  existing: readonly MigrationFile[],
+  name: string,
+  text: string,
+): Promise<string> {
   const last = existing.length > 0 ? Number(FILE.exec(existing[existing.length - 1]!.name)![1]) : 0;
   const file = path.join(dir, `${String(last + 1).padStart(4, "0")}_${slug(name)}.sql`);
   await mkdir(dir, { recursive: true });

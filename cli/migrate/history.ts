@@ -38,7 +38,10 @@ async function recorded(client: pg.Client): Promise<{ name: string; checksum: st
   return (await client.query(`SELECT name, checksum, applied_at FROM ${HISTORY_TABLE} ORDER BY name`)).rows;
 }
 
-function compare(files: readonly MigrationFile[], rows: { name: string; checksum: string; applied_at: Date }[]): MigrationStatus {
+function compare(
+  files: readonly MigrationFile[],
+  rows: { name: string; checksum: string; applied_at: Date }[],
+): MigrationStatus {
   const byName = new Map(files.map((f) => [f.name, f]));
   const done = new Set(rows.map((r) => r.name));
   return {
@@ -71,7 +74,11 @@ export async function migrationStatus(url: string, files: readonly MigrationFile
  * @returns the names applied (none when up to date)
  * @throws Error when an applied migration was edited or is missing, or naming the migration whose SQL failed (it is rolled back; earlier ones stay)
  */
-export async function deployMigrations(url: string, files: readonly MigrationFile[], log: (line: string) => void = () => {}): Promise<string[]> {
+export async function deployMigrations(
+  url: string,
+  files: readonly MigrationFile[],
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
   const client = await connect(url);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
@@ -79,7 +86,9 @@ export async function deployMigrations(url: string, files: readonly MigrationFil
       await ensureHistory(client);
       const status = compare(files, await recorded(client));
       if (status.edited.length > 0) {
-        throw new Error(`applied migrations were edited since: ${status.edited.join(", ")}; restore them and write a new migration instead`);
+        throw new Error(
+          `applied migrations were edited since: ${status.edited.join(", ")}; restore them and write a new migration instead`,
+        );
       }
       if (status.missing.length > 0) {
         throw new Error(`applied migrations are missing from the directory: ${status.missing.join(", ")}`);
@@ -90,7 +99,10 @@ export async function deployMigrations(url: string, files: readonly MigrationFil
         try {
           await client.query("BEGIN");
           await client.query(file.sql);
-          await client.query(`INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+          await client.query(`INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`, [
+            file.name,
+            file.checksum,
+          ]);
           await client.query("COMMIT");
         } catch (e) {
           await client.query("ROLLBACK").catch(() => {});

@@ -50,7 +50,11 @@ export async function introspect(url: string, schema: string): Promise<{ catalog
     );
     return {
       catalog,
-      extras: { views: views.rows.map((r) => r.n), triggers: triggers.rows.map((r) => r.n), functions: Number(functions.rows[0]?.n ?? 0) },
+      extras: {
+        views: views.rows.map((r) => r.n),
+        triggers: triggers.rows.map((r) => r.n),
+        functions: Number(functions.rows[0]?.n ?? 0),
+      },
     };
   } finally {
     await client.end();

@@ -71,7 +71,8 @@ function defaultAttr(c: CatalogColumn, enumValues: ReadonlyMap<string, string[]>
     const value = lit[1]!.replace(/''/g, "'");
     const type = lit[2]!;
     if (enumValues.has(type)) return bareValue(value) ? `@default(${value})` : `@default(${str(value)})`;
-    if (["text", "character varying", "bpchar"].includes(type) || /^character/.test(type)) return `@default(${str(value)})`;
+    if (["text", "character varying", "bpchar"].includes(type) || /^character/.test(type))
+      return `@default(${str(value)})`;
   }
   return `@default(sql(${str(d)}))`;
 }
@@ -94,7 +95,8 @@ function shapeOf(t: CatalogTable): TableShape {
   const pk = t.constraints.find((k) => k.kind === "p")?.columns ?? [];
   const indexedFirst = new Set<string>();
   const gin = new Set<string>();
-  for (const k of t.constraints) if ((k.kind === "p" || k.kind === "u" || k.kind === "f") && k.columns[0]) indexedFirst.add(k.columns[0]);
+  for (const k of t.constraints)
+    if ((k.kind === "p" || k.kind === "u" || k.kind === "f") && k.columns[0]) indexedFirst.add(k.columns[0]);
   for (const ix of t.indexes) {
     if (!ix.columns || ix.partial) continue;
     if (ix.method === "btree") indexedFirst.add(ix.columns[0]!);
@@ -119,8 +121,10 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   const tableNames = new Set(catalog.tables.map((t) => t.name).filter(ident));
 
   for (const v of extras.views) skip(`view ${v}`, "the language describes tables only");
-  for (const tr of extras.triggers) skip(`trigger ${tr}`, "triggers are the database's own behaviour; they keep running");
-  if (extras.functions > 0) skip(`${extras.functions} function(s)`, "functions are not described; defaults and checks may still call them");
+  for (const tr of extras.triggers)
+    skip(`trigger ${tr}`, "triggers are the database's own behaviour; they keep running");
+  if (extras.functions > 0)
+    skip(`${extras.functions} function(s)`, "functions are not described; defaults and checks may still call them");
   if (out.length > 0) out.push("");
 
   for (const e of catalog.enums) {
@@ -133,7 +137,12 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   for (const d of catalog.domains) {
     const base = resourceType(d.type, userTypes);
     if (!ident(d.name) || base === undefined) {
-      skip(`domain ${d.name}`, base === undefined ? `its base type ${d.type} has no spelling in the language` : "its name is not a plain lowercase identifier");
+      skip(
+        `domain ${d.name}`,
+        base === undefined
+          ? `its base type ${d.type} has no spelling in the language`
+          : "its name is not a plain lowercase identifier",
+      );
       continue;
     }
     const checks = d.checks.map((c) => ` @check(${str(checkCondition(c))})`).join("");
@@ -144,7 +153,8 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   const inverseNames = new Map<string, Set<string>>();
   const inverseOf = (fk: CatalogConstraint, from: string): string => {
     const target = fk.references!.table;
-    const used = inverseNames.get(target) ?? new Set(catalog.tables.find((t) => t.name === target)?.columns.map((c) => c.name));
+    const used =
+      inverseNames.get(target) ?? new Set(catalog.tables.find((t) => t.name === target)?.columns.map((c) => c.name));
     inverseNames.set(target, used);
     let name = used.has(from) ? `${from}_by_${relationName(fk.columns[0]!)}` : from;
     for (let n = 2; used.has(name); n++) name = `${from}_${n}`;
@@ -179,7 +189,8 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       if (s.primaryKey.length === 1 && s.primaryKey[0] === c.name) attrs.push("@primary_key");
       const def = defaultAttr(c, enumValues);
       if (def) attrs.push(def);
-      if (t.constraints.some((k) => k.kind === "u" && k.columns.length === 1 && k.columns[0] === c.name)) attrs.push("@unique");
+      if (t.constraints.some((k) => k.kind === "u" && k.columns.length === 1 && k.columns[0] === c.name))
+        attrs.push("@unique");
       const fk = t.constraints.find((k) => k.kind === "f" && k.columns.length === 1 && k.columns[0] === c.name);
       if (fk && fk.references && tableNames.has(fk.references.table)) {
         let rel = relationName(c.name);
@@ -187,7 +198,10 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         relations.add(rel);
         const target = catalog.tables.find((x) => x.name === fk.references!.table)!;
         const targetPk = target.constraints.find((k) => k.kind === "p")?.columns ?? [];
-        const column = targetPk.length === 1 && targetPk[0] === fk.references.columns[0] ? "" : `, column: ${fk.references.columns[0]}`;
+        const column =
+          targetPk.length === 1 && targetPk[0] === fk.references.columns[0]
+            ? ""
+            : `, column: ${fk.references.columns[0]}`;
         attrs.push(`@ref(${rel}, ${fk.references.table}${column})`);
         attrs.push(`@inverse(${inverseOf(fk, t.name)})`);
       }
@@ -209,8 +223,12 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     for (const k of t.constraints) {
       if (k.kind === "u" && k.columns.length > 1) blockAttrs.push(`  @@unique([${k.columns.join(", ")}])`);
       if (k.kind === "f" && (k.columns.length > 1 || !tableNames.has(k.references?.table ?? ""))) {
-        blockAttrs.push(`  // left out: foreign key ${k.name} ${k.definition}: only single-column references to described tables are expressible`);
-        leftOut.push(`foreign key ${t.name}.${k.name}: only single-column references to described tables are expressible`);
+        blockAttrs.push(
+          `  // left out: foreign key ${k.name} ${k.definition}: only single-column references to described tables are expressible`,
+        );
+        leftOut.push(
+          `foreign key ${t.name}.${k.name}: only single-column references to described tables are expressible`,
+        );
       }
       if (k.kind === "c" && k.columns.length === 0) {
         blockAttrs.push(`  // left out: check ${k.name} ${k.definition}: it names no column`);

@@ -36,7 +36,11 @@ function checkReferences(ctx: ValidationContext): void {
       if (!target) {
         ctx.error(
           "unknown-ref-target",
-          withHint(`@ref on "${name}" names table "${ref.target}", which is not declared`, ref.target, ctx.index.tables.keys()),
+          withHint(
+            `@ref on "${name}" names table "${ref.target}", which is not declared`,
+            ref.target,
+            ctx.index.tables.keys(),
+          ),
           ref.span,
         );
         continue;

@@ -48,7 +48,11 @@ export function checkResources(ctx: ValidationContext): void {
         const declared = [...schemes].sort().join(", ") || "none";
         ctx.error(
           "unknown-security-scheme",
-          withHint(`security scheme "${req.scheme}" is not declared in the api block (declared: ${declared})`, req.scheme, schemes),
+          withHint(
+            `security scheme "${req.scheme}" is not declared in the api block (declared: ${declared})`,
+            req.scheme,
+            schemes,
+          ),
           req.span,
         );
       }

@@ -37,7 +37,9 @@ export const hooks: Hooks = {
   afterCommit: {
     // Runs once the write is committed; a failure here is logged, the response stays a success.
     notes: (ctx, event) => {
-      console.log(`note ${String(event.key)} ${event.operation}${event.softDeleted ? " (soft)" : ""} by team ${teamOf(ctx.data)}`);
+      console.log(
+        `note ${String(event.key)} ${event.operation}${event.softDeleted ? " (soft)" : ""} by team ${teamOf(ctx.data)}`,
+      );
     },
   },
 };

@@ -18,14 +18,19 @@ const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;.*)?$/i;
 export function refuseNonJson(contentType: string | undefined): void {
   if (contentType !== undefined && JSON_TYPE.test(contentType.trim())) return;
   const given = contentType === undefined ? "no Content-Type" : `Content-Type ${contentType}`;
-  throw new ProblemError(415, "unsupported-media-type", `The body must be JSON (application/json); the request has ${given}.`, [
-    {
-      location: "header.content-type",
-      detail: "expected application/json",
-      ...(contentType !== undefined ? { value: contentType.slice(0, 100) } : {}),
-      allowed: ["application/json"],
-    },
-  ]);
+  throw new ProblemError(
+    415,
+    "unsupported-media-type",
+    `The body must be JSON (application/json); the request has ${given}.`,
+    [
+      {
+        location: "header.content-type",
+        detail: "expected application/json",
+        ...(contentType !== undefined ? { value: contentType.slice(0, 100) } : {}),
+        allowed: ["application/json"],
+      },
+    ],
+  );
 }
 
 /**

@@ -54,7 +54,9 @@ export function isUnavailable(e: unknown): boolean {
   if (UNREACHABLE_CODES.has(code)) return true;
   if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53"))
     return true;
-  return typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message));
+  return (
+    typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message))
+  );
 }
 
 /**

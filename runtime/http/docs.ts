@@ -172,7 +172,8 @@ export function mountDocs(app: Hono, document: OpenApiData, options: DocsOptions
   if (options.title !== undefined) served.info.title = options.title;
   if (options.version !== undefined) served.info.version = options.version;
   // resc documents name "/" (this origin) as their server; under a base path the routes live below it.
-  const defaultServer = document.servers === undefined || (document.servers.length === 1 && document.servers[0].url === "/");
+  const defaultServer =
+    document.servers === undefined || (document.servers.length === 1 && document.servers[0].url === "/");
   if (base !== "" && defaultServer) served.servers = [{ url: base }];
   const documentText = JSON.stringify(served);
   const assets = `${base}${pagePath}`;

@@ -81,7 +81,10 @@ function route(rc: ResourceContext, handler: Handler, admission: Admission | und
       return await (admission ? admission.run(() => serve(c)) : serve(c));
     } catch (e) {
       const p = e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
-      if (p.status >= 500 && (!(e instanceof ProblemError) || p.kind === "hook-misconfigured" || p.kind === "resource-busy"))
+      if (
+        p.status >= 500 &&
+        (!(e instanceof ProblemError) || p.kind === "hook-misconfigured" || p.kind === "resource-busy")
+      )
         rc.logError(e, c, p);
       return problemResponse(c, p);
     }

@@ -18,6 +18,11 @@ export function problemResponse(c: Context, p: ProblemError): Response {
 }
 
 /** Sends JSON text as is (written from PostgreSQL's texts; parsing it again would cost time and numeric precision). */
-export function jsonText(c: Context, text: string, status: 200 | 201 = 200, headers: Record<string, string> = {}): Response {
+export function jsonText(
+  c: Context,
+  text: string,
+  status: 200 | 201 = 200,
+  headers: Record<string, string> = {},
+): Response {
   return c.body(text, status, { "content-type": "application/json; charset=utf-8", ...headers });
 }

@@ -34,7 +34,14 @@ const SINGLE = new Set(["select", "sort", "search", "page", "per_page", "offset"
  * grammar). A column with one of these names cannot have a filter
  * parameter, so the validator refuses it as Filterable.
  */
-export const RESERVED_PARAMETERS: readonly string[] = Object.freeze([...SINGLE, "expand", "filter", "or", "and", "not"]);
+export const RESERVED_PARAMETERS: readonly string[] = Object.freeze([
+  ...SINGLE,
+  "expand",
+  "filter",
+  "or",
+  "and",
+  "not",
+]);
 
 const utf8 = new TextEncoder();
 

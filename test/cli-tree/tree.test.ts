@@ -56,7 +56,20 @@ describe("resource descriptions", () => {
       ["all", "integer, nullable", undefined],
       ["mood", "mood", ["calm", "very angry"]],
     ]);
-    expect(things.list?.filters[1].operators).toEqual(["between", "eq", "gt", "gte", "in", "isnull", "lt", "lte", "ne", "neq", "nin", "notnull"]);
+    expect(things.list?.filters[1].operators).toEqual([
+      "between",
+      "eq",
+      "gt",
+      "gte",
+      "in",
+      "isnull",
+      "lt",
+      "lte",
+      "ne",
+      "neq",
+      "nin",
+      "notnull",
+    ]);
     expect(things.list?.selectable).toEqual(["id", "token", "all", "mood", "done", "stamp", "fixed"]);
     expect(things.create?.fields.map((f) => [f.column, f.codec, f.required ?? false, f.values])).toEqual([
       ["id", "integer", false, undefined],
@@ -116,7 +129,7 @@ describe("JSON output", () => {
   /** Random JSON text, numbers written in forms JSON.parse would change. */
   function randomJson(seed: number): string {
     let s = seed;
-    const rnd = (): number => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = (): number => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     const value = (depth: number): string => {
       const k = Math.floor(rnd() * (depth > 2 ? 4 : 6));
       if (k === 0) return JSON.stringify(["a", 'q"\\', "é\n", "{[,:]}", ""][Math.floor(rnd() * 5)]);

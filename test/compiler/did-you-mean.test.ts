@@ -7,18 +7,26 @@ import { describe, expect, it } from "vitest";
 import { compileSource } from "../../compiler/index.js";
 
 const messages = (text: string): string[] =>
-  compileSource(text, "t.resource").diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+  compileSource(text, "t.resource")
+    .diagnostics.filter((d) => d.severity === "error")
+    .map((d) => d.message);
 
 const AUTHORS = "table authors {\n  id bigint @primary_key\n  name text\n}\n";
 
 describe("did you mean", () => {
   it("a referenced table", () => {
-    const m = messages(`${AUTHORS}table posts {\n  id bigint @primary_key\n  author_id bigint @ref(author, author)\n}\n`);
-    expect(m).toEqual(['@ref on "posts.author_id" names table "author", which is not declared. Did you mean "authors"?']);
+    const m = messages(
+      `${AUTHORS}table posts {\n  id bigint @primary_key\n  author_id bigint @ref(author, author)\n}\n`,
+    );
+    expect(m).toEqual([
+      '@ref on "posts.author_id" names table "author", which is not declared. Did you mean "authors"?',
+    ]);
   });
 
   it("a referenced column", () => {
-    const m = messages(`${AUTHORS}table posts {\n  id bigint @primary_key\n  author bigint @ref(writer, authors, column: nmae)\n}\n`);
+    const m = messages(
+      `${AUTHORS}table posts {\n  id bigint @primary_key\n  author bigint @ref(writer, authors, column: nmae)\n}\n`,
+    );
     expect(m[0]).toMatch(/names column "nmae".*Did you mean "name"\?$/);
   });
 
@@ -33,7 +41,9 @@ describe("did you mean", () => {
   });
 
   it("a setting written as part of a longer name", () => {
-    const m = messages(`table posts {\n  id bigint @primary_key\n  resource "/posts" {\n    ops = [list]\n    page_size = 10\n  }\n}\n`);
+    const m = messages(
+      `table posts {\n  id bigint @primary_key\n  resource "/posts" {\n    ops = [list]\n    page_size = 10\n  }\n}\n`,
+    );
     expect(m).toEqual(['Unknown resource setting "page_size". Did you mean "default_page_size" or "max_page_size"?']);
   });
 

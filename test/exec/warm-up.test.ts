@@ -25,7 +25,11 @@ describe.skipIf(db.kind !== "pg")("warmUp", () => {
   });
 
   it("resolves with 0 when the database cannot be reached", async () => {
-    const exec = createPgExecutor({ connectionString: "postgres://postgres@127.0.0.1:1/none", max: 2, connectionTimeoutMillis: 500 });
+    const exec = createPgExecutor({
+      connectionString: "postgres://postgres@127.0.0.1:1/none",
+      max: 2,
+      connectionTimeoutMillis: 500,
+    });
     try {
       expect(await exec.warmUp()).toBe(0);
     } finally {

@@ -11,7 +11,10 @@ import { compileFile } from "../support/service.js";
 
 const { service } = await compileFile("test/faults/fixtures/faults.resource");
 // Port 1 on loopback: nothing listens, so every request is a 503.
-const db = createPgExecutor({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 1000 });
+const db = createPgExecutor({
+  connectionString: "postgres://postgres@127.0.0.1:1/none",
+  connectionTimeoutMillis: 1000,
+});
 const app = new Hono();
 const mounted = mountService(app, service, { db });
 
@@ -42,7 +45,9 @@ describe("the fault log", () => {
     const { status, lines } = await stderrOf("/naps", { headers: { "x-request-id": "req-42" } });
     expect(status).toBe(503);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^resc fault status=503 kind=database-unavailable resource=\/naps method=GET request_id=req-42 code=ECONNREFUSED message=/);
+    expect(lines[0]).toMatch(
+      /^resc fault status=503 kind=database-unavailable resource=\/naps method=GET request_id=req-42 code=ECONNREFUSED message=/,
+    );
     expect(lines[0]).not.toMatch(/\n|at .*\(/);
   });
 

@@ -30,8 +30,15 @@ beforeAll(async () => {
   if (db.kind !== "pg") return;
   const compiled = await compileFile("test/faults/fixtures/faults.resource");
   service = compiled.service;
-  await db.executor.script(compiled.ddl + "\nINSERT INTO naps (name) VALUES ('first'); INSERT INTO pins (label) VALUES ('a');");
-  exec = createPgExecutor({ connectionString: db.url!, max: 4, lockTimeoutMillis: LOCK_MS, connectionTimeoutMillis: 5000 });
+  await db.executor.script(
+    compiled.ddl + "\nINSERT INTO naps (name) VALUES ('first'); INSERT INTO pins (label) VALUES ('a');",
+  );
+  exec = createPgExecutor({
+    connectionString: db.url!,
+    max: 4,
+    lockTimeoutMillis: LOCK_MS,
+    connectionTimeoutMillis: 5000,
+  });
   locker = new pg.Client({ connectionString: db.url! });
   await locker.connect();
 });

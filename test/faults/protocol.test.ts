@@ -79,7 +79,10 @@ type Op = { name: string; request: () => Promise<RawRequest>; ok: number; write:
 
 /** A row made directly in the database, for the update and delete requests to act on. */
 async function freshRow(): Promise<string> {
-  const r = await db.executor.query({ text: "INSERT INTO naps (name) VALUES ('row') RETURNING id::text AS id", values: [] });
+  const r = await db.executor.query({
+    text: "INSERT INTO naps (name) VALUES ('row') RETURNING id::text AS id",
+    values: [],
+  });
   return r.rows[0].id!;
 }
 
@@ -98,7 +101,12 @@ const ops: Op[] = [
     ok: 200,
     write: true,
   },
-  { name: "delete", request: async () => ({ method: "DELETE", path: `/naps/${await freshRow()}` }), ok: 204, write: true },
+  {
+    name: "delete",
+    request: async () => ({ method: "DELETE", path: `/naps/${await freshRow()}` }),
+    ok: 204,
+    write: true,
+  },
 ];
 
 const codes = ["57P01", "57P02", "08006"];
@@ -110,22 +118,21 @@ const cases = codes.flatMap((code) =>
 );
 
 describe.skipIf(db.kind !== "pg")("an ErrorResponse injected by the server side", () => {
-  it.each(cases)("$code at $point of a $op.name: 503, the process lives, the next request is served", async ({
-    code,
-    point,
-    op,
-  }) => {
-    const client = rawClient(service, freshExecutor(), { logError: () => {} });
-    const before = proxy.injected;
-    proxy.arm(point, code);
-    const failed = await client.send(await op.request());
-    expect(proxy.injected - before, "the fault was injected").toBe(1);
-    expect503(failed, "database-unavailable");
-    // Let the socket close reach the client, so a late 'error' event would be seen by this test.
-    await new Promise((r) => setTimeout(r, 20));
-    const next = await client.send(await op.request());
-    expect(next.status, next.text).toBe(op.ok);
-  });
+  it.each(cases)(
+    "$code at $point of a $op.name: 503, the process lives, the next request is served",
+    async ({ code, point, op }) => {
+      const client = rawClient(service, freshExecutor(), { logError: () => {} });
+      const before = proxy.injected;
+      proxy.arm(point, code);
+      const failed = await client.send(await op.request());
+      expect(proxy.injected - before, "the fault was injected").toBe(1);
+      expect503(failed, "database-unavailable");
+      // Let the socket close reach the client, so a late 'error' event would be seen by this test.
+      await new Promise((r) => setTimeout(r, 20));
+      const next = await client.send(await op.request());
+      expect(next.status, next.text).toBe(op.ok);
+    },
+  );
 });
 
 describe.skipIf(db.kind !== "pg")("a server with no connection slot left (53300)", () => {
@@ -152,7 +159,10 @@ describe.skipIf(db.kind !== "pg")("a server with no connection slot left (53300)
     expect((busy.json as { detail: string }).detail).toMatch(/no free connection/);
     proxy.disarm();
 
-    const down = createPgExecutor({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 600 });
+    const down = createPgExecutor({
+      connectionString: "postgres://postgres@127.0.0.1:1/none",
+      connectionTimeoutMillis: 600,
+    });
     executors.push(down);
     const gone = await rawClient(service, down, { logError: () => {} }).send({ method: "GET", path: "/naps" });
     expect503(gone, "database-unavailable");

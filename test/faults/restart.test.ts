@@ -12,11 +12,11 @@
  * Skipped, saying so, where PostgreSQL's server binaries are missing.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFile } from "../support/service.js";
 import { postgresBinDir, startCluster, type TestCluster } from "../support/cluster.js";
+import { freePort } from "../support/ports.js";
 
 const FILE = "test/faults/fixtures/faults.resource";
 const binaries = postgresBinDir();
@@ -26,15 +26,6 @@ let cluster: TestCluster | undefined;
 let child: ChildProcess | undefined;
 let base = "";
 let stderr = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   if (!binaries) return;
@@ -49,9 +40,13 @@ beforeAll(async () => {
   await db.end();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["bin/resc.js", "dev", FILE, "--database-url", cluster.url("resc"), "--port", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  child = spawn(
+    process.execPath,
+    ["bin/resc.js", "dev", FILE, "--database-url", cluster.url("resc"), "--port", String(port)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stderr!.on("data", (d) => (stderr += String(d)));
   await new Promise<void>((resolve, reject) => {
     let out = "";
@@ -131,7 +126,10 @@ describe.skipIf(!binaries)("a real PostgreSQL restarted under write load", () =>
       await Promise.all(load);
     }
     expect(child!.exitCode, stderr).toBeNull();
-    expect(outcomes.filter((o) => o.status === 0), "requests resc never answered").toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status === 0),
+      "requests resc never answered",
+    ).toEqual([]);
     const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status));
     expect(unexpected).toEqual([]);
     const refused = outcomes.filter((o) => o.status === 503);

@@ -9,11 +9,13 @@ import { describe, expect, it } from "vitest";
 import { compileSource } from "../../compiler/index.js";
 
 const errors = (text: string) =>
-  compileSource(text, "t.resource").diagnostics.filter((d) => d.severity === "error").map((d) => ({
-    code: d.code,
-    line: d.span.line,
-    column: d.span.column,
-  }));
+  compileSource(text, "t.resource")
+    .diagnostics.filter((d) => d.severity === "error")
+    .map((d) => ({
+      code: d.code,
+      line: d.span.line,
+      column: d.span.column,
+    }));
 
 describe("an unclosed @default(now()", () => {
   it.each([
@@ -36,7 +38,8 @@ describe("an unclosed @default(now()", () => {
   });
 
   it("keeps arguments that legitimately continue on the next line", () => {
-    const text = "table a {\n  id bigint @primary_key\n  b_id bigint @ref(b,\n    b)\n}\ntable b {\n  id bigint @primary_key\n}\n";
+    const text =
+      "table a {\n  id bigint @primary_key\n  b_id bigint @ref(b,\n    b)\n}\ntable b {\n  id bigint @primary_key\n}\n";
     expect(errors(text)).toEqual([]);
   });
 });

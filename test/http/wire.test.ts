@@ -66,8 +66,12 @@ afterAll(async () => {
   await db.drop();
 });
 
-const send = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  sendTo<T>(app, method, path, body, headers);
+const send = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => sendTo<T>(app, method, path, body, headers);
 
 describe("the wire", () => {
   it("mounts", () => expect(mounted.ok).toBe(true));
@@ -92,14 +96,24 @@ describe("the wire", () => {
 
   it("answers 415 to a write whose body is not declared JSON", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
-      const r = await send<{ type: string; errors: { location: string }[] }>("POST", "/authors", JSON.stringify({ name: "T" }), {
-        "content-type": type,
-      });
+      const r = await send<{ type: string; errors: { location: string }[] }>(
+        "POST",
+        "/authors",
+        JSON.stringify({ name: "T" }),
+        {
+          "content-type": type,
+        },
+      );
       expect(r.status, type).toBe(415);
       expect(r.headers.get("content-type")).toContain("application/problem+json");
       expect(r.body.errors[0].location).toBe("header.content-type");
     }
-    const ok = await send("PATCH", "/authors/2", { name: "Brian" }, { "content-type": "application/merge-patch+json; charset=utf-8" });
+    const ok = await send(
+      "PATCH",
+      "/authors/2",
+      { name: "Brian" },
+      { "content-type": "application/merge-patch+json; charset=utf-8" },
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -118,11 +132,16 @@ describe("the wire", () => {
   });
 
   it("answers 409 at path.id when a delete is refused by a reference, naming the referencing resource when exposed", async () => {
-    const exposed = await send<{ type: string; detail: string; errors: { location: string; value: string }[] }>("DELETE", "/authors/1");
+    const exposed = await send<{ type: string; detail: string; errors: { location: string; value: string }[] }>(
+      "DELETE",
+      "/authors/1",
+    );
     expect(exposed.status).toBe(409);
     expect(exposed.body.type).toBe("/problems/still-referenced");
     expect(exposed.body.detail).toContain("/posts");
-    expect(exposed.body.errors).toEqual([{ location: "path.id", detail: "still referred to by rows of /posts", value: "1" }]);
+    expect(exposed.body.errors).toEqual([
+      { location: "path.id", detail: "still referred to by rows of /posts", value: "1" },
+    ]);
 
     const hidden = await send<{ detail: string }>("DELETE", "/authors/3");
     expect(hidden.status).toBe(409);
@@ -168,7 +187,11 @@ describe("a body over the limit", () => {
       new Promise((resolve, reject) => {
         const req = http.request(
           base + path,
-          { method, agent, headers: body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {} },
+          {
+            method,
+            agent,
+            headers: body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {},
+          },
           (res) => {
             res.resume();
             res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
@@ -180,7 +203,10 @@ describe("a body over the limit", () => {
       });
     try {
       const big = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
-      const refused = await request("POST", "/authors", big).catch((e: Error) => ({ status: 0, connection: e.message }));
+      const refused = await request("POST", "/authors", big).catch((e: Error) => ({
+        status: 0,
+        connection: e.message,
+      }));
       expect(refused.status).toBe(413);
       expect(refused.connection).toBe("close");
       const next = await request("GET", "/authors/2");

@@ -76,7 +76,9 @@ describe.skipIf(db.kind !== "pg")("migrations end to end", () => {
     const allowed = await resc(["migrate", "diff", "schema.resource", "--name", "drop due", "--allow-data-loss"]);
     expect(allowed.code, allowed.stderr).toBe(0);
     const text = await readFile(path.join(dir, "migrations", "0003_drop_due.sql"), "utf8");
-    expect(text).toMatch(/-- resc: DESTRUCTIVE: drops column projects\.due_on[^\n]*\nALTER TABLE "projects" DROP COLUMN "due_on";/);
+    expect(text).toMatch(
+      /-- resc: DESTRUCTIVE: drops column projects\.due_on[^\n]*\nALTER TABLE "projects" DROP COLUMN "due_on";/,
+    );
   });
 
   it("applies each migration once when two deploys start together", async () => {
@@ -103,8 +105,13 @@ describe.skipIf(db.kind !== "pg")("migrations end to end", () => {
     await writeFile(path.join(other, "0002_bad.sql"), "CREATE TABLE half (id int);\nSELECT no_such_function();\n");
     const fresh = await createTestDatabase("deploy_bad");
     try {
-      await expect(deployMigrations(fresh.url!, await readMigrations(other))).rejects.toThrow(/0002_bad\.sql failed and was rolled back/);
-      const t = await fresh.executor.query({ text: "SELECT to_regclass('good')::text AS g, to_regclass('half')::text AS h", values: [] });
+      await expect(deployMigrations(fresh.url!, await readMigrations(other))).rejects.toThrow(
+        /0002_bad\.sql failed and was rolled back/,
+      );
+      const t = await fresh.executor.query({
+        text: "SELECT to_regclass('good')::text AS g, to_regclass('half')::text AS h",
+        values: [],
+      });
       expect(t.rows[0]).toEqual({ g: "good", h: null });
     } finally {
       await fresh.drop();

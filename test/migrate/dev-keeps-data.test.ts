@@ -6,11 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runNode } from "../support/run.js";
+import { freePort } from "../support/ports.js";
 
 let dir = "";
 beforeAll(async () => {
@@ -26,22 +26,17 @@ const V1 = `table notes {
 }
 `;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts `resc dev` on the schema, runs `fn` against it, stops it; returns what it printed. */
 async function serving(extra: string[], fn: (base: string) => Promise<void>): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve("bin/resc.js"), "dev", "schema.resource", "--port", String(port), "--data-dir", "db", ...extra], {
-    cwd: dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.resolve("bin/resc.js"), "dev", "schema.resource", "--port", String(port), "--data-dir", "db", ...extra],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (d) => (out += String(d)));
   child.stderr.on("data", (d) => (out += String(d)));
@@ -63,7 +58,11 @@ describe("resc dev and a changing schema", () => {
   it("migrates the embedded database in place when a column is added, keeping the rows", async () => {
     await writeFile(path.join(dir, "schema.resource"), V1);
     await serving([], async (base) => {
-      const r = await fetch(`${base}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"body":"kept"}' });
+      const r = await fetch(`${base}/notes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"body":"kept"}',
+      });
       expect(r.status).toBe(201);
     });
     await writeFile(path.join(dir, "schema.resource"), V1.replace("  body text\n", "  body text\n  tag  text?\n"));
@@ -77,10 +76,13 @@ describe("resc dev and a changing schema", () => {
   it("refuses a change that loses data, naming it and the flags, then applies it with --accept-data-loss", async () => {
     await writeFile(path.join(dir, "schema.resource"), V1);
     const port = await freePort();
-    const refused = await runNode([path.resolve("bin/resc.js"), "dev", "schema.resource", "--port", String(port), "--data-dir", "db"], {
-      cwd: dir,
-      timeout: 60_000,
-    });
+    const refused = await runNode(
+      [path.resolve("bin/resc.js"), "dev", "schema.resource", "--port", String(port), "--data-dir", "db"],
+      {
+        cwd: dir,
+        timeout: 60_000,
+      },
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/drops column notes\.tag/);
     expect(refused.stderr).toMatch(/--accept-data-loss/);

@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/ports.js";
 
 const V1 = `table notes {
   id   bigint @primary_key @default(identity)
@@ -32,15 +32,6 @@ let child: ChildProcess;
 let base = "";
 let out = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Polls `fn` every 50 ms until it returns true, for at most `ms`. */
 async function until(fn: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -56,10 +47,14 @@ beforeAll(async () => {
   await writeFile(path.join(dir, "schema.resource"), V1);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [path.resolve("bin/resc.js"), "dev", "schema.resource", "--watch", "--port", String(port), "--data-dir", "db"], {
-    cwd: dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  child = spawn(
+    process.execPath,
+    [path.resolve("bin/resc.js"), "dev", "schema.resource", "--watch", "--port", String(port), "--data-dir", "db"],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
   await until(async () => out.includes("serving"));
@@ -72,7 +67,11 @@ afterAll(async () => {
 
 describe("resc dev --watch", () => {
   it("serves a new resource after a save, on the same port, keeping the rows", async () => {
-    const created = await fetch(`${base}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"body":"kept"}' });
+    const created = await fetch(`${base}/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"body":"kept"}',
+    });
     expect(created.status).toBe(201);
     expect((await fetch(`${base}/tags`)).status).toBe(404);
     await writeFile(path.join(dir, "schema.resource"), V2);

@@ -264,7 +264,8 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
           const [a, b] = [sortable[0], sortable[sortable.length - 1]];
           for (const ok of [a, `-${a}`, `${a}.asc`, `${a}.desc`, `${a},-${b}`, ` ${a} , ${b}.desc`])
             expect(pattern.test(ok), ok).toBe(true);
-          for (const bad of [`-${a}.desc`, `${a}.up`, `${a},`, "nope", `${a};${b}`]) expect(pattern.test(bad), bad).toBe(false);
+          for (const bad of [`-${a}.desc`, `${a}.up`, `${a},`, "nope", `${a};${b}`])
+            expect(pattern.test(bad), bad).toBe(false);
         }
         const select = param(op, "select")!;
         expect(select.schema!.items!.examples).toEqual(visible.map((c) => c.name));
@@ -493,7 +494,9 @@ describe("shapes (spec: Resources and their fields, List response shape, Expande
 describe("doc comments in descriptions (docs/decisions/1012-doc-comments-are-text.md)", () => {
   it("keep angle brackets as text outside code spans, so a page shows them", async () => {
     const { docText } = await import("../../compiler/backends/openapi/markdown.js");
-    expect(docText('send "Authorization: Bearer <token>" & wait')).toBe('send "Authorization: Bearer &lt;token&gt;" &amp; wait');
+    expect(docText('send "Authorization: Bearer <token>" & wait')).toBe(
+      'send "Authorization: Bearer &lt;token&gt;" &amp; wait',
+    );
     expect(docText("send `Bearer <token>` or <b>")).toBe("send `Bearer <token>` or &lt;b&gt;");
     expect(spec.doc.info.description).toContain("Bearer &lt;token&gt;");
     expect(spec.doc.info.description).not.toContain("<token>");

@@ -61,8 +61,14 @@ describe.each(documents)("%s", (name) => {
   const doc = (): string => path.join(dir, `${slug(name)}.json`);
 
   it("passes Redocly's recommended ruleset with no error or warning", async () => {
-    const r = await runNode([REDOCLY, "lint", "--extends", "recommended", "--format", "json", doc()], { cwd: dir, timeout: 120_000 });
-    const report = JSON.parse(r.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    const r = await runNode([REDOCLY, "lint", "--extends", "recommended", "--format", "json", doc()], {
+      cwd: dir,
+      timeout: 120_000,
+    });
+    const report = JSON.parse(r.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(r.code).toBe(0);
@@ -70,10 +76,13 @@ describe.each(documents)("%s", (name) => {
 
   it("generates an orval fetch client and an @hey-api client that compile", async () => {
     const out = path.join(dir, slug(name));
-    const orval = await runNode([ORVAL, "--input", doc(), "--output", path.join(out, "orval/client.ts"), "--client", "fetch"], {
-      cwd: dir,
-      timeout: 120_000,
-    });
+    const orval = await runNode(
+      [ORVAL, "--input", doc(), "--output", path.join(out, "orval/client.ts"), "--client", "fetch"],
+      {
+        cwd: dir,
+        timeout: 120_000,
+      },
+    );
     expect(orval.code, orval.stderr + orval.stdout).toBe(0);
     const hey = await runNode([HEY, "-i", doc(), "-o", path.join(out, "hey")], { cwd: dir, timeout: 120_000 });
     expect(hey.code, hey.stderr + hey.stdout).toBe(0);

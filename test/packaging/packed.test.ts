@@ -12,11 +12,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../support/run.js";
+import { freePort } from "../support/ports.js";
 
 const ROOT = path.resolve(".");
 const NPM = "npm";
@@ -28,7 +28,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "resc-packed-"));
   const pack = await run(NPM, ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, timeout: 180_000 });
   expect(pack.code, pack.stderr).toBe(0);
-  const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string; files: { path: string }[] }[];
+  const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   packed = info[0].files.map((f) => f.path);
   project = path.join(dir, "app");
   await mkdir(project);
@@ -45,15 +48,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe("the packed package", () => {
   it("holds LICENSE, the docs and every file README.md and docs/ link to", async () => {
     expect(packed).toContain("LICENSE");
@@ -66,7 +60,8 @@ describe("the packed package", () => {
         const target = m[1].split("#")[0];
         if (target === "" || /^[a-z]+:/i.test(target)) continue;
         const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
-        if (!packed.some((p) => p === resolved || p.startsWith(resolved.replace(/\/?$/, "/")))) broken.push(`${file} → ${target}`);
+        if (!packed.some((p) => p === resolved || p.startsWith(resolved.replace(/\/?$/, "/"))))
+          broken.push(`${file} → ${target}`);
       }
     }
     expect(broken).toEqual([]);
@@ -77,7 +72,16 @@ describe("the packed package", () => {
     const port = await freePort();
     const child: ChildProcess = spawn(
       path.join(project, "node_modules/.bin/resc"),
-      ["dev", "hooks-example/schema.resource", "--hooks", "hooks-example/hooks.ts", "--port", String(port), "--data-dir", ".resc/db"],
+      [
+        "dev",
+        "hooks-example/schema.resource",
+        "--hooks",
+        "hooks-example/hooks.ts",
+        "--port",
+        String(port),
+        "--data-dir",
+        ".resc/db",
+      ],
       { cwd: project, stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";
@@ -102,7 +106,9 @@ describe("the packed package", () => {
       });
       expect(created.status, await created.clone().text()).toBe(201);
       expect(((await created.json()) as { team: string }).team).toBe("red");
-      const blue = (await (await fetch(`${base}/notes`, { headers: { "x-team": "blue" } })).json()) as { items: unknown[] };
+      const blue = (await (await fetch(`${base}/notes`, { headers: { "x-team": "blue" } })).json()) as {
+        items: unknown[];
+      };
       expect(blue.items).toEqual([]);
       const past = await fetch(`${base}/notes`, {
         method: "POST",

@@ -32,9 +32,21 @@ const errorLines = (stderr: string): string[] => stderr.split("\n").filter((l) =
 
 describe("resc dev start-up failures", () => {
   it.each([
-    ["the port is taken", () => ["--port", String(port), "--data-dir", dataDir], /port \d+ on 127\.0\.0\.1 is already in use/],
-    ["the database cannot be reached", () => ["--database-url", "postgres://postgres@127.0.0.1:1/none"], /cannot reach the database/],
-    ["the hooks module does not load", () => ["--hooks", "no/such/hooks.ts", "--data-dir", "/tmp/resc-never"], /cannot load hooks module no\/such\/hooks\.ts/],
+    [
+      "the port is taken",
+      () => ["--port", String(port), "--data-dir", dataDir],
+      /port \d+ on 127\.0\.0\.1 is already in use/,
+    ],
+    [
+      "the database cannot be reached",
+      () => ["--database-url", "postgres://postgres@127.0.0.1:1/none"],
+      /cannot reach the database/,
+    ],
+    [
+      "the hooks module does not load",
+      () => ["--hooks", "no/such/hooks.ts", "--data-dir", "/tmp/resc-never"],
+      /cannot load hooks module no\/such\/hooks\.ts/,
+    ],
   ] as const)("%s: one line, exit 1", async (_, args, message) => {
     const r = await runNode(["bin/resc.js", "dev", FILE, ...args()], { timeout: 60_000 });
     expect(r.code, r.stderr).toBe(1);

@@ -54,7 +54,10 @@ function declarations(text: string): string {
 async function expectFixpoint(url: string, label: string): Promise<string> {
   const first = await pull(url);
   const compiled = compileSource(first.text, "pulled.resource");
-  expect(compiled.diagnostics.filter((d) => d.severity === "error").map((d) => d.message), first.text).toEqual([]);
+  expect(
+    compiled.diagnostics.filter((d) => d.severity === "error").map((d) => d.message),
+    first.text,
+  ).toEqual([]);
   const again = await fresh(`${label}_again`);
   await again.executor.script(emitSql(compiled.schema));
   const second = await pull(again.url!);
@@ -73,7 +76,9 @@ describe.skipIf(!server)("resc pull", () => {
     expect(text).toMatch(/enum mpaa_rating \{ G PG "PG-13" R "NC-17" \}/);
     expect(text).toMatch(/domain year integer @check\("\(\(VALUE >= 1901\) AND \(VALUE <= 2155\)\)"\)/);
     expect(text).toMatch(/language_id +integer +@ref\(language, language\) @inverse\(film\) @filterable @sortable/);
-    expect(text).toMatch(/original_language_id +integer\? +@ref\(original_language, language\) @inverse\(film_by_original_language\)/);
+    expect(text).toMatch(
+      /original_language_id +integer\? +@ref\(original_language, language\) @inverse\(film_by_original_language\)/,
+    );
     expect(text).toMatch(/@@primary_key\(\[payment_date, payment_id\]\)|@@primary_key\(\[payment_id, payment_date\]\)/);
     expect(text).toMatch(/@@index\(\[special_features\], using: gin|special_features +text\[\]\?/);
     expect(leftOut).toContain("view film_list: the language describes tables only");

@@ -38,6 +38,7 @@ describe("a clone that stands alone", () => {
 
   it("keeps the Pagila dump and its licence inside the repository", () => {
     expect(PAGILA_DIR.startsWith(path.resolve("."))).toBe(true);
-    for (const f of ["pagila-schema.sql", "pagila-data.sql.gz", "LICENSE.txt"]) expect(existsSync(PAGILA_DIR + f)).toBe(true);
+    for (const f of ["pagila-schema.sql", "pagila-data.sql.gz", "LICENSE.txt"])
+      expect(existsSync(PAGILA_DIR + f)).toBe(true);
   });
 });

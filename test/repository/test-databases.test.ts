@@ -28,7 +28,10 @@ async function databasesStartingWith(prefix: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   try {
-    const { rows } = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE starts_with(datname, $1)", [prefix]);
+    const { rows } = await c.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1)",
+      [prefix],
+    );
     return rows.map((r) => r.datname);
   } finally {
     await c.end();

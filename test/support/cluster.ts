@@ -26,8 +26,17 @@ export interface TestCluster {
 
 /** The directory holding `initdb` and `pg_ctl`, or undefined when PostgreSQL's server binaries are missing. */
 export function postgresBinDir(): string | undefined {
-  const candidates = [process.env.PG_BINDIR, "/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin", "/usr/local/bin", "/usr/bin"];
-  return candidates.find((d) => d !== undefined && existsSync(path.join(d, "initdb")) && existsSync(path.join(d, "pg_ctl")));
+  const candidates = [
+    process.env.PG_BINDIR,
+    "/usr/lib/postgresql/17/bin",
+    "/usr/lib/postgresql/16/bin",
+    "/usr/lib/postgresql/15/bin",
+    "/usr/local/bin",
+    "/usr/bin",
+  ];
+  return candidates.find(
+    (d) => d !== undefined && existsSync(path.join(d, "initdb")) && existsSync(path.join(d, "pg_ctl")),
+  );
 }
 
 const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -58,7 +67,9 @@ function postgresIds(): Promise<{ uid: number; gid: number }> {
   return new Promise((resolve, reject) => {
     execFile("id", ["-u", "postgres"], (e1, uid) => {
       if (e1) return reject(e1);
-      execFile("id", ["-g", "postgres"], (e2, gid) => (e2 ? reject(e2) : resolve({ uid: Number(uid), gid: Number(gid) })));
+      execFile("id", ["-g", "postgres"], (e2, gid) =>
+        e2 ? reject(e2) : resolve({ uid: Number(uid), gid: Number(gid) }),
+      );
     });
   });
 }
@@ -89,7 +100,20 @@ export async function startCluster(): Promise<TestCluster> {
       port,
       url: (db = "postgres") => `postgres://postgres@127.0.0.1:${port}/${db}`,
       async restart(mode) {
-        await exec(pgCtl, ["-D", data, "-m", mode, "-o", opts, "-l", path.join(dir, "log"), "-w", "-t", "60", "restart"]);
+        await exec(pgCtl, [
+          "-D",
+          data,
+          "-m",
+          mode,
+          "-o",
+          opts,
+          "-l",
+          path.join(dir, "log"),
+          "-w",
+          "-t",
+          "60",
+          "restart",
+        ]);
       },
       async destroy() {
         await exec(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});

@@ -73,7 +73,9 @@ export function findServer(): Promise<string | undefined> {
 export function runPrefix(): string {
   const prefix = (process.env.RESC_TEST_DB_PREFIX ?? "resc_").toLowerCase();
   if (!/^[a-z_][a-z0-9_]{0,30}$/.test(prefix)) {
-    throw new Error(`RESC_TEST_DB_PREFIX must be a lowercase SQL identifier of at most 31 characters, not ${JSON.stringify(prefix)}`);
+    throw new Error(
+      `RESC_TEST_DB_PREFIX must be a lowercase SQL identifier of at most 31 characters, not ${JSON.stringify(prefix)}`,
+    );
   }
   const run = process.env.RESC_TEST_RUN_ID ?? `p${process.pid}`;
   return `${prefix}${run}_`;

@@ -20,5 +20,6 @@ export async function teardown(): Promise<void> {
   const admin = await knownServer();
   if (!admin) return;
   const left = await dropDatabasesWithPrefix(admin, runPrefix());
-  if (left.length > 0) console.warn(`dropped ${left.length} database(s) a failed test setup left behind: ${left.join(", ")}`);
+  if (left.length > 0)
+    console.warn(`dropped ${left.length} database(s) a failed test setup left behind: ${left.join(", ")}`);
 }

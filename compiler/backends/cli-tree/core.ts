@@ -12,13 +12,13 @@
 /** The source text (prettier-formatted TypeScript). */
 export const TREE_CORE = String.raw`/**
  * The machinery of a generated command tree: oclif commands built from the
- * resource descriptions in ${'`'}index.ts${'`'}, sending requests through the typed
- * client's HTTP core. It depends on ${'`'}@oclif/core${'`'} and the typed client
+ * resource descriptions in ${"`"}index.ts${"`"}, sending requests through the typed
+ * client's HTTP core. It depends on ${"`"}@oclif/core${"`"} and the typed client
  * only; it holds no database credential.
  *
- * Your project needs the npm package ${'`'}@oclif/core${'`'} (version 4):
- * ${'`'}npm install @oclif/core${'`'}. The code is ES modules with ${'`'}.js${'`'} import
- * specifiers; it compiles under ${'`'}"module": "NodeNext"${'`'} in an ESM or a
+ * Your project needs the npm package ${"`"}@oclif/core${"`"} (version 4):
+ * ${"`"}npm install @oclif/core${"`"}. The code is ES modules with ${"`"}.js${"`"} import
+ * specifiers; it compiles under ${"`"}"module": "NodeNext"${"`"} in an ESM or a
  * CommonJS project (docs/clients.md, "A binary").
  */
 import { Args, Command, Config, Flags, flush, handle, run, type Interfaces } from "@oclif/core";
@@ -89,13 +89,13 @@ export interface TreeInfo {
 export interface TreeOptions {
   /** A client value: its base address and token rank below the flags and above the environment; its transport is used. */
   client?: HttpClient;
-  /** The environment; default ${'`'}process.env${'`'}. */
+  /** The environment; default ${"`"}process.env${"`"}. */
   env?: Record<string, string | undefined>;
 }
 
 /** The command tree of one service. */
 export interface CommandTree {
-  /** Command classes by oclif id (${'`'}tasks:list${'`'}). */
+  /** Command classes by oclif id (${"`"}tasks:list${"`"}). */
   readonly commands: Readonly<Record<string, Command.Class>>;
   /** Runs one command line; rejects with oclif's errors (an exit request included). */
   run(argv?: string[]): Promise<void>;
@@ -103,7 +103,7 @@ export interface CommandTree {
   execute(argv?: string[]): Promise<void>;
 }
 
-/** Flags every command has (spec: Command-line client, ${'`'}--base-url${'`'}, ${'`'}--token${'`'}, ${'`'}--compact${'`'}). */
+/** Flags every command has (spec: Command-line client, ${"`"}--base-url${"`"}, ${"`"}--token${"`"}, ${"`"}--compact${"`"}). */
 const FIXED_EVERYWHERE = ["base-url", "token", "compact", "help"];
 
 interface Context {
@@ -111,13 +111,13 @@ interface Context {
   options: TreeOptions;
 }
 
-/** ${'`'}due_on${'`'} → ${'`'}due-on${'`'}. */
+/** ${"`"}due_on${"`"} → ${"`"}due-on${"`"}. */
 function kebab(name: string): string {
   return name.replace(/_/g, "-");
 }
 
 /**
- * The flag spelling of a column: its kebab-case name, or ${'`'}col-<name>${'`'} when
+ * The flag spelling of a column: its kebab-case name, or ${"`"}col-<name>${"`"} when
  * that is one of the command's fixed flags (docs/decisions/1052-command-tree.md).
  */
 function columnFlag(column: string, fixed: readonly string[]): { name: string; aliases: string[] } {
@@ -145,7 +145,7 @@ function skipString(text: string, start: number): number {
   return i + 1;
 }
 
-/** Re-indents JSON text (2 spaces, as ${'`'}JSON.stringify(v, null, 2)${'`'}), or strips its whitespace; values are kept byte for byte. */
+/** Re-indents JSON text (2 spaces, as ${"`"}JSON.stringify(v, null, 2)${"`"}), or strips its whitespace; values are kept byte for byte. */
 export function formatJson(text: string, pretty: boolean): string {
   let out = "";
   let depth = 0;
@@ -312,7 +312,7 @@ interface FieldFlag {
   flag: Interfaces.OptionFlag<string | undefined>;
 }
 
-/** The common flags (${'`'}--base-url${'`'}, ${'`'}--token${'`'}, ${'`'}--compact${'`'}). */
+/** The common flags (${"`"}--base-url${"`"}, ${"`"}--token${"`"}, ${"`"}--compact${"`"}). */
 function commonFlags(ctx: Context) {
   const prefix = ctx.info.envPrefix;
   return {
@@ -472,7 +472,7 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
   };
 }
 
-/** Fetches the pages after ${'`'}first${'`'} and merges them into one page (${'`'}--all${'`'}). */
+/** Fetches the pages after ${"`"}first${"`"} and merges them into one page (${"`"}--all${"`"}). */
 async function followCursors(
   client: HttpClient,
   path: string,
@@ -550,8 +550,8 @@ function getCommand(
 }
 
 /**
- * The members a ${'`'}get --select${'`'} keeps: the named columns, the key and the
- * expanded relations (a read takes no ${'`'}select${'`'}: docs/decisions/1052-command-tree.md).
+ * The members a ${"`"}get --select${"`"} keeps: the named columns, the key and the
+ * expanded relations (a read takes no ${"`"}select${"`"}: docs/decisions/1052-command-tree.md).
  * @throws UsageError naming a column that cannot be selected, before any request
  */
 function projection(
@@ -569,7 +569,7 @@ function projection(
   return new Set([...(r.key ? [r.key.column] : []), ...names, ...expanded]);
 }
 
-/** The row's members named in ${'`'}keep${'`'}, in the row's order, values as sent. */
+/** The row's members named in ${"`"}keep${"`"}, in the row's order, values as sent. */
 function project(row: string, keep: ReadonlySet<string>): string {
   const members = objectMembers(row).filter(([k]) => keep.has(k));
   return "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}";
@@ -674,8 +674,8 @@ function loadable(id: string, cmd: Command.Class, plugin: string): Command.Loada
 }
 
 /**
- * Builds the command tree of a service: ${'`'}<bin> <resource> list | get <id> |
- * create | update <id> | delete <id>${'`'}, one subcommand per exposed operation
+ * Builds the command tree of a service: ${"`"}<bin> <resource> list | get <id> |
+ * create | update <id> | delete <id>${"`"}, one subcommand per exposed operation
  * (spec: Command-line client).
  */
 export function createCommandTree(

@@ -80,7 +80,9 @@ function field(c: ColumnDescriptor, create: boolean): FieldSpec {
 }
 
 function columns(table: TableDescriptor, names: readonly string[]): ColumnDescriptor[] {
-  return names.map((n) => table.columns.find((c) => c.name === n)).filter((c): c is ColumnDescriptor => c !== undefined);
+  return names
+    .map((n) => table.columns.find((c) => c.name === n))
+    .filter((c): c is ColumnDescriptor => c !== undefined);
 }
 
 /** The description of one served table. */
@@ -92,7 +94,8 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
   const spec: ResourceSpec = { name: resourceName(resource.path), path: resource.path };
   const d = firstSentence(resource.doc ?? table.doc);
   if (d !== undefined) spec.description = d;
-  const keyColumn = table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
+  const keyColumn =
+    table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
   if (keyColumn) spec.key = { column: keyColumn.name, type: keyColumn.sqlType.replace(/"/g, "") };
   const expandable = [...vocab.expandable];
   if (ops.list) {
@@ -114,7 +117,10 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
   if (ops.create) spec.create = { fields: columns(table, vocab.createWritable).map((c) => field(c, true)) };
   if (ops.update && keyColumn) {
     const settable = columns(table, vocab.updateWritable);
-    spec.update = { fields: settable.map((c) => field(c, false)), nullable: settable.filter((c) => c.nullable).map((c) => c.name) };
+    spec.update = {
+      fields: settable.map((c) => field(c, false)),
+      nullable: settable.filter((c) => c.nullable).map((c) => c.name),
+    };
   }
   if (ops.delete && keyColumn) spec.delete = true;
   return spec;

@@ -84,7 +84,8 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     tags.push(tag);
 
     // A read is the one place a row and its expansions are described together (a list item carries its own).
-    if (res.ops.read && expandableRelations(table).length > 0) schemas[names.expansions] = expansionsSchema(service, table);
+    if (res.ops.read && expandableRelations(table).length > 0)
+      schemas[names.expansions] = expansionsSchema(service, table);
     if (res.ops.list) {
       schemas[names.list] = listSchema(table);
       schemas[names.listItem] = listItemSchema(service, table);

@@ -164,7 +164,10 @@ function filterTree(
   leaves: { column: string; leaf: ExampleLeaf }[],
   treeSchema: JsonSchema,
 ): Parameter {
-  const example = leaves.length > 0 ? JSON.stringify({ op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] }) : undefined;
+  const example =
+    leaves.length > 0
+      ? JSON.stringify({ op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] })
+      : undefined;
   const p: Parameter = {
     name: "filter",
     in: "query",

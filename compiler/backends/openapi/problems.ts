@@ -105,7 +105,10 @@ export function problemResponses(): Record<string, Response> {
       p.status === "503"
         ? {
             headers: {
-              "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } },
+              "Retry-After": {
+                description: "Seconds to wait before trying again.",
+                schema: { type: "integer", minimum: 0 },
+              },
             },
           }
         : {};

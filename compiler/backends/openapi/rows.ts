@@ -112,7 +112,11 @@ function objectSchema(
 /** `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target). */
 export function rowSchema(table: TableDescriptor): JsonSchema {
   const v = vocabulary(table);
-  return objectSchema(table.doc === undefined ? undefined : docText(table.doc), columnProperties(table, v.selectable, "row"), v.selectable);
+  return objectSchema(
+    table.doc === undefined ? undefined : docText(table.doc),
+    columnProperties(table, v.selectable, "row"),
+    v.selectable,
+  );
 }
 
 /** `<P>Expansions`: the relations `?expand=` may add to a row, each optional. */

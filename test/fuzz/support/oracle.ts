@@ -134,7 +134,9 @@ function checkProblem(ans: RawAnswer, out: string[]): void {
     const it = item as Record<string, unknown>;
     for (const k of Object.keys(it)) if (!ITEM_KEYS.has(k)) out.push(`error item has unexpected member ${k}`);
     if (typeof it.location !== "string" || !LOCATION.test(it.location))
-      out.push(`error item location ${JSON.stringify(it.location)} is not query.*, header.content-type, body[.*] or path.id`);
+      out.push(
+        `error item location ${JSON.stringify(it.location)} is not query.*, header.content-type, body[.*] or path.id`,
+      );
     if (typeof it.detail !== "string" || it.detail === "") out.push("error item has no detail");
     if (it.value !== undefined && typeof it.value !== "string") out.push("error item value is not a string");
     if (it.allowed !== undefined && (!Array.isArray(it.allowed) || it.allowed.some((a) => typeof a !== "string")))
