@@ -6,6 +6,7 @@ export default defineConfig({
     alias: {
       // Generated code imports `resc/runtime`; tests run it from source.
       "resc/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)),
+      "resc/ops": fileURLToPath(new URL("./runtime/ops/index.ts", import.meta.url)),
     },
   },
   test: {

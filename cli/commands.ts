@@ -10,6 +10,7 @@ import MigrateDiff from "./migrate-diff.js";
 import MigrateStatus from "./migrate-status.js";
 import OpenApi from "./openapi.js";
 import Pull from "./pull.js";
+import Serve from "./serve.js";
 import Sql from "./sql.js";
 
 /** Command id → oclif command class; every `resc` subcommand, one file each (docs/architecture.md, cli/). */
@@ -25,5 +26,6 @@ export const commands = {
   "migrate:status": MigrateStatus,
   openapi: OpenApi,
   pull: Pull,
+  serve: Serve,
   sql: Sql,
 };

@@ -7,7 +7,8 @@
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { mountDocs, type Executor, type Hooks } from "resc/runtime";
+import { mountDocs, type Executor, type Hooks, type PgExecutor } from "resc/runtime";
+import { loggedTarget, withOperations } from "resc/ops";
 import { mount, service } from "./generated/tracker/index.js";
 import { openapi } from "./generated/tracker/openapi.js";
 import { auditHooks } from "./audit.js";
@@ -47,21 +48,6 @@ function isPublic(c: Context): boolean {
   return c.req.method === "GET" && (p === "/openapi.json" || p === "/docs" || p.startsWith("/docs/"));
 }
 
-/** Query parameters whose values a client may fill with a credential by mistake; never logged. */
-const SECRET_PARAMS = new Set(["access_token", "token", "password"]);
-
-/**
- * Path and query of a request as the log shows them. Tokens are refused in
- * the query string, but a client may still send one there: its value is
- * replaced so the log never holds a credential.
- */
-function loggedTarget(href: string): string {
-  const url = new URL(href);
-  if (![...url.searchParams.keys()].some((k) => SECRET_PARAMS.has(k.toLowerCase()))) return url.pathname + url.search;
-  const kept = [...url.searchParams].map(([k, v]) => [k, SECRET_PARAMS.has(k.toLowerCase()) ? "REDACTED" : v]);
-  return `${url.pathname}?${new URLSearchParams(kept).toString()}`;
-}
-
 /** Largest login body read, in bytes: an email and a password, with room to spare. */
 const LOGIN_BODY_BYTES = 16 * 1024;
 
@@ -81,6 +67,13 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
   const logFault = options.logError ? (e: unknown) => logError(e) : undefined;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   const app = new Hono();
+  // Request ids, /live, /ready, /metrics and the fault log, as resc serve has them (docs/deploy.md);
+  // the tracker keeps its own one-line request log for the terminal.
+  const ops = withOperations(app, {
+    db: options.db,
+    ...("pool" in options.db ? { pool: (options.db as PgExecutor).pool } : {}),
+    logRequests: false,
+  });
 
   if (log) {
     app.use(async (c, next) => {
@@ -135,7 +128,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
     db: options.db,
     hooks,
     hookData: (c) => principalOf(c),
-    ...(logFault ? { logError: logFault } : {}),
+    logError: logFault ?? ops.logError,
   });
   if (!mounted.ok) {
     throw new Error(`the tracker's routes did not mount:\n  - ${mounted.errors.map((e) => e.message).join("\n  - ")}`);

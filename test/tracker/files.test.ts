@@ -45,8 +45,8 @@ describe("examples/tracker", () => {
     expect(await checkGenerated(files, root), REGENERATE).toEqual([]);
   });
 
-  it("imports only resc/runtime, Hono, Node and its own files, never the compiler", () => {
-    const allowed = /^(resc\/runtime|hono|hono\/[a-z-]+|@hono\/node-server|node:[a-z/]+)$/;
+  it("imports only resc/runtime, resc/ops, Hono, Node and its own files, never the compiler", () => {
+    const allowed = /^(resc\/runtime|resc\/ops|hono|hono\/[a-z-]+|@hono\/node-server|node:[a-z/]+)$/;
     const files = sources(APP);
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {

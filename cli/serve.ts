@@ -1,0 +1,143 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Args, Command, Flags } from "@oclif/core";
+import { serve } from "@hono/node-server";
+import { Hono, type MiddlewareHandler } from "hono";
+import { buildDescriptor, emitOpenApi } from "../compiler/index.js";
+import { createPgExecutor } from "../runtime/exec/pg.js";
+import { mountDocs } from "../runtime/http/docs.js";
+import { mountService } from "../runtime/http/mount.js";
+import { problemResponse } from "../runtime/http/respond.js";
+import { ProblemError } from "../runtime/problem.js";
+import { withOperations } from "../runtime/ops/index.js";
+import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
+import { listenFailure } from "./dev.js";
+import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
+import { findSchemaMismatches } from "./dev/schema-check.js";
+import { loadSchema } from "./load.js";
+
+/**
+ * `resc serve FILE`: the production twin of `resc dev` (issue #12 §1;
+ * docs/deploy.md). Compiles once, never changes the database (refuses to
+ * start, listing the mismatches, when it lacks what the schema declares),
+ * serves with request ids, JSON logs, `/live`, `/ready`, `/metrics`, and
+ * stops gracefully on SIGTERM.
+ */
+export default class Serve extends Command {
+  static override description = "Serve a .resource file in production: a PostgreSQL server, health, metrics, JSON logs.";
+  static override examples = [
+    "DATABASE_URL=postgres://app@db/app <%= config.bin %> serve schema.resource --host 0.0.0.0 --port 8080",
+  ];
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
+  static override flags = {
+    "database-url": Flags.string({ description: "the PostgreSQL to serve (default: $DATABASE_URL)" }),
+    host: Flags.string({ description: "address to listen on", default: "127.0.0.1" }),
+    port: Flags.integer({ description: "TCP port", default: 3000, min: 0, max: 65535 }),
+    "pool-size": Flags.integer({ description: "database connections", default: 10, min: 1 }),
+    "statement-timeout": Flags.integer({ description: "server-side statement timeout, ms (504)", default: 30000, min: 0 }),
+    "lock-timeout": Flags.integer({ description: "how long a statement waits for a lock, ms (503)", default: 3000, min: 0 }),
+    hooks: Flags.string({ description: "module exporting `hooks` (and optionally `hookData`), as for resc dev" }),
+    middleware: Flags.string({
+      description: "module whose default export is a Hono middleware run before the API routes (authentication)",
+    }),
+    "log-level": Flags.string({
+      description: "pino log level",
+      default: process.env.LOG_LEVEL ?? "info",
+      options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    }),
+    "shutdown-timeout": Flags.integer({
+      description: "on SIGTERM, how long in-flight requests may take before connections are cut, ms",
+      default: 10000,
+      min: 0,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Serve);
+    const fail = (lines: string[]): never => {
+      process.stderr.write(`Error: ${lines.join("\n")}\n`);
+      return this.exit(1);
+    };
+    const url = databaseUrl(flags["database-url"]);
+    if (!url) fail([`${NO_DATABASE_URL} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
+    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
+    if (!r.ok) fail([r.message]);
+    const schema = r.ok ? r.schema : undefined!;
+    const service = buildDescriptor(schema);
+    let loaded: HooksModule = { hooks: {} };
+    if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => fail([e.message]));
+    let middleware: MiddlewareHandler | undefined;
+    if (flags.middleware) {
+      const mod = (await import(pathToFileURL(path.resolve(flags.middleware)).href).catch((e: Error) =>
+        fail([`cannot load middleware module ${flags.middleware}: ${e.message}`]),
+      )) as { default?: unknown };
+      if (typeof mod.default !== "function") fail([`${flags.middleware} has no default export that is a Hono middleware`]);
+      middleware = mod.default as MiddlewareHandler;
+    }
+
+    const db = createPgExecutor({
+      connectionString: url!,
+      max: flags["pool-size"],
+      statementTimeoutMillis: flags["statement-timeout"],
+      lockTimeoutMillis: flags["lock-timeout"],
+    });
+    // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
+    const mismatches = await findSchemaMismatches(db, schema).catch(async (e: Error) => {
+      await db.close();
+      return fail([`cannot reach the database: ${e.message}`]);
+    });
+    if (mismatches.length > 0) {
+      await db.close();
+      fail([`the database does not match ${args.file}:`, ...mismatches.map((m) => `  - ${m}`), "apply the migrations first: resc migrate deploy"]);
+    }
+    await db.warmUp();
+
+    const app = new Hono();
+    const ops = withOperations(app, {
+      db,
+      pool: db.pool,
+      level: flags["log-level"],
+      readiness: async () => (await findSchemaMismatches(db, schema)).map((m) => `schema: ${m}`),
+    });
+    app.notFound((c) => problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)));
+    app.onError((e, c) => {
+      ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error");
+      return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
+    });
+    if (middleware) app.use(middleware);
+    const mounted = mountService(app, service, { db, hooks: loaded.hooks, hookData: loaded.hookData, logError: ops.logError });
+    if (!mounted.ok) {
+      await db.close();
+      fail(mounted.errors.map((e) => e.message));
+    }
+    mountDocs(app, emitOpenApi(schema));
+
+    const failure = await new Promise<string | undefined>((resolve) => {
+      const server = serve({ fetch: app.fetch, hostname: flags.host, port: flags.port }, (info) => {
+        ops.logger.info({ file: args.file, host: flags.host, port: info.port }, `serving ${args.file} on http://${flags.host}:${info.port}`);
+      });
+      server.once("error", (e: NodeJS.ErrnoException) => {
+        void db.close().finally(() => resolve(listenFailure(e, flags.port)));
+      });
+      let stopping = false;
+      const stop = (signal: string): void => {
+        if (stopping) return;
+        stopping = true;
+        ops.logger.info({ signal, in_flight: ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
+        // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent.
+        server.close(() => void db.close().finally(() => resolve(undefined)));
+        const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+        s.closeIdleConnections?.();
+        const idle = setInterval(() => s.closeIdleConnections?.(), 100);
+        setTimeout(() => {
+          ops.logger.warn({ in_flight: ops.inFlight }, "shutdown timeout: cutting the remaining connections");
+          s.closeAllConnections?.();
+        }, flags["shutdown-timeout"]).unref();
+        server.once("close", () => clearInterval(idle));
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+    });
+    if (failure !== undefined) fail([failure]);
+  }
+}

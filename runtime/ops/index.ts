@@ -1,0 +1,119 @@
+/**
+ * Production operations for any Hono app that serves a resc module (issue
+ * #12 §1; docs/deploy.md): request ids, one structured log line per
+ * request (pino), `/live`, `/ready`, `/metrics` (Prometheus), and a fault
+ * sink for `mountService` that logs and counts database faults. `resc
+ * serve` uses it; so does an application that mounts the generated module
+ * itself (`examples/tracker`). Imported as `resc/ops`, so an application
+ * that wants none of it loads neither pino nor prom-client.
+ */
+import type { Hono } from "hono";
+import { matchedRoutes } from "hono/route";
+import { requestId } from "hono/request-id";
+import pino, { type Logger } from "pino";
+import type { Executor } from "../exec/executor.js";
+import { formatFault, type FaultReport } from "../http/fault-log.js";
+import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
+import { loggedTarget } from "./redact.js";
+
+export { loggedTarget, SECRET_PARAMS } from "./redact.js";
+export { createMetrics, type ServiceMetrics, type PoolFigures } from "./metrics.js";
+
+/** Options of {@link withOperations}. */
+export interface OperationsOptions {
+  /** The database `/ready` checks with `SELECT 1`. */
+  db: Executor;
+  /** The pool whose figures `/metrics` reports (a `PgExecutor`'s `pool`); none on PGlite. */
+  pool?: PoolFigures;
+  /** Further readiness checks; each returns problems (empty: ready), e.g. the schema check. */
+  readiness?: () => Promise<string[]>;
+  /** The logger; default pino at `level` on stdout. */
+  logger?: Logger;
+  /** pino level (`fatal` … `trace`, `silent`); default `info`. */
+  level?: string;
+  /**
+   * Log a JSON line per request; default true. An application with a
+   * request log of its own (the tracker's, for a terminal) turns it off and
+   * keeps ids, metrics, health and the fault log.
+   */
+  logRequests?: boolean;
+  /** Paths of the operational routes; defaults `/live`, `/ready`, `/metrics`. */
+  paths?: { live?: string; ready?: string; metrics?: string };
+}
+
+/** What {@link withOperations} gives back. */
+export interface Operations {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** The `logError` to pass to `mountService` (or a generated `mount`): logs each fault as one line and counts it. */
+  logError: (e: unknown, report: FaultReport) => void;
+  /** Requests being served right now (for a graceful shutdown). */
+  readonly inFlight: number;
+}
+
+/** The route template a request matched (`/films/:id`), or `unmatched`. */
+function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
+  const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL");
+  return handlers.length > 0 ? handlers[handlers.length - 1]!.path : "unmatched";
+}
+
+/**
+ * Adds request ids, request logging, metrics and the health routes to
+ * `app`. Call it before mounting the API routes, so the middleware sees
+ * every request. Never logs a header, a body or a secret query value.
+ */
+export function withOperations(app: Hono, options: OperationsOptions): Operations {
+  const logger =
+    options.logger ??
+    pino({ level: options.level ?? "info", base: undefined, redact: ["req.headers.authorization", "req.headers.cookie"] });
+  const metrics = createMetrics(options.pool);
+  const paths = { live: "/live", ready: "/ready", metrics: "/metrics", ...options.paths };
+  let inFlight = 0;
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    inFlight++;
+    const start = performance.now();
+    try {
+      await next();
+    } finally {
+      inFlight--;
+      const seconds = (performance.now() - start) / 1000;
+      const route = routeOf(c);
+      metrics.request(c.req.method, route, c.res.status, seconds);
+      if (options.logRequests !== false && !Object.values(paths).includes(new URL(c.req.url).pathname)) {
+        logger.info(
+          { req_id: c.get("requestId" as never), method: c.req.method, target: loggedTarget(c.req.url), route, status: c.res.status, ms: Math.round(seconds * 1000) },
+          "request",
+        );
+      }
+    }
+  });
+  app.get(paths.live, (c) => c.json({ status: "live" }));
+  app.get(paths.ready, async (c) => {
+    const problems: string[] = [];
+    try {
+      await options.db.query({ text: "SELECT 1", values: [] });
+      if (options.readiness) problems.push(...(await options.readiness()));
+    } catch (e) {
+      problems.push(`database: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return c.json({ status: problems.length === 0 ? "ready" : "not ready", problems }, problems.length === 0 ? 200 : 503);
+  });
+  app.get(paths.metrics, async (c) => c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
+
+  return {
+    logger,
+    metrics,
+    logError(e, report) {
+      metrics.databaseError(report.kind);
+      logger.error(
+        { req_id: report.requestId, status: report.status, kind: report.kind, resource: report.resource, method: report.method, ...(logger.isLevelEnabled("debug") && e instanceof Error ? { stack: e.stack } : {}) },
+        formatFault(report),
+      );
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * `resc serve` (issue #12 §1; docs/deploy.md): refuses a database that
+ * lacks the schema; serves with request ids and JSON log lines that carry
+ * no credential; `/live`, `/ready` (503 naming what is wrong) and
+ * `/metrics` in the Prometheus text format; on SIGTERM, every request it
+ * had accepted is answered before it exits 0.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { freePort } from "../support/ports.js";
+import { runNode } from "../support/run.js";
+import { compileFile } from "../support/service.js";
+
+const FILE = "test/faults/fixtures/faults.resource";
+const db: TestDatabase = await createTestDatabase("serve");
+let child: ChildProcess | undefined;
+let base = "";
+let stdout = "";
+
+async function start(): Promise<ChildProcess> {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  stdout = "";
+  const c = spawn(process.execPath, ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--shutdown-timeout", "5000"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  c.stdout!.on("data", (d) => (stdout += String(d)));
+  c.stderr!.on("data", (d) => (stdout += String(d)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`resc serve did not start: ${stdout}`)), 30_000);
+    c.once("exit", (code) => reject(new Error(`resc serve exited with ${code}: ${stdout}`)));
+    c.stdout!.on("data", () => {
+      if (stdout.includes('"msg":"serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return c;
+}
+
+/** The JSON log lines printed so far. */
+const lines = (): Record<string, unknown>[] =>
+  stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+beforeAll(async () => {
+  if (db.kind !== "pg") return;
+  const { ddl } = await compileFile(FILE);
+  await db.executor.script(ddl + "\nINSERT INTO naps (name) VALUES ('first'), ('0.4'); INSERT INTO pins (label) VALUES ('a');");
+  child = await start();
+}, 60_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill("SIGKILL");
+  await db.drop();
+});
+
+describe.skipIf(db.kind !== "pg")("resc serve", () => {
+  it("refuses a database that lacks what the schema declares", async () => {
+    const empty = await createTestDatabase("serve_empty");
+    try {
+      const r = await runNode(["bin/resc.js", "serve", FILE, "--database-url", empty.url!, "--port", "0"], { timeout: 60_000 });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/does not match/);
+      expect(r.stderr).toMatch(/table "naps" is missing/);
+      expect(r.stderr).toMatch(/resc migrate deploy/);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it("answers /live and /ready", async () => {
+    expect((await fetch(`${base}/live`)).status).toBe(200);
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready", problems: [] });
+  });
+
+  it("logs one JSON line per request with its id, and no credential", async () => {
+    const r = await fetch(`${base}/naps?token=s3cret&name=eq.first`, {
+      headers: { "x-request-id": "trace-123", authorization: "Bearer very-secret" },
+    });
+    // `token` is no parameter of /naps: a 400, logged like any other answer.
+    expect(r.status).toBe(400);
+    expect(r.headers.get("x-request-id")).toBe("trace-123");
+    const other = await fetch(`${base}/pins`);
+    expect(other.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((res) => setTimeout(res, 100));
+    const line = lines().find((l) => l.req_id === "trace-123");
+    expect(line).toMatchObject({ msg: "request", method: "GET", route: "/naps", status: 400 });
+    expect(line!.target).toBe("/naps?token=REDACTED&name=eq.first");
+    expect(stdout).not.toMatch(/s3cret|very-secret/);
+  });
+
+  it("serves Prometheus metrics by route template, with the pool's figures", async () => {
+    await fetch(`${base}/naps/1`);
+    await fetch(`${base}/naps`);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(text).toMatch(/resc_http_requests_total\{method="GET",route="\/naps\/:id",status="200"\} \d+/);
+    expect(text).toMatch(/resc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/naps",status="200"\}/);
+    expect(text).toMatch(/resc_pool_connections \d+/);
+    expect(text).toMatch(/resc_pool_waiting_requests 0/);
+  });
+
+  it("says not ready, naming the problem, when the database no longer matches", async () => {
+    await db.executor.script("ALTER TABLE pins RENAME COLUMN label TO label_old");
+    try {
+      const ready = await fetch(`${base}/ready`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { problems: string[] }).problems).toContain('schema: column "pins.label" is missing');
+    } finally {
+      await db.executor.script("ALTER TABLE pins RENAME COLUMN label_old TO label");
+    }
+  });
+
+  it("on SIGTERM, answers every request it accepted, then exits 0", async () => {
+    // Each request sleeps 0.4 s in the database: they are all in flight when the signal comes.
+    const pending = Array.from({ length: 8 }, () => fetch(`${base}/naps?name=eq.0.4&select=id,nap`).then((r) => r.status, () => 0));
+    await new Promise((res) => setTimeout(res, 150));
+    const exited = new Promise<number | null>((res) => child!.once("exit", (code) => res(code)));
+    child!.kill("SIGTERM");
+    expect(await Promise.all(pending)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/stopping: no new connections/);
+  });
+});
