@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Args, Command, Flags } from "@oclif/core";
@@ -45,6 +46,11 @@ export default class Serve extends Command {
       default: process.env.LOG_LEVEL ?? "info",
       options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
     }),
+    workers: Flags.integer({
+      description: "processes serving the same port (node:cluster); each has its own pool of --pool-size",
+      default: 1,
+      min: 1,
+    }),
     "shutdown-timeout": Flags.integer({
       description: "on SIGTERM, how long in-flight requests may take before connections are cut, ms",
       default: 10000,
@@ -54,6 +60,7 @@ export default class Serve extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
+    if (flags.workers > 1 && cluster.isPrimary) return this.supervise(flags.workers, flags["shutdown-timeout"]);
     const fail = (lines: string[]): never => {
       process.stderr.write(`Error: ${lines.join("\n")}\n`);
       return this.exit(1);
@@ -139,5 +146,40 @@ export default class Serve extends Command {
       process.once("SIGINT", () => stop("SIGINT"));
     });
     if (failure !== undefined) fail([failure]);
+    // A cluster worker's channel to the primary would keep it alive: it is done once drained.
+    if (cluster.isWorker) process.exit(0);
+  }
+
+  /**
+   * The primary of `--workers N`: forks N processes running this same
+   * command (they share the listening port through node:cluster), passes
+   * SIGTERM/SIGINT on, and exits once they have; a worker that fails to
+   * start stops the others and the primary exits 1
+   * (docs/decisions/1300-workers.md).
+   */
+  private async supervise(n: number, shutdownMillis: number): Promise<void> {
+    const workers = Array.from({ length: n }, () => cluster.fork());
+    let stopping = false;
+    const stopAll = (signal: NodeJS.Signals): void => {
+      if (stopping) return;
+      stopping = true;
+      for (const w of workers) if (!w.isDead()) w.process.kill(signal);
+      setTimeout(() => process.exit(1), shutdownMillis + 5000).unref();
+    };
+    process.once("SIGTERM", () => stopAll("SIGTERM"));
+    process.once("SIGINT", () => stopAll("SIGINT"));
+    const codes = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<number>((resolve) =>
+            w.once("exit", (code) => {
+              // A worker that ends on its own (start-up failure) takes the others down.
+              if (!stopping) stopAll("SIGTERM");
+              resolve(code ?? 1);
+            }),
+          ),
+      ),
+    );
+    if (codes.some((c) => c !== 0)) this.exit(1);
   }
 }

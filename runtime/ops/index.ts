@@ -65,7 +65,7 @@ function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
 export function withOperations(app: Hono, options: OperationsOptions): Operations {
   const logger =
     options.logger ??
-    pino({ level: options.level ?? "info", base: undefined, redact: ["req.headers.authorization", "req.headers.cookie"] });
+    pino({ level: options.level ?? "info", base: { pid: process.pid }, redact: ["req.headers.authorization", "req.headers.cookie"] });
   const metrics = createMetrics(options.pool);
   const paths = { live: "/live", ready: "/ready", metrics: "/metrics", ...options.paths };
   let inFlight = 0;

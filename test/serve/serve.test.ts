@@ -128,3 +128,27 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
     expect(stdout).toMatch(/stopping: no new connections/);
   });
 });
+
+describe.skipIf(db.kind !== "pg")("resc serve --workers 2", () => {
+  it("starts two processes on one port, serves, and stops them both on SIGTERM", async () => {
+    const port = await freePort();
+    let out = "";
+    const c = spawn(process.execPath, ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--workers", "2"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    c.stdout!.on("data", (d) => (out += String(d)));
+    c.stderr!.on("data", (d) => (out += String(d)));
+    try {
+      for (let i = 0; i < 300 && (out.match(/"msg":"serving/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      const pids = new Set((out.match(/"pid":(\d+)[^\n]*"msg":"serving/g) ?? []).map((l) => /"pid":(\d+)/.exec(l)![1]));
+      expect(pids.size, out).toBe(2);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`http://127.0.0.1:${port}/pins`).then((r) => r.status)));
+      expect(answers.every((s) => s === 200)).toBe(true);
+      const exited = new Promise<number | null>((res) => c.once("exit", (code) => res(code)));
+      c.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      if (c.exitCode === null) c.kill("SIGKILL");
+    }
+  });
+});
