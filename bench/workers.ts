@@ -1,6 +1,7 @@
 /**
  * `npm run bench:workers`: `resc serve` on Pagila with 1 and with 2
- * worker processes (`--workers`), loaded by autocannon (10 connections,
+ * worker processes (`--workers`), and with `--pgbouncer` mode (prepared
+ * statements off; issue #12 §2), loaded by autocannon (10 connections,
  * `--duration` seconds per scenario, after a 3 s warm-up) on the filtered
  * films page and the read of one film (issue #12 §1). Prints requests/s
  * and p99 per scenario and worker count.
@@ -13,31 +14,61 @@ import { createBenchDatabase } from "./database.js";
 const { values: opts } = parseArgs({ options: { duration: { type: "string", default: "10" } } });
 const PATHS = ["/films?rating=eq.PG&length=between.60,120&sort=title", "/films/133"];
 
-async function startServe(url: string, workers: number): Promise<{ base: string; child: ChildProcess }> {
+async function startServe(
+  url: string,
+  workers: number,
+  extra: string[] = [],
+): Promise<{ base: string; child: ChildProcess }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
-    ["bin/resc.js", "serve", "fixtures/pagila/pagila.resource", "--database-url", url, "--port", String(port), "--workers", String(workers), "--log-level", "silent"],
+    [
+      "bin/resc.js",
+      "serve",
+      "fixtures/pagila/pagila.resource",
+      "--database-url",
+      url,
+      "--port",
+      String(port),
+      "--workers",
+      String(workers),
+      "--log-level",
+      "silent",
+      ...extra,
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${base}/live`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/live`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return { base, child };
 }
 
 const db = await createBenchDatabase();
-const rows: string[] = ["| scenario | workers | req/s | p99 ms |", "|---|---:|---:|---:|"];
+const rows: string[] = ["| scenario | server | req/s | p99 ms |", "|---|---|---:|---:|"];
+// 1 and 2 workers; then 1 worker with --pgbouncer on the same direct connection, which isolates
+// what the mode costs (no prepared statements) from PgBouncer's own hop.
+const runs: [string, number, string[]][] = [
+  ["1 worker", 1, []],
+  ["2 workers", 2, []],
+  ["1 worker, --pgbouncer mode", 1, ["--pgbouncer"]],
+];
 try {
-  for (const workers of [1, 2]) {
-    const { base, child } = await startServe(db.url, workers);
+  for (const [label, workers, extra] of runs) {
+    const { base, child } = await startServe(db.url, workers, extra);
     try {
       for (const path of PATHS) {
         await autocannon({ url: base + path, connections: 10, duration: 3 });
         const r = await autocannon({ url: base + path, connections: 10, duration: Number(opts.duration) });
-        rows.push(`| \`${path}\` | ${workers} | ${Math.round(r.requests.average)} | ${r.latency.p99} |`);
+        rows.push(`| \`${path}\` | ${label} | ${Math.round(r.requests.average)} | ${r.latency.p99} |`);
       }
     } finally {
       const exited = new Promise((res) => child.once("exit", res));

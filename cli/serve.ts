@@ -25,7 +25,8 @@ import { loadSchema } from "./load.js";
  * stops gracefully on SIGTERM.
  */
 export default class Serve extends Command {
-  static override description = "Serve a .resource file in production: a PostgreSQL server, health, metrics, JSON logs.";
+  static override description =
+    "Serve a .resource file in production: a PostgreSQL server, health, metrics, JSON logs.";
   static override examples = [
     "DATABASE_URL=postgres://app@db/app <%= config.bin %> serve schema.resource --host 0.0.0.0 --port 8080",
   ];
@@ -35,8 +36,16 @@ export default class Serve extends Command {
     host: Flags.string({ description: "address to listen on", default: "127.0.0.1" }),
     port: Flags.integer({ description: "TCP port", default: 3000, min: 0, max: 65535 }),
     "pool-size": Flags.integer({ description: "database connections", default: 10, min: 1 }),
-    "statement-timeout": Flags.integer({ description: "server-side statement timeout, ms (504)", default: 30000, min: 0 }),
-    "lock-timeout": Flags.integer({ description: "how long a statement waits for a lock, ms (503)", default: 3000, min: 0 }),
+    "statement-timeout": Flags.integer({
+      description: "server-side statement timeout, ms (504)",
+      default: 30000,
+      min: 0,
+    }),
+    "lock-timeout": Flags.integer({
+      description: "how long a statement waits for a lock, ms (503)",
+      default: 3000,
+      min: 0,
+    }),
     hooks: Flags.string({ description: "module exporting `hooks` (and optionally `hookData`), as for resc dev" }),
     middleware: Flags.string({
       description: "module whose default export is a Hono middleware run before the API routes (authentication)",
@@ -45,6 +54,10 @@ export default class Serve extends Command {
       description: "pino log level",
       default: process.env.LOG_LEVEL ?? "info",
       options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    }),
+    pgbouncer: Flags.boolean({
+      description:
+        "the database URL is a pooler in transaction mode (PgBouncer < 1.21): no prepared statements, timeouts set on the role",
     }),
     workers: Flags.integer({
       description: "processes serving the same port (node:cluster); each has its own pool of --pool-size",
@@ -78,7 +91,8 @@ export default class Serve extends Command {
       const mod = (await import(pathToFileURL(path.resolve(flags.middleware)).href).catch((e: Error) =>
         fail([`cannot load middleware module ${flags.middleware}: ${e.message}`]),
       )) as { default?: unknown };
-      if (typeof mod.default !== "function") fail([`${flags.middleware} has no default export that is a Hono middleware`]);
+      if (typeof mod.default !== "function")
+        fail([`${flags.middleware} has no default export that is a Hono middleware`]);
       middleware = mod.default as MiddlewareHandler;
     }
 
@@ -87,6 +101,7 @@ export default class Serve extends Command {
       max: flags["pool-size"],
       statementTimeoutMillis: flags["statement-timeout"],
       lockTimeoutMillis: flags["lock-timeout"],
+      pgbouncer: flags.pgbouncer,
     });
     // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
     const mismatches = await findSchemaMismatches(db, schema).catch(async (e: Error) => {
@@ -95,7 +110,11 @@ export default class Serve extends Command {
     });
     if (mismatches.length > 0) {
       await db.close();
-      fail([`the database does not match ${args.file}:`, ...mismatches.map((m) => `  - ${m}`), "apply the migrations first: resc migrate deploy"]);
+      fail([
+        `the database does not match ${args.file}:`,
+        ...mismatches.map((m) => `  - ${m}`),
+        "apply the migrations first: resc migrate deploy",
+      ]);
     }
     await db.warmUp();
 
@@ -106,13 +125,20 @@ export default class Serve extends Command {
       level: flags["log-level"],
       readiness: async () => (await findSchemaMismatches(db, schema)).map((m) => `schema: ${m}`),
     });
-    app.notFound((c) => problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)));
+    app.notFound((c) =>
+      problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
+    );
     app.onError((e, c) => {
       ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error");
       return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
     });
     if (middleware) app.use(middleware);
-    const mounted = mountService(app, service, { db, hooks: loaded.hooks, hookData: loaded.hookData, logError: ops.logError });
+    const mounted = mountService(app, service, {
+      db,
+      hooks: loaded.hooks,
+      hookData: loaded.hookData,
+      logError: ops.logError,
+    });
     if (!mounted.ok) {
       await db.close();
       fail(mounted.errors.map((e) => e.message));
@@ -121,7 +147,10 @@ export default class Serve extends Command {
 
     const failure = await new Promise<string | undefined>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: flags.host, port: flags.port }, (info) => {
-        ops.logger.info({ file: args.file, host: flags.host, port: info.port }, `serving ${args.file} on http://${flags.host}:${info.port}`);
+        ops.logger.info(
+          { file: args.file, host: flags.host, port: info.port },
+          `serving ${args.file} on http://${flags.host}:${info.port}`,
+        );
       });
       server.once("error", (e: NodeJS.ErrnoException) => {
         void db.close().finally(() => resolve(listenFailure(e, flags.port)));
@@ -130,7 +159,10 @@ export default class Serve extends Command {
       const stop = (signal: string): void => {
         if (stopping) return;
         stopping = true;
-        ops.logger.info({ signal, in_flight: ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
+        ops.logger.info(
+          { signal, in_flight: ops.inFlight },
+          "stopping: no new connections; finishing in-flight requests",
+        );
         // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent.
         server.close(() => void db.close().finally(() => resolve(undefined)));
         const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };

@@ -48,6 +48,16 @@ export interface PgExecutorOptions {
    */
   maxPreparedStatements?: number;
   /**
+   * The connection string names a pooler in transaction mode (PgBouncer
+   * before 1.21, or any pooler without prepared-statement support): no
+   * named prepared statements, and no `statement_timeout`/`lock_timeout`
+   * startup parameters, which such a pooler refuses or loses between
+   * transactions; set those on the role or database instead (`ALTER ROLE
+   * app SET statement_timeout = '30s'`). The client-side query timeout
+   * still bounds every statement (docs/decisions/1301-pgbouncer.md).
+   */
+  pgbouncer?: boolean;
+  /**
    * Told about every error a connection raised outside a query (the server
    * terminated it, the socket broke); the connection is discarded either
    * way. Default: ignored, since the request that meets the broken
@@ -125,7 +135,7 @@ function onClient(client: pg.PoolClient, names: PreparedNames): Executor {
 export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
   const statementTimeout = options.statementTimeoutMillis ?? 30000;
   const queryTimeout = options.queryTimeoutMillis ?? (statementTimeout > 0 ? statementTimeout + 5000 : 0);
-  const lockTimeout = options.lockTimeoutMillis ?? 3000;
+  const lockTimeout = options.pgbouncer ? 0 : (options.lockTimeoutMillis ?? 3000);
   const connectTimeout = options.connectionTimeoutMillis ?? 5000;
   const max = options.max ?? 10;
   const report = options.onConnectionError ?? ((): void => {});
@@ -133,14 +143,14 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
     connectionString: options.connectionString,
     max,
     connectionTimeoutMillis: connectTimeout,
-    statement_timeout: statementTimeout,
+    statement_timeout: options.pgbouncer ? undefined : statementTimeout,
     lock_timeout: lockTimeout > 0 ? lockTimeout : undefined,
     query_timeout: queryTimeout > 0 ? queryTimeout : undefined,
     Client: guardedClient(report),
   });
   // An idle client lost its connection: the pool has discarded it already.
   pool.on("error", () => {});
-  const names = new PreparedNames(options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED);
+  const names = new PreparedNames(options.pgbouncer ? 0 : (options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED));
 
   /**
    * Checks a client out. A server that refuses the connection for lack of

@@ -65,7 +65,11 @@ function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
 export function withOperations(app: Hono, options: OperationsOptions): Operations {
   const logger =
     options.logger ??
-    pino({ level: options.level ?? "info", base: { pid: process.pid }, redact: ["req.headers.authorization", "req.headers.cookie"] });
+    pino({
+      level: options.level ?? "info",
+      base: { pid: process.pid },
+      redact: ["req.headers.authorization", "req.headers.cookie"],
+    });
   const metrics = createMetrics(options.pool);
   const paths = { live: "/live", ready: "/ready", metrics: "/metrics", ...options.paths };
   let inFlight = 0;
@@ -83,7 +87,14 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
       metrics.request(c.req.method, route, c.res.status, seconds);
       if (options.logRequests !== false && !Object.values(paths).includes(new URL(c.req.url).pathname)) {
         logger.info(
-          { req_id: c.get("requestId" as never), method: c.req.method, target: loggedTarget(c.req.url), route, status: c.res.status, ms: Math.round(seconds * 1000) },
+          {
+            req_id: c.get("requestId" as never),
+            method: c.req.method,
+            target: loggedTarget(c.req.url),
+            route,
+            status: c.res.status,
+            ms: Math.round(seconds * 1000),
+          },
           "request",
         );
       }
@@ -98,9 +109,14 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
     } catch (e) {
       problems.push(`database: ${e instanceof Error ? e.message : String(e)}`);
     }
-    return c.json({ status: problems.length === 0 ? "ready" : "not ready", problems }, problems.length === 0 ? 200 : 503);
+    return c.json(
+      { status: problems.length === 0 ? "ready" : "not ready", problems },
+      problems.length === 0 ? 200 : 503,
+    );
   });
-  app.get(paths.metrics, async (c) => c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }));
+  app.get(paths.metrics, async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }),
+  );
 
   return {
     logger,
@@ -108,7 +124,14 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
     logError(e, report) {
       metrics.databaseError(report.kind);
       logger.error(
-        { req_id: report.requestId, status: report.status, kind: report.kind, resource: report.resource, method: report.method, ...(logger.isLevelEnabled("debug") && e instanceof Error ? { stack: e.stack } : {}) },
+        {
+          req_id: report.requestId,
+          status: report.status,
+          kind: report.kind,
+          resource: report.resource,
+          method: report.method,
+          ...(logger.isLevelEnabled("debug") && e instanceof Error ? { stack: e.stack } : {}),
+        },
         formatFault(report),
       );
     },

@@ -6,7 +6,14 @@
  */
 
 /** Query parameters whose values a client may fill with a credential by mistake. */
-export const SECRET_PARAMS: ReadonlySet<string> = new Set(["access_token", "token", "password", "api_key", "apikey", "secret"]);
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  "access_token",
+  "token",
+  "password",
+  "api_key",
+  "apikey",
+  "secret",
+]);
 
 /** `href`'s path and query, each secret parameter's value replaced by `REDACTED`. */
 export function loggedTarget(href: string): string {

@@ -22,9 +22,13 @@ async function start(): Promise<ChildProcess> {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   stdout = "";
-  const c = spawn(process.execPath, ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--shutdown-timeout", "5000"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const c = spawn(
+    process.execPath,
+    ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--shutdown-timeout", "5000"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   c.stdout!.on("data", (d) => (stdout += String(d)));
   c.stderr!.on("data", (d) => (stdout += String(d)));
   await new Promise<void>((resolve, reject) => {
@@ -50,7 +54,9 @@ const lines = (): Record<string, unknown>[] =>
 beforeAll(async () => {
   if (db.kind !== "pg") return;
   const { ddl } = await compileFile(FILE);
-  await db.executor.script(ddl + "\nINSERT INTO naps (name) VALUES ('first'), ('0.4'); INSERT INTO pins (label) VALUES ('a');");
+  await db.executor.script(
+    ddl + "\nINSERT INTO naps (name) VALUES ('first'), ('0.4'); INSERT INTO pins (label) VALUES ('a');",
+  );
   child = await start();
 }, 60_000);
 
@@ -63,7 +69,9 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
   it("refuses a database that lacks what the schema declares", async () => {
     const empty = await createTestDatabase("serve_empty");
     try {
-      const r = await runNode(["bin/resc.js", "serve", FILE, "--database-url", empty.url!, "--port", "0"], { timeout: 60_000 });
+      const r = await runNode(["bin/resc.js", "serve", FILE, "--database-url", empty.url!, "--port", "0"], {
+        timeout: 60_000,
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/does not match/);
       expect(r.stderr).toMatch(/table "naps" is missing/);
@@ -101,7 +109,9 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
     await fetch(`${base}/naps`);
     const text = await (await fetch(`${base}/metrics`)).text();
     expect(text).toMatch(/resc_http_requests_total\{method="GET",route="\/naps\/:id",status="200"\} \d+/);
-    expect(text).toMatch(/resc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/naps",status="200"\}/);
+    expect(text).toMatch(
+      /resc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/naps",status="200"\}/,
+    );
     expect(text).toMatch(/resc_pool_connections \d+/);
     expect(text).toMatch(/resc_pool_waiting_requests 0/);
   });
@@ -111,7 +121,9 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
     try {
       const ready = await fetch(`${base}/ready`);
       expect(ready.status).toBe(503);
-      expect(((await ready.json()) as { problems: string[] }).problems).toContain('schema: column "pins.label" is missing');
+      expect(((await ready.json()) as { problems: string[] }).problems).toContain(
+        'schema: column "pins.label" is missing',
+      );
     } finally {
       await db.executor.script("ALTER TABLE pins RENAME COLUMN label_old TO label");
     }
@@ -119,7 +131,12 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
 
   it("on SIGTERM, answers every request it accepted, then exits 0", async () => {
     // Each request sleeps 0.4 s in the database: they are all in flight when the signal comes.
-    const pending = Array.from({ length: 8 }, () => fetch(`${base}/naps?name=eq.0.4&select=id,nap`).then((r) => r.status, () => 0));
+    const pending = Array.from({ length: 8 }, () =>
+      fetch(`${base}/naps?name=eq.0.4&select=id,nap`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
     await new Promise((res) => setTimeout(res, 150));
     const exited = new Promise<number | null>((res) => child!.once("exit", (code) => res(code)));
     child!.kill("SIGTERM");
@@ -133,22 +150,64 @@ describe.skipIf(db.kind !== "pg")("resc serve --workers 2", () => {
   it("starts two processes on one port, serves, and stops them both on SIGTERM", async () => {
     const port = await freePort();
     let out = "";
-    const c = spawn(process.execPath, ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--workers", "2"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const c = spawn(
+      process.execPath,
+      ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--workers", "2"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     c.stdout!.on("data", (d) => (out += String(d)));
     c.stderr!.on("data", (d) => (out += String(d)));
     try {
-      for (let i = 0; i < 300 && (out.match(/"msg":"serving/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && (out.match(/"msg":"serving/g) ?? []).length < 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
       const pids = new Set((out.match(/"pid":(\d+)[^\n]*"msg":"serving/g) ?? []).map((l) => /"pid":(\d+)/.exec(l)![1]));
       expect(pids.size, out).toBe(2);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`http://127.0.0.1:${port}/pins`).then((r) => r.status)));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => fetch(`http://127.0.0.1:${port}/pins`).then((r) => r.status)),
+      );
       expect(answers.every((s) => s === 200)).toBe(true);
       const exited = new Promise<number | null>((res) => c.once("exit", (code) => res(code)));
       c.kill("SIGTERM");
       expect(await exited).toBe(0);
     } finally {
       if (c.exitCode === null) c.kill("SIGKILL");
+    }
+  });
+});
+
+describe.skipIf(db.kind !== "pg")("two resc serve nodes on one database", () => {
+  it("continue each other's pages: a cursor from one node works on the other", async () => {
+    const nodes = await Promise.all(
+      [0, 1].map(async () => {
+        const port = await freePort();
+        let out = "";
+        const c = spawn(
+          process.execPath,
+          ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port)],
+          {
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        c.stdout!.on("data", (d) => (out += String(d)));
+        for (let i = 0; i < 300 && !out.includes('"msg":"serving'); i++) await new Promise((r) => setTimeout(r, 50));
+        return { c, base: `http://127.0.0.1:${port}` };
+      }),
+    );
+    try {
+      const first = (await (await fetch(`${nodes[0]!.base}/naps?sort=id&per_page=1`)).json()) as {
+        items: { id: number }[];
+        next_cursor: string;
+      };
+      const second = await fetch(
+        `${nodes[1]!.base}/naps?sort=id&per_page=1&cursor=${encodeURIComponent(first.next_cursor)}`,
+      );
+      expect(second.status).toBe(200);
+      const page = (await second.json()) as { items: { id: number }[] };
+      expect(page.items[0]!.id).toBeGreaterThan(first.items[0]!.id);
+    } finally {
+      for (const n of nodes) n.c.kill("SIGKILL");
     }
   });
 });
