@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import { Hono, type MiddlewareHandler } from "hono";
 import { buildDescriptor, emitOpenApi } from "../compiler/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
+import { createReplicaRouter } from "../runtime/exec/replicas.js";
 import { mountDocs } from "../runtime/http/docs.js";
 import { mountService } from "../runtime/http/mount.js";
 import { problemResponse } from "../runtime/http/respond.js";
@@ -54,6 +55,10 @@ export default class Serve extends Command {
       description: "pino log level",
       default: process.env.LOG_LEVEL ?? "info",
       options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    }),
+    "read-database-url": Flags.string({
+      description: "a read replica for list and read requests (repeatable); writes stay on the primary",
+      multiple: true,
     }),
     pgbouncer: Flags.boolean({
       description:
@@ -117,6 +122,20 @@ export default class Serve extends Command {
       ]);
     }
     await db.warmUp();
+    // Reads go to the replicas in turn, falling back to the primary when one is down (decision 1302).
+    const replicas = (flags["read-database-url"] ?? []).map((u) => {
+      const parsed = new URL(u);
+      return {
+        name: `${parsed.hostname}:${parsed.port || 5432}`,
+        db: createPgExecutor({
+          connectionString: u,
+          max: flags["pool-size"],
+          statementTimeoutMillis: flags["statement-timeout"],
+          pgbouncer: flags.pgbouncer,
+        }),
+      };
+    });
+    const readDb = replicas.length > 0 ? createReplicaRouter(replicas, db) : undefined;
 
     const app = new Hono();
     const ops = withOperations(app, {
@@ -124,6 +143,7 @@ export default class Serve extends Command {
       pool: db.pool,
       level: flags["log-level"],
       readiness: async () => (await findSchemaMismatches(db, schema)).map((m) => `schema: ${m}`),
+      ...(readDb ? { details: () => ({ replicas: readDb.replicas() }) } : {}),
     });
     app.notFound((c) =>
       problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
@@ -135,6 +155,7 @@ export default class Serve extends Command {
     if (middleware) app.use(middleware);
     const mounted = mountService(app, service, {
       db,
+      ...(readDb ? { readDb } : {}),
       hooks: loaded.hooks,
       hookData: loaded.hookData,
       logError: ops.logError,
@@ -164,7 +185,7 @@ export default class Serve extends Command {
           "stopping: no new connections; finishing in-flight requests",
         );
         // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent.
-        server.close(() => void db.close().finally(() => resolve(undefined)));
+        server.close(() => void Promise.all([db.close(), readDb?.close()]).finally(() => resolve(undefined)));
         const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
         s.closeIdleConnections?.();
         const idle = setInterval(() => s.closeIdleConnections?.(), 100);

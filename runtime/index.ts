@@ -37,6 +37,7 @@ export { ProblemError } from "./problem.js";
 export type { Executor, ExecutorLimits, SqlStatement, QueryResult } from "./exec/executor.js";
 export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";
+export { createReplicaRouter, type ReplicaRouter, type ReplicaState } from "./exec/replicas.js";
 export {
   openEmbeddedDatabase,
   EmbeddedDatabaseError,

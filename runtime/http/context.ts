@@ -15,6 +15,8 @@ export interface ResourceContext {
   service: ServiceDescriptor;
   table: TableDescriptor;
   db: Executor;
+  /** Where list and read statements go (read replicas); `db` when absent. Writes and hooks use `db`. */
+  readDb?: Executor;
   hooks: Hooks;
   /** Derives the hooks' `data` from a request (`MountOptions.hookData`); absent when the application gives none. */
   hookData?: (c: Context) => HookData | undefined;

@@ -32,8 +32,8 @@ export async function handleList(rc: ResourceContext, c: Context): Promise<Respo
   if (position) options.after = position.after;
   const stmts = compileList(rc.service, rc.table, q, scope, options);
   const [rows, count] = await Promise.all([
-    rc.db.query(stmts.rows),
-    stmts.count ? rc.db.query(stmts.count) : Promise.resolve(undefined),
+    (rc.readDb ?? rc.db).query(stmts.rows),
+    stmts.count ? (rc.readDb ?? rc.db).query(stmts.count) : Promise.resolve(undefined),
   ]);
   const page = position?.page ?? q.page;
   const hasMore = rows.rows.length > q.perPage;

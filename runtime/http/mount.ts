@@ -25,6 +25,12 @@ export interface MountOptions {
   /** The database the handlers query. */
   db: Executor;
   /**
+   * Where list and read requests are answered from, e.g. a
+   * `createReplicaRouter` over read replicas; default `db`. Writes, the
+   * row a write returns, and every hook use `db` (the primary).
+   */
+  readDb?: Executor;
+  /**
    * BeforeQuery / BeforeCreate / ValidateCreate / AfterCommit hooks by table
    * name. A table declaring `@@scoped` or a soft-delete column needs a
    * BeforeQuery hook, or nothing mounts.
@@ -149,6 +155,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
         error: e,
       });
     const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
+    if (options.readDb) rc.readDb = options.readDb;
     const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;

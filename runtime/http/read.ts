@@ -24,7 +24,7 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const scope = await scopeOf(rc, rc.table.name, "read", c);
   const scopeFor = await expansionScopes(rc, q.expand, c);
   const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
-  const row = (await rc.db.query(stmt)).rows[0];
+  const row = (await (rc.readDb ?? rc.db).query(stmt)).rows[0];
   if (row === undefined) throw notFound(rc);
   return jsonText(c, encodeRow(row, stmt.layout));
 }

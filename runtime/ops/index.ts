@@ -27,6 +27,8 @@ export interface OperationsOptions {
   pool?: PoolFigures;
   /** Further readiness checks; each returns problems (empty: ready), e.g. the schema check. */
   readiness?: () => Promise<string[]>;
+  /** More to show in `/ready`'s body without changing its status, e.g. which read replica is down. */
+  details?: () => Record<string, unknown>;
   /** The logger; default pino at `level` on stdout. */
   logger?: Logger;
   /** pino level (`fatal` … `trace`, `silent`); default `info`. */
@@ -110,7 +112,7 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
       problems.push(`database: ${e instanceof Error ? e.message : String(e)}`);
     }
     return c.json(
-      { status: problems.length === 0 ? "ready" : "not ready", problems },
+      { status: problems.length === 0 ? "ready" : "not ready", problems, ...(options.details?.() ?? {}) },
       problems.length === 0 ? 200 : 503,
     );
   });

@@ -18,6 +18,8 @@ export interface TestCluster {
   readonly port: number;
   /** Connection string of database `db` (default `postgres`), user `postgres`, trust auth. */
   url(db?: string): string;
+  /** `pg_ctl stop` in the given mode (the directory stays; `destroy` removes it). */
+  stop(mode: "fast" | "immediate"): Promise<void>;
   /** `pg_ctl restart` in the given shutdown mode; resolves once the server accepts connections again. */
   restart(mode: "smart" | "fast" | "immediate"): Promise<void>;
   /** Stops the server (immediate) and removes its directory. */
@@ -45,7 +47,12 @@ function exec(file: string, args: string[], timeout = 60_000): Promise<string> {
   const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
   return new Promise((resolve, reject) => {
     execFile(cmd, argv, { encoding: "utf8", timeout }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${path.basename(file)} ${args.join(" ")} failed: ${stderr || err.message}`));
+      if (err)
+        reject(
+          new Error(
+            `${path.basename(file)} ${args.join(" ")} failed: ${stderr || stdout || err.message} (${String(err.code ?? err.signal ?? "")})`,
+          ),
+        );
       else resolve(stdout);
     });
   });
@@ -79,7 +86,7 @@ function postgresIds(): Promise<{ uid: number; gid: number }> {
  * they never crash the machine, so the page cache keeps what was written).
  * @throws Error when the binaries are missing or a command fails (the directory is removed first)
  */
-export async function startCluster(): Promise<TestCluster> {
+export async function startCluster(options: { replicaOf?: TestCluster } = {}): Promise<TestCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL's server binaries (initdb, pg_ctl) are not installed");
   const dir = await mkdtemp(path.join(os.tmpdir(), "resc-cluster-"));
@@ -91,7 +98,26 @@ export async function startCluster(): Promise<TestCluster> {
       const { uid, gid } = await postgresIds();
       await chown(dir, uid, gid);
     }
-    await exec(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+    if (options.replicaOf) {
+      // A streaming replica: a base backup of the primary, with standby.signal and primary_conninfo (-R).
+      await exec(path.join(bin, "pg_basebackup"), [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(options.replicaOf.port),
+        "-U",
+        "postgres",
+        "-D",
+        data,
+        "-R",
+        "-X",
+        "stream",
+        "--no-sync",
+        "--checkpoint=fast",
+      ]);
+    } else {
+      await exec(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+    }
     const port = await freePort();
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
     await exec(pgCtl, ["-D", data, "-o", opts, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"]);
@@ -99,6 +125,9 @@ export async function startCluster(): Promise<TestCluster> {
     return {
       port,
       url: (db = "postgres") => `postgres://postgres@127.0.0.1:${port}/${db}`,
+      async stop(mode) {
+        await exec(pgCtl, ["-D", data, "-m", mode, "-w", "stop"]);
+      },
       async restart(mode) {
         await exec(pgCtl, [
           "-D",

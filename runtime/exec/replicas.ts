@@ -1,0 +1,81 @@
+/**
+ * Reads on read replicas (issue #12 §3; docs/decisions/1302-read-replicas.md):
+ * an executor for list and read requests that sends each statement to the
+ * next replica in turn and, when a replica cannot be reached, marks it down
+ * for a while and runs the statement on the primary instead, so a stopped
+ * replica costs no failed request. Writes never come here: the handlers
+ * send them, and every hook's reads, to the primary.
+ */
+import { isUnavailable } from "../http/db-errors.js";
+import type { Executor, QueryResult, SqlStatement } from "./executor.js";
+
+/** One replica as the router sees it. */
+export interface ReplicaState {
+  /** A name for logs and `/ready`: the host and port, never the credentials. */
+  name: string;
+  up: boolean;
+  /** Why it is down, when it is. */
+  error?: string;
+}
+
+/** A read executor over replicas, falling back to the primary. */
+export interface ReplicaRouter extends Executor {
+  /** Each replica's state, in the order given. */
+  replicas(): ReplicaState[];
+}
+
+/** How long a replica that failed is left alone before it is tried again, in milliseconds. */
+const RETRY_AFTER_MS = 5000;
+
+/**
+ * Creates the router.
+ * @param replicas each replica's executor and its display name
+ * @param primary where reads go when no replica answers, and every transaction or script
+ */
+export function createReplicaRouter(
+  replicas: readonly { name: string; db: Executor }[],
+  primary: Executor,
+): ReplicaRouter {
+  const state = replicas.map((r) => ({ ...r, downUntil: 0, error: undefined as string | undefined }));
+  let next = 0;
+  const pick = (): (typeof state)[number] | undefined => {
+    const now = Date.now();
+    for (let i = 0; i < state.length; i++) {
+      const r = state[(next + i) % state.length]!;
+      if (r.downUntil <= now) {
+        next = (next + i + 1) % state.length;
+        return r;
+      }
+    }
+    return undefined;
+  };
+  return {
+    async query(stmt: SqlStatement): Promise<QueryResult> {
+      const replica = pick();
+      if (!replica) return primary.query(stmt);
+      try {
+        const out = await replica.db.query(stmt);
+        replica.error = undefined;
+        return out;
+      } catch (e) {
+        if (!isUnavailable(e)) throw e;
+        replica.downUntil = Date.now() + RETRY_AFTER_MS;
+        replica.error = e instanceof Error ? e.message : String(e);
+        return primary.query(stmt);
+      }
+    },
+    transaction: (fn) => primary.transaction(fn),
+    script: (sql) => primary.script(sql),
+    async close() {
+      await Promise.all(replicas.map((r) => r.db.close()));
+    },
+    replicas() {
+      const now = Date.now();
+      return state.map((r) => ({
+        name: r.name,
+        up: r.downUntil <= now,
+        ...(r.downUntil > now && r.error ? { error: r.error } : {}),
+      }));
+    },
+  };
+}
