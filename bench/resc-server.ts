@@ -1,17 +1,19 @@
 /**
- * Process entry of the resc side: compiles the schema file `SCHEMA_FILE`
- * (the bench passes `fixtures/pagila/pagila.resource`) in memory and serves
- * it over a pg executor (default pool of 10), the way `resc dev
- * --database-url` does, minus the per-request log line and the start-up
- * schema comparison. `DATABASE_URL` and `PORT` as for the hand-written
- * server; prints `listening <port>` once ready.
+ * Process entry of the resc side: the app `resc serve` runs
+ * (cli/serve/app.ts: request ids, metrics, health, problem documents, the
+ * API routes) over a pg executor (pool of 10, opened before listening),
+ * compiled from `SCHEMA_FILE` (the bench passes
+ * `fixtures/pagila/pagila.resource`). Request logging is at `warn`, as a
+ * production deployment that ships access logs elsewhere would run it;
+ * `LOG_LEVEL=info` logs every request. `DATABASE_URL` and `PORT` as for the
+ * hand-written server; prints `listening <port>` once ready.
  */
 import { readFile } from "node:fs/promises";
 import { serve } from "@hono/node-server";
 import { buildDescriptor, compileSource } from "../compiler/index.js";
 import { formatDiagnostics } from "../grammar/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
-import { createDevApp } from "../cli/dev/app.js";
+import { createServeApp } from "../cli/serve/app.js";
 
 const file = process.env.SCHEMA_FILE;
 if (!file) throw new Error("SCHEMA_FILE is not set");
@@ -21,9 +23,13 @@ if (!compiled.ok) throw new Error(formatDiagnostics(compiled.diagnostics, source
 const db = createPgExecutor({
   connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pagila",
 });
-// RESC_WARM_UP=0 starts cold, to measure what the warm-up saves (bench/first-seconds.ts).
 if (process.env.RESC_WARM_UP !== "0") await db.warmUp();
-const { app, mounted } = createDevApp(buildDescriptor(compiled.schema), { db });
+const { app, mounted } = createServeApp({
+  schema: compiled.schema,
+  service: buildDescriptor(compiled.schema),
+  db,
+  logLevel: process.env.LOG_LEVEL ?? "warn",
+});
 if (!mounted.ok) throw new Error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));
 const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 0) }, (info) => {
   console.log(`listening ${info.port}`);

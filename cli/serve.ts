@@ -2,16 +2,12 @@ import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Args, Command, Flags } from "@oclif/core";
+import type { MiddlewareHandler } from "hono";
+import { buildDescriptor } from "../compiler/index.js";
+import { createServeApp } from "./serve/app.js";
 import { serve } from "@hono/node-server";
-import { Hono, type MiddlewareHandler } from "hono";
-import { buildDescriptor, emitOpenApi } from "../compiler/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
 import { createReplicaRouter } from "../runtime/exec/replicas.js";
-import { mountDocs } from "../runtime/http/docs.js";
-import { mountService } from "../runtime/http/mount.js";
-import { problemResponse } from "../runtime/http/respond.js";
-import { ProblemError } from "../runtime/problem.js";
-import { withOperations } from "../runtime/ops/index.js";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import { listenFailure } from "./dev.js";
 import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
@@ -137,34 +133,20 @@ export default class Serve extends Command {
     });
     const readDb = replicas.length > 0 ? createReplicaRouter(replicas, db) : undefined;
 
-    const app = new Hono();
-    const ops = withOperations(app, {
-      db,
-      pool: db.pool,
-      level: flags["log-level"],
-      readiness: async () => (await findSchemaMismatches(db, schema)).map((m) => `schema: ${m}`),
-      ...(readDb ? { details: () => ({ replicas: readDb.replicas() }) } : {}),
-    });
-    app.notFound((c) =>
-      problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
-    );
-    app.onError((e, c) => {
-      ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error");
-      return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
-    });
-    if (middleware) app.use(middleware);
-    const mounted = mountService(app, service, {
+    const { app, ops, mounted } = createServeApp({
+      schema,
+      service,
       db,
       ...(readDb ? { readDb } : {}),
       hooks: loaded.hooks,
-      hookData: loaded.hookData,
-      logError: ops.logError,
+      ...(loaded.hookData ? { hookData: loaded.hookData } : {}),
+      ...(middleware ? { middleware } : {}),
+      logLevel: flags["log-level"],
     });
     if (!mounted.ok) {
       await db.close();
       fail(mounted.errors.map((e) => e.message));
     }
-    mountDocs(app, emitOpenApi(schema));
 
     const failure = await new Promise<string | undefined>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: flags.host, port: flags.port }, (info) => {

@@ -1,0 +1,61 @@
+/**
+ * The app `resc serve` runs, built in one place so the benchmark measures
+ * exactly it (bench/resc-server.ts): operations (request ids, logs, health,
+ * metrics), problem documents for unknown routes and faults, an optional
+ * middleware, the API routes and the OpenAPI document with its page.
+ */
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { emitOpenApi } from "../../compiler/index.js";
+import type { Schema } from "../../compiler/ir.js";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import type { PgExecutor } from "../../runtime/exec/pg.js";
+import type { ReplicaRouter } from "../../runtime/exec/replicas.js";
+import type { Hooks } from "../../runtime/hooks.js";
+import { mountDocs } from "../../runtime/http/docs.js";
+import { mountService, type MountResult } from "../../runtime/http/mount.js";
+import { problemResponse } from "../../runtime/http/respond.js";
+import { withOperations, type Operations } from "../../runtime/ops/index.js";
+import { ProblemError } from "../../runtime/problem.js";
+import { findSchemaMismatches } from "../dev/schema-check.js";
+
+/** What {@link createServeApp} needs. */
+export interface ServeAppOptions {
+  schema: Schema;
+  service: ServiceDescriptor;
+  db: PgExecutor;
+  readDb?: ReplicaRouter;
+  hooks?: Hooks;
+  hookData?: (c: Context) => object | undefined;
+  middleware?: MiddlewareHandler;
+  /** pino level. */
+  logLevel: string;
+}
+
+/** Builds the app; `mounted` carries registration errors (nothing is mounted then). */
+export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations; mounted: MountResult } {
+  const app = new Hono();
+  const ops = withOperations(app, {
+    db: o.db,
+    pool: o.db.pool,
+    level: o.logLevel,
+    readiness: async () => (await findSchemaMismatches(o.db, o.schema)).map((m) => `schema: ${m}`),
+    ...(o.readDb ? { details: () => ({ replicas: o.readDb!.replicas() }) } : {}),
+  });
+  app.notFound((c) =>
+    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
+  );
+  app.onError((e, c) => {
+    ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error");
+    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
+  });
+  if (o.middleware) app.use(o.middleware);
+  const mounted = mountService(app, o.service, {
+    db: o.db,
+    ...(o.readDb ? { readDb: o.readDb } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...(o.hookData ? { hookData: o.hookData } : {}),
+    logError: ops.logError,
+  });
+  mountDocs(app, emitOpenApi(o.schema));
+  return { app, ops, mounted };
+}
