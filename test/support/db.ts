@@ -111,6 +111,22 @@ function withDatabase(url: string, db: string): string {
 }
 
 /**
+ * The executor the suites use on `url`: direct, or, when the global setup
+ * started a PgBouncer (`RESC_TEST_PGBOUNCER=1`, test/support/global-db.ts),
+ * through it in `pgbouncer` mode (issue #12 §2;
+ * test/serve/pgbouncer-pagila.test.ts runs the Pagila suites that way).
+ * Setup (DDL, COPY) still goes to `url` directly.
+ */
+function executorFor(url: string) {
+  const port = process.env.RESC_TEST_PGBOUNCER_PORT;
+  if (!port) return createPgExecutor({ connectionString: url, max: 5 });
+  const through = new URL(url);
+  through.hostname = "127.0.0.1";
+  through.port = port;
+  return createPgExecutor({ connectionString: through.toString(), max: 5, pgbouncer: true });
+}
+
+/**
  * Creates a fresh database named `resc_<label>_<random>` and an executor on
  * it. `RESC_TEST_PGLITE=1` forces the embedded database.
  */
@@ -132,7 +148,7 @@ export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
   await c.query(`CREATE DATABASE "${name}"`);
   await c.end();
   const url = withDatabase(admin, name);
-  const executor = createPgExecutor({ connectionString: url, max: 5 });
+  const executor = executorFor(url);
   return {
     kind: "pg",
     url,

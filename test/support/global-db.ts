@@ -7,15 +7,30 @@
  */
 import { randomBytes } from "node:crypto";
 import { dropDatabasesWithPrefix, knownServer, runPrefix } from "./db.js";
+import { startPgBouncer, type TestBouncer } from "./pgbouncer.js";
 
-/** Sets `RESC_TEST_RUN_ID` for the workers (they inherit the environment). */
-export function setup(): void {
+let bouncer: TestBouncer | undefined;
+
+/**
+ * Sets `RESC_TEST_RUN_ID` for the workers (they inherit the environment);
+ * with `RESC_TEST_PGBOUNCER=1`, starts one PgBouncer in transaction mode in
+ * front of the test server and gives the workers its port
+ * (`RESC_TEST_PGBOUNCER_PORT`), so the suites' executors go through it.
+ */
+export async function setup(): Promise<void> {
   process.env.RESC_TEST_RUN_ID ??= `r${randomBytes(3).toString("hex")}`;
   runPrefix(); // refuses a malformed RESC_TEST_DB_PREFIX before any worker starts
+  if (process.env.RESC_TEST_PGBOUNCER === "1") {
+    const admin = await knownServer();
+    if (!admin) throw new Error("RESC_TEST_PGBOUNCER=1 needs a PostgreSQL server");
+    bouncer = await startPgBouncer(admin, 3);
+    process.env.RESC_TEST_PGBOUNCER_PORT = new URL(bouncer.through(admin)).port;
+  }
 }
 
-/** Drops what this run left behind on the server it used. */
+/** Drops what this run left behind on the server it used, and stops the PgBouncer it started. */
 export async function teardown(): Promise<void> {
+  await bouncer?.stop();
   if (process.env.RESC_TEST_PGLITE === "1") return;
   const admin = await knownServer();
   if (!admin) return;

@@ -66,16 +66,21 @@ export async function startPgBouncer(upstream: string, poolSize = 3): Promise<Te
       "",
     ].join("\n"),
   );
+  let ids: { uid: number; gid: number } | undefined;
   if (asRoot) {
     const { execFileSync } = await import("node:child_process");
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }));
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }));
-    for (const f of ["", "userlist.txt", "pgbouncer.ini"]) await chown(path.join(dir, f), uid, gid);
+    ids = {
+      uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })),
+      gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })),
+    };
+    for (const f of ["", "userlist.txt", "pgbouncer.ini"]) await chown(path.join(dir, f), ids.uid, ids.gid);
   }
   const ini = path.join(dir, "pgbouncer.ini");
-  const child: ChildProcess = asRoot
-    ? spawn("runuser", ["-u", "postgres", "--", PGBOUNCER, ini], { stdio: "ignore" })
-    : spawn(PGBOUNCER, [ini], { stdio: "ignore" });
+  // Spawned as postgres directly (not through runuser), so killing the child kills PgBouncer itself.
+  const child: ChildProcess = spawn(PGBOUNCER, [ini], { stdio: "ignore", ...(ids ?? {}) });
+  // Whatever way the test process ends, PgBouncer ends with it.
+  const killOnExit = (): void => void child.kill("SIGKILL");
+  process.once("exit", killOnExit);
   for (let i = 0; i < 200 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 50));
   if (!(await listening(port))) {
     child.kill("SIGKILL");
@@ -92,6 +97,7 @@ export async function startPgBouncer(upstream: string, poolSize = 3): Promise<Te
       return t.toString();
     },
     async stop() {
+      process.off("exit", killOnExit);
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);

@@ -16,12 +16,22 @@ export interface RunResult {
  * Runs `file` with `args`; resolves (never rejects) once it exits.
  * @param options.timeout milliseconds before the child is killed (default 60 000)
  */
-export function run(file: string, args: string[], options: { cwd?: string; timeout?: number; input?: string } = {}): Promise<RunResult> {
+export function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; timeout?: number; input?: string; env?: Record<string, string> } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { cwd: options.cwd, encoding: "utf8", timeout: options.timeout ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: options.cwd,
+        encoding: "utf8",
+        timeout: options.timeout ?? 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+      },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : null) : 0;
         resolve({ code, stdout, stderr });
@@ -32,6 +42,9 @@ export function run(file: string, args: string[], options: { cwd?: string; timeo
 }
 
 /** Runs a Node script (`process.execPath`) with `args`. */
-export function runNode(args: string[], options: { cwd?: string; timeout?: number; input?: string } = {}): Promise<RunResult> {
+export function runNode(
+  args: string[],
+  options: { cwd?: string; timeout?: number; input?: string } = {},
+): Promise<RunResult> {
   return run(process.execPath, args, options);
 }
