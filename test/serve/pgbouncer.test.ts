@@ -13,14 +13,13 @@
  * Skipped, saying so, where Debian's pgbouncer package is not installed
  * (`.ci/run` installs it).
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { rawClient, type RawRequest } from "../fuzz/support/http.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { PGBOUNCER, startPgBouncer, type TestBouncer } from "../support/pgbouncer.js";
-import { freePort } from "../support/ports.js";
+import { startServe } from "../support/serve-process.js";
 import { compileFile } from "../support/service.js";
 
 const FILE = "test/faults/fixtures/faults.resource";
@@ -108,39 +107,16 @@ describe.skipIf(!PGBOUNCER || db?.kind !== "pg")("PgBouncer in transaction mode"
   });
 
   it("is what resc serve --pgbouncer selects", async () => {
-    const port = await freePort();
-    let out = "";
-    const c = spawn(
-      process.execPath,
-      [
-        "bin/resc.js",
-        "serve",
-        FILE,
-        "--database-url",
-        bouncer!.through(db!.url!),
-        "--port",
-        String(port),
-        "--pgbouncer",
-      ],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    c.stdout!.on("data", (d) => (out += String(d)));
-    c.stderr!.on("data", (d) => (out += String(d)));
+    const node = await startServe(FILE, ["--database-url", bouncer!.through(db!.url!), "--pgbouncer"]);
     try {
-      for (let i = 0; i < 300 && !out.includes('"msg":"serving'); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toContain('"msg":"serving');
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          fetch(`http://127.0.0.1:${port}/naps?name=eq.n${i + 1}&per_page=${(i % 4) + 1}`).then((r) => r.status),
+          fetch(`${node.base}/naps?name=eq.n${i + 1}&per_page=${(i % 4) + 1}`).then((r) => r.status),
         ),
       );
       expect(answers).toEqual(Array(30).fill(200));
     } finally {
-      const exited = new Promise((r) => c.once("exit", r));
-      c.kill("SIGTERM");
-      await exited;
+      await node.stop();
     }
   });
 });

@@ -11,7 +11,6 @@
  *
  * Skipped, saying so, where PostgreSQL's server binaries are missing.
  */
-import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
@@ -19,7 +18,7 @@ import { createReplicaRouter, type ReplicaRouter } from "../../runtime/exec/repl
 import type { Executor } from "../../runtime/exec/executor.js";
 import { rawClient } from "../fuzz/support/http.js";
 import { postgresBinDir, startCluster, type TestCluster } from "../support/cluster.js";
-import { freePort } from "../support/ports.js";
+import { startServe } from "../support/serve-process.js";
 import { compileFile } from "../support/service.js";
 
 const FILE = "test/faults/fixtures/faults.resource";
@@ -129,37 +128,20 @@ describe.skipIf(!binaries)("read replicas", () => {
   });
 
   it("resc serve --read-database-url names the replica that is down in /ready", async () => {
-    const port = await freePort();
-    let out = "";
-    const c = spawn(
-      process.execPath,
-      [
-        "bin/resc.js",
-        "serve",
-        FILE,
-        "--database-url",
-        primary!.url("resc"),
-        "--read-database-url",
-        replica!.url("resc"),
-        "--port",
-        String(port),
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    c.stdout!.on("data", (d) => (out += String(d)));
-    c.stderr!.on("data", (d) => (out += String(d)));
+    const node = await startServe(FILE, [
+      "--database-url",
+      primary!.url("resc"),
+      "--read-database-url",
+      replica!.url("resc"),
+    ]);
     try {
-      for (let i = 0; i < 300 && !out.includes('"msg":"serving'); i++) await new Promise((r) => setTimeout(r, 50));
-      const base = `http://127.0.0.1:${port}`;
-      expect((await fetch(`${base}/naps`)).status).toBe(200);
-      const ready = await fetch(`${base}/ready`);
+      expect((await fetch(`${node.base}/naps`)).status).toBe(200);
+      const ready = await fetch(`${node.base}/ready`);
       expect(ready.status).toBe(200);
       const body = (await ready.json()) as { replicas: { name: string; up: boolean }[] };
       expect(body.replicas).toEqual([expect.objectContaining({ name: `127.0.0.1:${replica!.port}`, up: false })]);
     } finally {
-      const exited = new Promise((r) => c.once("exit", r));
-      c.kill("SIGTERM");
-      await exited;
+      await node.stop();
     }
   });
 });

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { freePort } from "../support/ports.js";
+import { startServe } from "../support/serve-process.js";
 import { runNode } from "../support/run.js";
 import { compileFile } from "../support/service.js";
 
@@ -179,22 +180,7 @@ describe.skipIf(db.kind !== "pg")("resc serve --workers 2", () => {
 
 describe.skipIf(db.kind !== "pg")("two resc serve nodes on one database", () => {
   it("continue each other's pages: a cursor from one node works on the other", async () => {
-    const nodes = await Promise.all(
-      [0, 1].map(async () => {
-        const port = await freePort();
-        let out = "";
-        const c = spawn(
-          process.execPath,
-          ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port)],
-          {
-            stdio: ["ignore", "pipe", "pipe"],
-          },
-        );
-        c.stdout!.on("data", (d) => (out += String(d)));
-        for (let i = 0; i < 300 && !out.includes('"msg":"serving'); i++) await new Promise((r) => setTimeout(r, 50));
-        return { c, base: `http://127.0.0.1:${port}` };
-      }),
-    );
+    const nodes = await Promise.all([0, 1].map(() => startServe(FILE, ["--database-url", db.url!])));
     try {
       const first = (await (await fetch(`${nodes[0]!.base}/naps?sort=id&per_page=1`)).json()) as {
         items: { id: number }[];
@@ -207,7 +193,7 @@ describe.skipIf(db.kind !== "pg")("two resc serve nodes on one database", () => 
       const page = (await second.json()) as { items: { id: number }[] };
       expect(page.items[0]!.id).toBeGreaterThan(first.items[0]!.id);
     } finally {
-      for (const n of nodes) n.c.kill("SIGKILL");
+      await Promise.all(nodes.map((n) => n.stop()));
     }
   });
 });

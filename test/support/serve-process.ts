@@ -1,0 +1,62 @@
+/**
+ * A `resc serve` process for a test: started on a free port with the given
+ * arguments, ready once it logs that it serves, stopped with SIGTERM (and
+ * killed if it lingers). Shared by the serve, PgBouncer, replica and
+ * several-nodes suites.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { freePort } from "./ports.js";
+
+/** A running `resc serve`. */
+export interface ServeProcess {
+  child: ChildProcess;
+  /** `http://127.0.0.1:PORT` */
+  base: string;
+  /** Everything it printed so far (JSON log lines on stdout, errors on stderr). */
+  output(): string;
+  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs `resc serve FILE --port <free> …args` from the repository root (or
+ * `cwd`) and resolves once it serves.
+ * @throws Error with its output when it exits first or is not serving within 30 s
+ */
+export async function startServe(file: string, args: string[], cwd?: string): Promise<ServeProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.resolve("bin/resc.js"), "serve", file, "--port", String(port), ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += String(d)));
+  child.stderr!.on("data", (d) => (out += String(d)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`resc serve did not start: ${out}`)), 30_000);
+    child.once("exit", (code) => reject(new Error(`resc serve exited with ${code}: ${out}`)));
+    const check = (): void => {
+      if (out.includes('"msg":"serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", check);
+    child.stderr!.on("data", check);
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
