@@ -1,21 +1,30 @@
-import { Args, Command } from "@oclif/core";
+import { Args, Command, Flags } from "@oclif/core";
 import { emitOpenApi, printOpenApi } from "../compiler/index.js";
 import { loadSchema } from "./load.js";
 
 /**
  * `resc openapi FILE`: prints the OpenAPI 3.1 description of the service a
  * schema declares, as deterministic JSON (issue #4 §1), the same document
- * the service serves at /openapi.json.
+ * the service serves at /openapi.json; one line unless `--pretty`
+ * (decision 1320).
  */
 export default class OpenApi extends Command {
   static override description = "Print the OpenAPI 3.1 description (JSON) of the service a .resource file declares.";
-  static override examples = ["<%= config.bin %> openapi spec.resource > openapi.json"];
+  static override examples = [
+    "<%= config.bin %> openapi spec.resource > openapi.json",
+    "<%= config.bin %> openapi --pretty spec.resource",
+  ];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
+  static override flags = {
+    pretty: Flags.boolean({
+      description: "indent the JSON by two spaces (default: one line, as the service serves it)",
+    }),
+  };
 
   async run(): Promise<void> {
-    const { args } = await this.parse(OpenApi);
+    const { args, flags } = await this.parse(OpenApi);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
-    process.stdout.write(printOpenApi(emitOpenApi(r.schema)));
+    process.stdout.write(printOpenApi(emitOpenApi(r.schema), { pretty: flags.pretty }));
   }
 }

@@ -96,13 +96,30 @@ function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceD
   return r;
 }
 
+/** Per referenced table, the columns elsewhere that declare an inverse relation to it, in schema order. */
+type InverseIndex = Map<string, { child: TableDecl; column: TableDecl["columns"][number] }[]>;
+
+/** One pass over every column, so relations cost no more than the schema's size (issue #13: 1,000 tables). */
+function inverseIndex(schema: Schema): InverseIndex {
+  const out: InverseIndex = new Map();
+  for (const child of schema.tables) {
+    for (const column of child.columns) {
+      if (!column.ref || !column.inverse) continue;
+      const list = out.get(column.ref.target) ?? [];
+      list.push({ child, column });
+      out.set(column.ref.target, list);
+    }
+  }
+  return out;
+}
+
 /**
  * Forward relations of `table` (its own `@ref` columns, in column order),
  * then inverse relations declared on other tables' references to it (in
  * schema order).
  * @throws Error when a reference does not resolve (the schema was not validated)
  */
-function relations(index: SchemaIndex, table: TableDecl): RelationDescriptor[] {
+function relations(index: SchemaIndex, table: TableDecl, inverses: InverseIndex): RelationDescriptor[] {
   const out: RelationDescriptor[] = [];
   for (const column of table.columns) {
     if (!column.ref) continue;
@@ -118,9 +135,9 @@ function relations(index: SchemaIndex, table: TableDecl): RelationDescriptor[] {
       order: [],
     });
   }
-  for (const child of index.schema.tables) {
-    for (const column of child.columns) {
-      if (!column.ref || !column.inverse || column.ref.target !== table.name) continue;
+  for (const { child, column } of inverses.get(table.name) ?? []) {
+    {
+      if (!column.ref || !column.inverse) continue;
       const target = index.refTarget(column.ref);
       if (!target) throw new Error(`unresolved reference on ${child.name}.${column.name}; validate the schema first`);
       const rel: RelationDescriptor = {
@@ -139,12 +156,12 @@ function relations(index: SchemaIndex, table: TableDecl): RelationDescriptor[] {
   return out;
 }
 
-function tableDescriptor(index: SchemaIndex, table: TableDecl): TableDescriptor {
+function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: InverseIndex): TableDescriptor {
   const t: TableDescriptor = {
     name: table.name,
     columns: table.columns.map((c) => columnDescriptor(index, table, c)),
     primaryKey: [...table.primaryKey],
-    relations: relations(index, table),
+    relations: relations(index, table, inverses),
     scoped: table.scoped,
   };
   const softDelete = table.columns.find((c) => c.softDelete);
@@ -163,6 +180,7 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl): TableDescriptor 
  */
 export function buildDescriptor(schema: Schema): ServiceDescriptor {
   const index = new SchemaIndex(schema);
+  const inverses = inverseIndex(schema);
   const { title, version } = apiInfo(schema);
   return {
     title,
@@ -172,6 +190,6 @@ export function buildDescriptor(schema: Schema): ServiceDescriptor {
         ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
         : { name: s.name, scheme: s.scheme },
     ),
-    tables: schema.tables.map((t) => tableDescriptor(index, t)),
+    tables: schema.tables.map((t) => tableDescriptor(index, t, inverses)),
   };
 }

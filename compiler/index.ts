@@ -16,6 +16,7 @@ export {
   emitOpenApi,
   openApiDocument,
   printOpenApi,
+  type PrintOptions as OpenApiPrintOptions,
   type OpenApiOptions,
   type OpenApiDocument,
   type JsonSchema,

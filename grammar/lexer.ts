@@ -3,7 +3,8 @@
  * from the token families in `tokens/`, and `lex()` which turns its output
  * into tokens plus diagnostics (it never throws).
  */
-import { Lexer, type ILexingError, type IToken, type TokenType } from "chevrotain";
+import type { ILexingError, IToken, TokenType } from "chevrotain";
+import { Lexer } from "./chevrotain.js";
 import type { Diagnostic } from "../compiler/ir.js";
 import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
 import { literalTokens, UnterminatedString } from "./tokens/literals.js";

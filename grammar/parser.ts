@@ -15,7 +15,8 @@
  * is a declaration only when it sits on one line (otherwise `domain` can be
  * a column name). See docs/decisions/0103-keywords-newlines-and-duplicates.md.
  */
-import { CstParser, tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
+import { CstParser, tokenMatcher } from "./chevrotain.js";
 import { allTokens } from "./lexer.js";
 import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
 import {

@@ -10,7 +10,8 @@
  * "}"); at either point a ")" is taken as written, the slip is reported
  * once, and the rest of the file parses as intended (docs/decisions/0130-one-slip-one-error.md).
  */
-import { createTokenInstance, type IToken, type TokenType } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
+import { createTokenInstance } from "./chevrotain.js";
 import type { Diagnostic } from "../compiler/ir.js";
 import type { SourceMap } from "./span.js";
 import { describeParen } from "./syntax-errors.js";

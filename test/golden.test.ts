@@ -66,7 +66,7 @@ async function produce(file: string): Promise<Map<string, string>> {
   if (result.ok) {
     out.set("schema.sql", emitSql(result.schema));
     for (const f of await emitHono(result.schema)) out.set(`hono/${f.path}`, f.contents);
-    out.set("openapi.json", printOpenApi(emitOpenApi(result.schema)));
+    out.set("openapi.json", printOpenApi(emitOpenApi(result.schema), { pretty: true }));
     for (const f of await emitClient(result.schema, "client")) out.set(f.path, f.contents);
     const cliName = clientLayout(result.schema).cliName;
     for (const f of await emitCommandTree(result.schema, "commands", { cliName, clientDir: "client" }))

@@ -29,7 +29,6 @@ export const WIRE_TYPE: Readonly<Record<ValueKind, string>> = Object.freeze({
   other: "string",
 });
 
-
 /** A property key: bare when it is an identifier, else a string literal. */
 export function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
@@ -43,4 +42,40 @@ export function docComment(text: string | undefined): string {
     .split("\n")
     .map((l) => ` * ${l}`.trimEnd());
   return `/**\n${body.join("\n")}\n */\n`;
+}
+
+/** How often `c` occurs in `text`, without building substrings (the text may be megabytes). */
+function count(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) n++;
+  return n;
+}
+
+/**
+ * `text` as a TypeScript string literal spelled as prettier spells it:
+ * double quotes unless the text holds more double than single quotes (a
+ * JSON text always does), escaping backslashes, the enclosing quote and
+ * line breaks; other characters (U+2028 included) stay as they are, as
+ * prettier leaves them.
+ */
+export function stringLiteral(text: string): string {
+  const q = count(text, '"') > count(text, "'") ? "'" : '"';
+  let escaped = text.replace(q === "'" ? /[\\']/g : /[\\"]/g, "\\$&");
+  if (/[\n\r]/.test(escaped)) escaped = escaped.replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+  return `${q}${escaped}${q}`;
+}
+
+/**
+ * `<declaration> = JSON.parse("…");` holding `value` (plain data) as JSON
+ * text, in prettier's final form: on one line when it fits in 80 columns,
+ * else the string on a line of its own. Large generated data travels so
+ * because V8 parses JSON faster than the same object as code, TypeScript
+ * does not type-check it, and nothing has to format it
+ * (docs/decisions/1321-generated-code-in-final-form.md). JSON's rules
+ * apply: undefined members are left out, a non-finite number becomes null.
+ */
+export function jsonConstant(declaration: string, value: unknown): string {
+  const literal = stringLiteral(JSON.stringify(value));
+  const flat = `${declaration} = JSON.parse(${literal});`;
+  return flat.length <= 80 ? flat : `${declaration} = JSON.parse(\n  ${literal},\n);`;
 }

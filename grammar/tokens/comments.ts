@@ -5,7 +5,8 @@
  * the declaration that follows; an unterminated block comment goes to the
  * `errors` group so it becomes one precise diagnostic instead of a cascade.
  */
-import { createToken, Lexer, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken, Lexer } from "../chevrotain.js";
 
 /** Spaces, tabs and line breaks; never significant (newlines included: the grammar needs no separators). */
 export const WhiteSpace: TokenType = createToken({

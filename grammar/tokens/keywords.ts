@@ -10,7 +10,8 @@
  * unambiguous (the parser's `anyName` rule), because real schemas have
  * columns called `domain` or tables called `table`.
  */
-import { createToken, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken } from "../chevrotain.js";
 
 /** A bare name: table, column, type, setting, relation, enum value. ASCII letters, digits and `_`, not starting with a digit. */
 export const Identifier: TokenType = createToken({

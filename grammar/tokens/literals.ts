@@ -2,7 +2,8 @@
  * Literal tokens: strings, numbers and attribute names (docs/language.md,
  * Lexical structure).
  */
-import { createToken, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken } from "../chevrotain.js";
 
 /**
  * A double-quoted string on one line. `\"` and `\\` escape; the IR builder

@@ -1,5 +1,6 @@
 /** Punctuation tokens (docs/language.md, Lexical structure). */
-import { createToken, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken } from "../chevrotain.js";
 
 function punct(name: string, text: string): TokenType {
   return createToken({ name, label: `"${text}"`, pattern: text });

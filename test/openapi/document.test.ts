@@ -19,13 +19,19 @@ import type { JsonSchema, Operation, Parameter } from "../../compiler/backends/o
 import type { ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import { operatorsFor } from "../../runtime/query/operators.js";
 import { formatDiagnostics } from "../../grammar/index.js";
+import { fullDescription, params, schemaOf } from "./deref.js";
+
+/** Every document this file built, to resolve an operation's shared parameters against its own document. */
+const knownDocs: OpenApiDocument[] = [];
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 function compile(text: string, file = "test.resource"): { doc: OpenApiDocument; service: ServiceDescriptor } {
   const r = compileSource(text, file);
   if (!r.ok) throw new Error(formatDiagnostics(r.diagnostics, text));
-  return { doc: emitOpenApi(r.schema), service: buildDescriptor(r.schema) };
+  const doc = emitOpenApi(r.schema);
+  knownDocs.push(doc);
+  return { doc, service: buildDescriptor(r.schema) };
 }
 
 function compileFile(rel: string): { doc: OpenApiDocument; service: ServiceDescriptor } {
@@ -57,8 +63,14 @@ function served(service: ServiceDescriptor): TableDescriptor[] {
   return service.tables.filter((t) => t.resource);
 }
 
+function docOf(op: Operation): OpenApiDocument {
+  const doc = knownDocs.find((d) => Object.values(d.paths).some((item) => Object.values(item).includes(op)));
+  if (!doc) throw new Error(`operation ${op.operationId} is in no document of this file`);
+  return doc;
+}
+
 function param(op: Operation | undefined, name: string): Parameter | undefined {
-  return op?.parameters?.find((p) => p.name === name);
+  return op && params(docOf(op), op.parameters).find((p) => p.name === name);
 }
 
 function schema(doc: OpenApiDocument, name: string): JsonSchema {
@@ -221,7 +233,7 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
             continue;
           }
           expect(p, `${t.name}.${col.name}`).toBeDefined();
-          const listed = /Operators: ([^\n]*)\./.exec(p!.description ?? "")?.[1];
+          const listed = /Operators: ([^\n]*)\./.exec(fullDescription(doc, p!))?.[1];
           expect(listed).toBe(
             operatorsFor(col)
               .map((o) => `\`${o}\``)
@@ -229,8 +241,8 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
           );
           if (col.enumValues)
             expect(p!.description).toContain(`Values: ${col.enumValues.map((v) => `\`${v}\``).join(", ")}.`);
-          expect(p!.schema).toEqual({ type: "array", items: { type: "string" } });
-          expect([p!.style, p!.explode]).toEqual(["form", true]);
+          expect(schemaOf(doc, p!.schema)).toMatchObject({ type: "array", items: { type: "string" } });
+          expect([p!.style, p!.explode]).toEqual([undefined, undefined]);
         }
       }
     },
@@ -239,10 +251,12 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
   it("names the enum values and the operators of the spec's examples", () => {
     const op = spec.doc.paths["/tasks"].get!;
     expect(param(op, "status")!.description).toContain("Values: `todo`, `doing`, `blocked`, `done`.");
-    expect(param(op, "labels")!.description).toContain(
+    expect(fullDescription(spec.doc, param(op, "labels")!)).toContain(
       "Operators: `eq`, `has`, `hasall`, `hasany`, `ne`, `neq`, `nhas`, `nhasall`, `nhasany`.",
     );
-    expect(param(op, "attrs")!.description).toContain("Operators: `hasdoc`, `isnull`, `nhasdoc`, `notnull`.");
+    expect(fullDescription(spec.doc, param(op, "attrs")!)).toContain(
+      "Operators: `hasdoc`, `isnull`, `nhasdoc`, `notnull`.",
+    );
   });
 
   it.each(both)(
@@ -257,9 +271,16 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
         const sort = param(op, "sort");
         if (sortable.length === 0) expect(sort).toBeUndefined();
         else {
-          expect(sort!.schema!.items!.examples).toEqual(sortable.flatMap((c) => [c, `-${c}`, `${c}.desc`]));
+          // Every form on the first column, then each column once (decision 1320).
+          expect(sort!.schema!.items!.examples).toEqual([
+            sortable[0],
+            `-${sortable[0]}`,
+            `${sortable[0]}.desc`,
+            ...sortable.slice(1),
+          ]);
           expect(sort!.schema!.maxItems).toBe(t.resource!.limits.maxSortTerms);
-          expect([sort!.style, sort!.explode]).toEqual(["form", true]);
+          // OpenAPI's defaults for a query parameter, left unsaid (decision 1320).
+          expect([sort!.style, sort!.explode]).toEqual([undefined, undefined]);
           const pattern = new RegExp(sort!.schema!.items!.pattern!);
           const [a, b] = [sortable[0], sortable[sortable.length - 1]];
           for (const ok of [a, `-${a}`, `${a}.asc`, `${a}.desc`, `${a},-${b}`, ` ${a} , ${b}.desc`])
@@ -322,7 +343,9 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
     for (const { path: p, method, op } of operations(spec.doc)) {
       if (method === "get" && p.endsWith("{id}")) {
         expect(
-          (op.parameters ?? []).map((x) => x.name).filter((n) => n !== "expand"),
+          params(spec.doc, op.parameters)
+            .map((x) => x.name)
+            .filter((n) => n !== "expand"),
           p,
         ).toEqual([]);
       }
@@ -390,22 +413,18 @@ describe("shapes (spec: Resources and their fields, List response shape, Expande
   });
 
   it("describes the list page, its items and the row", () => {
-    const list = schema(spec.doc, "TasksList");
-    expect(Object.keys(list.properties ?? {})).toEqual([
-      "items",
-      "page",
-      "per_page",
-      "has_more",
-      "next_cursor",
-      "total",
-    ]);
-    expect(list.required).toEqual(["items", "per_page", "has_more"]);
-    expect(list.properties?.per_page.maximum).toBe(100);
-    const item = schema(spec.doc, "TasksListItem");
-    expect(item.required).toEqual(["id"]);
-    expect(Object.keys(item.properties ?? {})).toEqual(
-      expect.arrayContaining(["summary", "list", "assignee", "comments"]),
-    );
+    // The items are the table's, the paging fields the shared Page schema's (decision 1320).
+    const [own, page] = schema(spec.doc, "TasksList").allOf ?? [];
+    expect(Object.keys(own.properties ?? {})).toEqual(["items"]);
+    expect(own.required).toEqual(["items"]);
+    const shared = schemaOf(spec.doc, page)!;
+    expect(Object.keys(shared.properties ?? {})).toEqual(["page", "per_page", "has_more", "next_cursor", "total"]);
+    expect(shared.required).toEqual(["per_page", "has_more"]);
+    expect(shared.properties?.per_page.maximum).toBe(100);
+    const [columns, expansions] = schema(spec.doc, "TasksListItem").allOf ?? [];
+    expect(columns.required).toEqual(["id"]);
+    expect(Object.keys(columns.properties ?? {})).toEqual(expect.arrayContaining(["summary"]));
+    expect(expansions).toEqual({ $ref: "#/components/schemas/TasksExpansions" });
     const row = schema(spec.doc, "TasksRow");
     expect(row.required).toEqual(Object.keys(row.properties ?? {}));
     expect(row.description).toBe("A unit of work.");

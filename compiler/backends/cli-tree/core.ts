@@ -21,8 +21,23 @@ export const TREE_CORE = String.raw`/**
  * specifiers; it compiles under ${"`"}"module": "NodeNext"${"`"} in an ESM or a
  * CommonJS project (docs/clients.md, "A binary").
  */
-import { Args, Command, Config, Flags, flush, handle, run, type Interfaces } from "@oclif/core";
-import { DEFAULT_BASE_URL, HttpClient, ProblemError, TransportError, type ApiRequest } from "../client/http.js";
+import {
+  Args,
+  Command,
+  Config,
+  Flags,
+  flush,
+  handle,
+  run,
+  type Interfaces,
+} from "@oclif/core";
+import {
+  DEFAULT_BASE_URL,
+  HttpClient,
+  ProblemError,
+  TransportError,
+  type ApiRequest,
+} from "../client/http.js";
 
 /** How a create or update flag's text becomes a JSON body value. */
 export type FieldCodec = "text" | "number" | "integer" | "boolean" | "json";
@@ -120,7 +135,10 @@ function kebab(name: string): string {
  * The flag spelling of a column: its kebab-case name, or ${"`"}col-<name>${"`"} when
  * that is one of the command's fixed flags (docs/decisions/1052-command-tree.md).
  */
-function columnFlag(column: string, fixed: readonly string[]): { name: string; aliases: string[] } {
+function columnFlag(
+  column: string,
+  fixed: readonly string[],
+): { name: string; aliases: string[] } {
   const clash = fixed.includes(kebab(column)) || fixed.includes(column);
   const name = clash ? "col-" + kebab(column) : kebab(column);
   const snake = clash ? "col_" + column : column;
@@ -141,7 +159,8 @@ function joined(values: readonly string[] | undefined): string | undefined {
 /** Reads JSON text without parsing numbers, so the service's values are printed exactly as sent. */
 function skipString(text: string, start: number): number {
   let i = start + 1;
-  while (i < text.length && text[i] !== '"') i += text.charAt(i) === "\\" ? 2 : 1;
+  while (i < text.length && text[i] !== '"')
+    i += text.charAt(i) === "\\" ? 2 : 1;
   return i + 1;
 }
 
@@ -238,7 +257,8 @@ function reportFailure(e: unknown): number | undefined {
     lines.push("Error: " + e.message + " (HTTP " + e.status + ")");
     for (const item of e.problem.errors ?? []) {
       lines.push(item.location + ": " + item.detail);
-      if (item.allowed && item.allowed.length > 0) lines.push("allowed: " + item.allowed.join(", "));
+      if (item.allowed && item.allowed.length > 0)
+        lines.push("allowed: " + item.allowed.join(", "));
     }
   } else if (e instanceof TransportError || e instanceof UsageError) {
     lines.push("Error: " + e.message);
@@ -269,7 +289,9 @@ function fieldValue(field: FieldSpec, flag: string, text: string): unknown {
 function scalarValue(field: FieldSpec, flag: string, text: string): unknown {
   switch (field.codec) {
     case "number":
-      return /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : text;
+      return /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())
+        ? Number(text)
+        : text;
     case "integer": {
       const n = Number(text);
       return /^-?\d+$/.test(text.trim()) && Number.isSafeInteger(n) ? n : text;
@@ -288,16 +310,27 @@ function scalarValue(field: FieldSpec, flag: string, text: string): unknown {
 }
 
 /** The flags of a body, by column, with the flag names they were given under. */
-function bodyFlags(fields: readonly FieldSpec[], fixed: readonly string[], create: boolean): Record<string, FieldFlag> {
+function bodyFlags(
+  fields: readonly FieldSpec[],
+  fixed: readonly string[],
+  create: boolean,
+): Record<string, FieldFlag> {
   const out: Record<string, FieldFlag> = {};
   for (const field of fields) {
     const { name, aliases } = columnFlag(field.column, fixed);
-    const what = field.description ? field.description.replace(/[.]$/, "") : "Value of " + field.column;
-    const shape = field.array ? "; a JSON array or comma-separated items" : field.codec === "json" ? "; JSON" : "";
+    const what = field.description
+      ? field.description.replace(/[.]$/, "")
+      : "Value of " + field.column;
+    const shape = field.array
+      ? "; a JSON array or comma-separated items"
+      : field.codec === "json"
+        ? "; JSON"
+        : "";
     out[name] = {
       field,
       flag: Flags.string({
-        description: what + " (" + field.type + shape + ")." + alsoSpelled(aliases),
+        description:
+          what + " (" + field.type + shape + ")." + alsoSpelled(aliases),
         aliases,
         required: create && field.required === true,
         ...(field.values ? { options: field.values } : {}),
@@ -318,21 +351,32 @@ function commonFlags(ctx: Context) {
   return {
     "base-url": Flags.string({
       description:
-        "Base address of the service; else the client's, else $" + prefix + "_BASE_URL, else " + DEFAULT_BASE_URL + ".",
+        "Base address of the service; else the client's, else $" +
+        prefix +
+        "_BASE_URL, else " +
+        DEFAULT_BASE_URL +
+        ".",
       helpGroup: "GLOBAL",
     }),
     token: Flags.string({
-      description: "Bearer token; else the client's, else $" + prefix + "_TOKEN.",
+      description:
+        "Bearer token; else the client's, else $" + prefix + "_TOKEN.",
       helpGroup: "GLOBAL",
     }),
-    compact: Flags.boolean({ description: "Print the JSON on one line.", helpGroup: "GLOBAL" }),
+    compact: Flags.boolean({
+      description: "Print the JSON on one line.",
+      helpGroup: "GLOBAL",
+    }),
   };
 }
 
 /** The base for every generated command: client resolution, output, failures. */
 abstract class ResourceCommand extends Command {
   protected abstract readonly ctx: Context;
-  protected abstract execute(flags: Record<string, unknown>, args: Record<string, unknown>): Promise<void>;
+  protected abstract execute(
+    flags: Record<string, unknown>,
+    args: Record<string, unknown>,
+  ): Promise<void>;
 
   /** Flag, then the client value, then the environment, then the default (spec: Command-line client rule 2). */
   protected client(flags: Record<string, unknown>): HttpClient {
@@ -343,20 +387,32 @@ abstract class ResourceCommand extends Command {
       values.find((v) => v !== undefined && v !== "");
     return new HttpClient({
       baseURL:
-        pick(flags["base-url"] as string | undefined, given?.baseURL, env[prefix + "_BASE_URL"]) ?? DEFAULT_BASE_URL,
-      token: pick(flags["token"] as string | undefined, given?.token, env[prefix + "_TOKEN"]),
+        pick(
+          flags["base-url"] as string | undefined,
+          given?.baseURL,
+          env[prefix + "_BASE_URL"],
+        ) ?? DEFAULT_BASE_URL,
+      token: pick(
+        flags["token"] as string | undefined,
+        given?.token,
+        env[prefix + "_TOKEN"],
+      ),
       transport: given?.transport,
     });
   }
 
   protected print(flags: Record<string, unknown>, json: string): void {
-    if (json.trim() !== "") writeOut(formatJson(json, flags["compact"] !== true));
+    if (json.trim() !== "")
+      writeOut(formatJson(json, flags["compact"] !== true));
   }
 
   async run(): Promise<void> {
     const { flags, args } = await this.parse();
     try {
-      await this.execute(flags as Record<string, unknown>, args as Record<string, unknown>);
+      await this.execute(
+        flags as Record<string, unknown>,
+        args as Record<string, unknown>,
+      );
     } catch (e) {
       const code = reportFailure(e);
       if (code === undefined) throw e;
@@ -365,7 +421,11 @@ abstract class ResourceCommand extends Command {
   }
 }
 
-function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Class {
+function listCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: ListSpec,
+): Command.Class {
   const fixed = [
     ...FIXED_EVERYWHERE,
     "sort",
@@ -386,7 +446,9 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
   for (const filter of spec.filters) {
     const { name, aliases } = columnFlag(filter.column, fixed);
     filterFlags[name] = filter.column;
-    const values = filter.values ? " Values: " + filter.values.join(", ") + "." : "";
+    const values = filter.values
+      ? " Values: " + filter.values.join(", ") + "."
+      : "";
     flags[name] = Flags.string({
       multiple: true,
       aliases,
@@ -408,20 +470,32 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
   }
   flags["sort"] = Flags.string({
     multiple: true,
-    description: "Ordering, comma-separated, - for descending. Sortable: " + (spec.sortable.join(", ") || "none") + ".",
+    description:
+      "Ordering, comma-separated, - for descending. Sortable: " +
+      (spec.sortable.join(", ") || "none") +
+      ".",
   });
   flags["select"] = Flags.string({
     multiple: true,
-    description: "Columns to return, comma-separated. Selectable: " + spec.selectable.join(", ") + ".",
+    description:
+      "Columns to return, comma-separated. Selectable: " +
+      spec.selectable.join(", ") +
+      ".",
   });
   if (spec.expandable.length > 0) {
     flags["expand"] = Flags.string({
       multiple: true,
-      description: "Relations to expand, comma-separated. Expandable: " + spec.expandable.join(", ") + ".",
+      description:
+        "Relations to expand, comma-separated. Expandable: " +
+        spec.expandable.join(", ") +
+        ".",
     });
   }
   if (spec.searchable)
-    flags["search"] = Flags.string({ description: "Case-insensitive substring search over the searchable columns." });
+    flags["search"] = Flags.string({
+      description:
+        "Case-insensitive substring search over the searchable columns.",
+    });
   const groups: Record<string, string> = {
     or: "Any child matches",
     and: "Every child matches",
@@ -432,14 +506,29 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
       multiple: true,
       helpGroup: "FILTER",
       helpValue: "(col.op.value,…)",
-      description: meaning + "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
+      description:
+        meaning +
+        "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
     });
   }
-  flags["page"] = Flags.integer({ min: 1, description: "Page number (offset paging)." });
-  flags["per-page"] = Flags.integer({ min: 1, description: "Rows per page; the service caps it." });
-  flags["cursor"] = Flags.string({ description: "Resume at the next_cursor of a previous page (same query)." });
-  flags["count"] = Flags.boolean({ description: "Add total, the size of the whole result." });
-  flags["all"] = Flags.boolean({ description: "Follow next_cursor to the end and print every row as one page." });
+  flags["page"] = Flags.integer({
+    min: 1,
+    description: "Page number (offset paging).",
+  });
+  flags["per-page"] = Flags.integer({
+    min: 1,
+    description: "Rows per page; the service caps it.",
+  });
+  flags["cursor"] = Flags.string({
+    description: "Resume at the next_cursor of a previous page (same query).",
+  });
+  flags["count"] = Flags.boolean({
+    description: "Add total, the size of the whole result.",
+  });
+  flags["all"] = Flags.boolean({
+    description:
+      "Follow next_cursor to the end and print every row as one page.",
+  });
 
   return class extends ResourceCommand {
     static override summary = "List " + r.name + " (GET " + r.path + ").";
@@ -449,10 +538,12 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
     protected async execute(f: Record<string, unknown>): Promise<void> {
       const query: [string, string][] = [];
       for (const [flag, column] of Object.entries(filterFlags)) {
-        for (const value of (f[flag] as string[] | undefined) ?? []) query.push([column, value]);
+        for (const value of (f[flag] as string[] | undefined) ?? [])
+          query.push([column, value]);
       }
       for (const g of ["or", "and", "not"])
-        for (const value of (f[g] as string[] | undefined) ?? []) query.push([g, value]);
+        for (const value of (f[g] as string[] | undefined) ?? [])
+          query.push([g, value]);
       const sort = joined(f["sort"] as string[] | undefined);
       if (sort !== undefined) query.push(["sort", sort]);
       const select = joined(f["select"] as string[] | undefined);
@@ -460,8 +551,10 @@ function listCommand(ctx: Context, r: ResourceSpec, spec: ListSpec): Command.Cla
       const expand = joined(f["expand"] as string[] | undefined);
       if (expand !== undefined) query.push(["expand", expand]);
       if (typeof f["search"] === "string") query.push(["search", f["search"]]);
-      if (typeof f["page"] === "number") query.push(["page", String(f["page"])]);
-      if (typeof f["per-page"] === "number") query.push(["per_page", String(f["per-page"])]);
+      if (typeof f["page"] === "number")
+        query.push(["page", String(f["page"])]);
+      if (typeof f["per-page"] === "number")
+        query.push(["per_page", String(f["per-page"])]);
       if (typeof f["cursor"] === "string") query.push(["cursor", f["cursor"]]);
       if (f["count"] === true) query.push(["count", "exact"]);
       const client = this.client(f);
@@ -480,7 +573,9 @@ async function followCursors(
   first: string,
 ): Promise<string> {
   const progress = process.stderr.isTTY === true;
-  const base = query.filter(([name]) => name !== "page" && name !== "cursor" && name !== "count");
+  const base = query.filter(
+    ([name]) => name !== "page" && name !== "cursor" && name !== "count",
+  );
   const items: string[] = [];
   let members = new Map(objectMembers(first));
   const head = members;
@@ -494,7 +589,11 @@ async function followCursors(
     if (cursor === undefined || seen.has(cursor)) break;
     seen.add(cursor);
     if (progress) process.stderr.write("\r" + pages + " pages read…");
-    const request: ApiRequest = { method: "GET", path, query: [...base, ["cursor", JSON.parse(cursor) as string]] };
+    const request: ApiRequest = {
+      method: "GET",
+      path,
+      query: [...base, ["cursor", JSON.parse(cursor) as string]],
+    };
     members = new Map(objectMembers(await client.do(request)));
     pages++;
   }
@@ -510,7 +609,12 @@ async function followCursors(
 
 function keyArg(r: ResourceSpec) {
   const key = r.key ?? { column: "id", type: "text" };
-  return { id: Args.string({ required: true, description: "The " + key.column + " (" + key.type + ") of the row." }) };
+  return {
+    id: Args.string({
+      required: true,
+      description: "The " + key.column + " (" + key.type + ") of the row.",
+    }),
+  };
 }
 
 function getCommand(
@@ -523,27 +627,44 @@ function getCommand(
     multiple: true,
     multipleNonGreedy: true,
     description:
-      "Columns to print, comma-separated (the key is always kept). Selectable: " + spec.selectable.join(", ") + ".",
+      "Columns to print, comma-separated (the key is always kept). Selectable: " +
+      spec.selectable.join(", ") +
+      ".",
   });
   if (spec.expandable.length > 0) {
     flags["expand"] = Flags.string({
       multiple: true,
       multipleNonGreedy: true,
-      description: "Relations to expand, comma-separated. Expandable: " + spec.expandable.join(", ") + ".",
+      description:
+        "Relations to expand, comma-separated. Expandable: " +
+        spec.expandable.join(", ") +
+        ".",
     });
   }
   return class extends ResourceCommand {
-    static override summary = "Read one of " + r.name + " (GET " + r.path + "/{id}).";
+    static override summary =
+      "Read one of " + r.name + " (GET " + r.path + "/{id}).";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
 
-    protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
+    protected async execute(
+      f: Record<string, unknown>,
+      a: Record<string, unknown>,
+    ): Promise<void> {
       const expand = joined(f["expand"] as string[] | undefined);
       const select = joined(f["select"] as string[] | undefined);
-      const keep = select === undefined ? undefined : projection(select, spec.selectable, r, expand);
-      const query: [string, string][] = expand === undefined ? [] : [["expand", expand]];
-      const row = await this.client(f).do({ method: "GET", path: itemPath(r.path, a["id"] as string), query });
+      const keep =
+        select === undefined
+          ? undefined
+          : projection(select, spec.selectable, r, expand);
+      const query: [string, string][] =
+        expand === undefined ? [] : [["expand", expand]];
+      const row = await this.client(f).do({
+        method: "GET",
+        path: itemPath(r.path, a["id"] as string),
+        query,
+      });
       this.print(f, keep === undefined ? row : project(row, keep));
     }
   };
@@ -563,42 +684,66 @@ function projection(
   const names = select.split(",").map((s) => s.trim());
   const unknown = names.filter((n) => !selectable.includes(n));
   if (unknown.length > 0) {
-    throw new UsageError("--select: unknown column " + unknown.join(", ") + "; selectable: " + selectable.join(", "));
+    throw new UsageError(
+      "--select: unknown column " +
+        unknown.join(", ") +
+        "; selectable: " +
+        selectable.join(", "),
+    );
   }
-  const expanded = expand === undefined ? [] : expand.split(",").map((s) => s.trim());
+  const expanded =
+    expand === undefined ? [] : expand.split(",").map((s) => s.trim());
   return new Set([...(r.key ? [r.key.column] : []), ...names, ...expanded]);
 }
 
 /** The row's members named in ${"`"}keep${"`"}, in the row's order, values as sent. */
 function project(row: string, keep: ReadonlySet<string>): string {
   const members = objectMembers(row).filter(([k]) => keep.has(k));
-  return "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}";
+  return (
+    "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}"
+  );
 }
 
 function itemPath(path: string, id: string): string {
   return path + "/" + encodeURIComponent(id);
 }
 
-function bodyOf(fieldFlags: Record<string, FieldFlag>, f: Record<string, unknown>): Record<string, unknown> {
+function bodyOf(
+  fieldFlags: Record<string, FieldFlag>,
+  f: Record<string, unknown>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [flag, { field }] of Object.entries(fieldFlags)) {
     const text = f[flag];
-    if (typeof text === "string") body[field.column] = fieldValue(field, flag, text);
+    if (typeof text === "string")
+      body[field.column] = fieldValue(field, flag, text);
   }
   return body;
 }
 
-function createCommand(ctx: Context, r: ResourceSpec, spec: { fields: FieldSpec[] }): Command.Class {
+function createCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: { fields: FieldSpec[] },
+): Command.Class {
   const fieldFlags = bodyFlags(spec.fields, FIXED_EVERYWHERE, true);
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   return class extends ResourceCommand {
-    static override summary = "Create one of " + r.name + " (POST " + r.path + ").";
+    static override summary =
+      "Create one of " + r.name + " (POST " + r.path + ").";
     static override flags = flags;
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>): Promise<void> {
-      this.print(f, await this.client(f).do({ method: "POST", path: r.path, body: bodyOf(fieldFlags, f) }));
+      this.print(
+        f,
+        await this.client(f).do({
+          method: "POST",
+          path: r.path,
+          body: bodyOf(fieldFlags, f),
+        }),
+      );
     }
   };
 }
@@ -608,7 +753,11 @@ function updateCommand(
   r: ResourceSpec,
   spec: { fields: FieldSpec[]; nullable: string[] },
 ): Command.Class {
-  const fieldFlags = bodyFlags(spec.fields, [...FIXED_EVERYWHERE, "set-null"], false);
+  const fieldFlags = bodyFlags(
+    spec.fields,
+    [...FIXED_EVERYWHERE, "set-null"],
+    false,
+  );
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   if (spec.nullable.length > 0) {
@@ -616,45 +765,83 @@ function updateCommand(
       multiple: true,
       delimiter: ",",
       options: spec.nullable,
-      description: "Set columns to null, comma-separated or repeated. Nullable: " + spec.nullable.join(", ") + ".",
+      description:
+        "Set columns to null, comma-separated or repeated. Nullable: " +
+        spec.nullable.join(", ") +
+        ".",
     });
   }
   return class extends ResourceCommand {
     static override summary =
-      "Update one of " + r.name + " (PATCH " + r.path + "/{id}); only the flags given are sent.";
+      "Update one of " +
+      r.name +
+      " (PATCH " +
+      r.path +
+      "/{id}); only the flags given are sent.";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
 
-    protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
+    protected async execute(
+      f: Record<string, unknown>,
+      a: Record<string, unknown>,
+    ): Promise<void> {
       const body = bodyOf(fieldFlags, f);
       for (const column of (f["set-null"] as string[] | undefined) ?? []) {
         if (column in body)
-          throw new UsageError("--set-null " + column + " conflicts with a value given for " + column);
+          throw new UsageError(
+            "--set-null " +
+              column +
+              " conflicts with a value given for " +
+              column,
+          );
         body[column] = null;
       }
-      this.print(f, await this.client(f).do({ method: "PATCH", path: itemPath(r.path, a["id"] as string), body }));
+      this.print(
+        f,
+        await this.client(f).do({
+          method: "PATCH",
+          path: itemPath(r.path, a["id"] as string),
+          body,
+        }),
+      );
     }
   };
 }
 
 function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
   return class extends ResourceCommand {
-    static override summary = "Delete one of " + r.name + " (DELETE " + r.path + "/{id}).";
+    static override summary =
+      "Delete one of " + r.name + " (DELETE " + r.path + "/{id}).";
     static override args = keyArg(r);
     static override flags = commonFlags(ctx);
     protected readonly ctx = ctx;
 
-    protected async execute(f: Record<string, unknown>, a: Record<string, unknown>): Promise<void> {
-      this.print(f, await this.client(f).do({ method: "DELETE", path: itemPath(r.path, a["id"] as string) }));
+    protected async execute(
+      f: Record<string, unknown>,
+      a: Record<string, unknown>,
+    ): Promise<void> {
+      this.print(
+        f,
+        await this.client(f).do({
+          method: "DELETE",
+          path: itemPath(r.path, a["id"] as string),
+        }),
+      );
     }
   };
 }
 
 /** oclif's cached form of a command, built from the class itself (no manifest file). */
-function loadable(id: string, cmd: Command.Class, plugin: string): Command.Loadable {
+function loadable(
+  id: string,
+  cmd: Command.Class,
+  plugin: string,
+): Command.Loadable {
   const named = <T extends object>(m: Record<string, T> | undefined) =>
-    Object.fromEntries(Object.entries(m ?? {}).map(([name, v]) => [name, { ...v, name }]));
+    Object.fromEntries(
+      Object.entries(m ?? {}).map(([name, v]) => [name, { ...v, name }]),
+    );
   const cached = {
     id,
     aliases: [],
@@ -690,8 +877,10 @@ export function createCommandTree(
     topics.push({ name: r.name, description: r.description ?? r.path });
     if (r.list) commands[r.name + ":list"] = listCommand(ctx, r, r.list);
     if (r.get && r.key) commands[r.name + ":get"] = getCommand(ctx, r, r.get);
-    if (r.create) commands[r.name + ":create"] = createCommand(ctx, r, r.create);
-    if (r.update && r.key) commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
+    if (r.create)
+      commands[r.name + ":create"] = createCommand(ctx, r, r.create);
+    if (r.update && r.key)
+      commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
     if (r.delete && r.key) commands[r.name + ":delete"] = deleteCommand(ctx, r);
   }
   const root = process.cwd();
@@ -703,7 +892,9 @@ export function createCommandTree(
       bin: info.bin,
       dirname: info.bin,
       topicSeparator: " ",
-      topics: Object.fromEntries(topics.map((t) => [t.name, { description: t.description }])),
+      topics: Object.fromEntries(
+        topics.map((t) => [t.name, { description: t.description }]),
+      ),
     },
   } as unknown as Interfaces.PJSON;
   const plugin = {
@@ -722,14 +913,22 @@ export function createCommandTree(
     hooks: {},
     options: { root },
     topics,
-    commands: Object.entries(commands).map(([id, cmd]) => loadable(id, cmd, info.bin)),
+    commands: Object.entries(commands).map(([id, cmd]) =>
+      loadable(id, cmd, info.bin),
+    ),
     commandIDs: Object.keys(commands),
     load: async () => {},
     findCommand: async (id: string) => commands[id],
   } as unknown as Interfaces.Plugin;
 
-  const runTree = async (argv: string[] = process.argv.slice(2)): Promise<void> => {
-    const config = await Config.load({ root, pjson, plugins: new Map([[info.bin, plugin]]) });
+  const runTree = async (
+    argv: string[] = process.argv.slice(2),
+  ): Promise<void> => {
+    const config = await Config.load({
+      root,
+      pjson,
+      plugins: new Map([[info.bin, plugin]]),
+    });
     await run(argv, config);
   };
   return {

@@ -16,7 +16,9 @@ import path from "node:path";
 import type { Schema } from "../../ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
-import { formatTypeScript, joinPath } from "../client/index.js";
+import { finalForm } from "../final-form.js";
+import { joinPath } from "../client/index.js";
+import { jsonConstant } from "../ts-text.js";
 import { envPrefix } from "../client/layout.js";
 import { generatedHeader } from "../client/names.js";
 import { TREE_CORE } from "./core.js";
@@ -57,7 +59,7 @@ export async function emitCommandTree(schema: Schema, dir: string, options: Comm
     `import { createCommandTree, type CommandTree, type ResourceSpec, type TreeOptions } from "./cli.js";\n`,
     `export { createCommandTree, formatJson, type CommandTree, type ResourceSpec, type TreeOptions } from "./cli.js";\n`,
     "/** The served resources and what each operation accepts, as the commands need them. */",
-    `export const resources: ResourceSpec[] = ${JSON.stringify(specs)};\n`,
+    `${jsonConstant("export const resources: ResourceSpec[]", specs)}\n`,
     "/**",
     ` * The \`${options.cliName}\` command tree: \`${options.cliName} <resource> <operation>\`. Pass a client`,
     ` * value to set the base address, token or transport (a flag still wins;`,
@@ -71,5 +73,5 @@ export async function emitCommandTree(schema: Schema, dir: string, options: Comm
     { path: joinPath(dir, "cli.ts"), contents: `${header}\n${core}` },
     { path: joinPath(dir, "index.ts"), contents: `${index}\n` },
   ];
-  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await formatTypeScript(f.contents) })));
+  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await finalForm(f.contents) })));
 }

@@ -60,7 +60,10 @@ export interface RawResponse {
  * response, error statuses included, and rejects only when no response
  * was obtained; ${'`'}signal${'`'} aborts the request.
  */
-export type Transport = (request: PreparedRequest, signal: AbortSignal) => Promise<RawResponse>;
+export type Transport = (
+  request: PreparedRequest,
+  signal: AbortSignal,
+) => Promise<RawResponse>;
 
 /** What a client value is built from; every field is optional. */
 export interface ClientOptions {
@@ -121,7 +124,10 @@ export class TransportError extends Error {
  * The ${'`'}allowed${'`'} alternatives a refusal names at ${'`'}location${'`'} (for example
  * ${'`'}query.sort${'`'}), merged over its problems in order; undefined when none does.
  */
-export function allowedAt(problem: ProblemDocument | ProblemError, location: string): string[] | undefined {
+export function allowedAt(
+  problem: ProblemDocument | ProblemError,
+  location: string,
+): string[] | undefined {
   const doc = problem instanceof ProblemError ? problem.problem : problem;
   let out: string[] | undefined;
   for (const item of doc.errors ?? []) {
@@ -144,19 +150,28 @@ function problemOf(status: number, body: string): ProblemDocument {
   } catch {
     parsed = undefined;
   }
-  if (isRecord(parsed) && (typeof parsed["detail"] === "string" || typeof parsed["title"] === "string")) {
-    return { ...(parsed as Partial<ProblemDocument>), status } as ProblemDocument;
+  if (
+    isRecord(parsed) &&
+    (typeof parsed["detail"] === "string" ||
+      typeof parsed["title"] === "string")
+  ) {
+    return {
+      ...(parsed as Partial<ProblemDocument>),
+      status,
+    } as ProblemDocument;
   }
   return {
     status,
     title: "HTTP " + status,
-    detail: "the service answered HTTP " + status + " without a problem document",
+    detail:
+      "the service answered HTTP " + status + " without a problem document",
   };
 }
 
 function describeFailure(e: unknown): string {
   const cause = isRecord(e) ? e["cause"] : undefined;
-  if (isRecord(cause) && typeof cause["code"] === "string") return cause["code"];
+  if (isRecord(cause) && typeof cause["code"] === "string")
+    return cause["code"];
   if (cause instanceof Error) return cause.message;
   return e instanceof Error ? e.message : String(e);
 }
@@ -165,12 +180,19 @@ function describeFailure(e: unknown): string {
 export const fetchTransport: Transport = async (request, signal) => {
   let response: Response;
   try {
-    const init: RequestInit = { method: request.method, headers: request.headers, signal };
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      signal,
+    };
     if (request.body !== undefined) init.body = request.body;
     response = await fetch(request.url, init);
   } catch (e) {
     if (signal.aborted) throw e;
-    throw new TransportError("cannot reach " + request.url + ": " + describeFailure(e), { cause: e });
+    throw new TransportError(
+      "cannot reach " + request.url + ": " + describeFailure(e),
+      { cause: e },
+    );
   }
   return { status: response.status, body: await response.text() };
 };
@@ -197,7 +219,8 @@ export class HttpClient {
     for (const [name, value] of request.query ?? []) search.append(name, value);
     const qs = search.toString();
     const headers: Record<string, string> = { accept: "application/json" };
-    if (this.token !== undefined && this.token !== "") headers["authorization"] = "Bearer " + this.token;
+    if (this.token !== undefined && this.token !== "")
+      headers["authorization"] = "Bearer " + this.token;
     const prepared: PreparedRequest = {
       method: request.method,
       url: base + request.path + (qs ? "?" + qs : ""),
@@ -217,7 +240,10 @@ export class HttpClient {
    */
   async do(request: ApiRequest, options: CallOptions = {}): Promise<string> {
     const signal = options.signal ?? new AbortController().signal;
-    const response = await (this.transport ?? fetchTransport)(this.prepare(request), signal);
+    const response = await (this.transport ?? fetchTransport)(
+      this.prepare(request),
+      signal,
+    );
     if (response.status < 200 || response.status > 299)
       throw new ProblemError(problemOf(response.status, response.body));
     return response.body;
@@ -225,7 +251,8 @@ export class HttpClient {
 }
 
 /** A JSON value, as documents travel. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** The list response shape (spec: List response shape). */
 export interface ListPage<T> {
@@ -253,7 +280,9 @@ export type Selected<Row, S, Key extends keyof Row> = S extends readonly []
     : Row;
 
 /** The members ${'`'}expand${'`'} adds, under each relation's name. */
-export type Expanded<X, E> = E extends readonly (infer R)[] ? { [K in R & keyof X]: X[K] } : unknown;
+export type Expanded<X, E> = E extends readonly (infer R)[]
+  ? { [K in R & keyof X]: X[K] }
+  : unknown;
 
 /** Operators of every scalar type: equality and membership. */
 export interface EqualityOps<T> {
@@ -349,12 +378,27 @@ export interface ListParams extends PageParams {
  * ${'`'}instant${'`'} (timestamptz) also accept a ${'`'}Date${'`'}, ${'`'}document${'`'} is JSON, ${'`'}[]${'`'}
  * marks an array column. Columns not listed are ${'`'}plain${'`'}.
  */
-export type ColumnCodec = "plain" | "date" | "instant" | "document" | "plain[]" | "date[]" | "instant[]";
+export type ColumnCodec =
+  | "plain"
+  | "date"
+  | "instant"
+  | "document"
+  | "plain[]"
+  | "date[]"
+  | "instant[]";
 
 /** Codecs of a resource's filterable columns that are not ${'`'}plain${'`'}. */
 export type ColumnCodecs = Readonly<Record<string, ColumnCodec>>;
 
-const LIST_OPS: readonly string[] = ["in", "nin", "between", "hasany", "hasall", "nhasany", "nhasall"];
+const LIST_OPS: readonly string[] = [
+  "in",
+  "nin",
+  "between",
+  "hasany",
+  "hasall",
+  "nhasany",
+  "nhasall",
+];
 const WHOLE_ARRAY_OPS: readonly string[] = ["eq", "ne", "neq"];
 const DOCUMENT_OPS: readonly string[] = ["hasdoc", "nhasdoc"];
 const NULL_OPS: readonly string[] = ["isnull", "notnull"];
@@ -366,26 +410,43 @@ function quoted(s: string): string {
   return '"' + s.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
 }
 
-function scalarText(value: unknown, codec: ColumnCodec, column: string): string {
+function scalarText(
+  value: unknown,
+  codec: ColumnCodec,
+  column: string,
+): string {
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new TypeError("filter on " + column + ": invalid Date");
+    if (Number.isNaN(value.getTime()))
+      throw new TypeError("filter on " + column + ": invalid Date");
     const base = codec.replace("[]", "");
     if (base === "instant") return value.toISOString();
     if (base === "date") return value.toISOString().slice(0, 10);
-    throw new TypeError("filter on " + column + ": a Date is accepted on date and timestamptz columns only");
+    throw new TypeError(
+      "filter on " +
+        column +
+        ": a Date is accepted on date and timestamptz columns only",
+    );
   }
   switch (typeof value) {
     case "string":
       return value;
     case "number":
       if (!Number.isFinite(value))
-        throw new TypeError("filter on " + column + ": " + value + " is not a finite number");
+        throw new TypeError(
+          "filter on " + column + ": " + value + " is not a finite number",
+        );
       return String(value);
     case "bigint":
     case "boolean":
       return String(value);
     default:
-      throw new TypeError("filter on " + column + ": cannot write a " + typeof value + " as a value");
+      throw new TypeError(
+        "filter on " +
+          column +
+          ": cannot write a " +
+          typeof value +
+          " as a value",
+      );
   }
 }
 
@@ -395,7 +456,10 @@ function scalar(value: unknown, codec: ColumnCodec, column: string): string {
 }
 
 function list(value: unknown, codec: ColumnCodec, column: string): string {
-  if (!Array.isArray(value)) throw new TypeError("filter on " + column + ": expected an array of values");
+  if (!Array.isArray(value))
+    throw new TypeError(
+      "filter on " + column + ": expected an array of values",
+    );
   const items = value.map((v) => {
     const s = scalarText(v, codec, column);
     return s === "" || NEEDS_QUOTES.test(s) ? quoted(s) : s;
@@ -406,7 +470,8 @@ function list(value: unknown, codec: ColumnCodec, column: string): string {
 /** Inside a group only ${'`'}\"${'`'} and ${'`'}\\${'`'} may appear in quotes, so a document with other JSON escapes cannot be written there. */
 function document(value: unknown, column: string, inGroup: boolean): string {
   const text = JSON.stringify(value);
-  if (text === undefined) throw new TypeError("filter on " + column + ": expected a JSON document");
+  if (text === undefined)
+    throw new TypeError("filter on " + column + ": expected a JSON document");
   if (inGroup && /\\[^"\\]/.test(text.replace(/\\\\/g, ""))) {
     throw new TypeError(
       "filter on " +
@@ -422,15 +487,24 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The ${'`'}op.value${'`'} texts of one column's filter, in the order written. */
-function leaves(column: string, filter: unknown, codecs: ColumnCodecs, inGroup: boolean): string[] {
+function leaves(
+  column: string,
+  filter: unknown,
+  codecs: ColumnCodecs,
+  inGroup: boolean,
+): string[] {
   const codec = codecs[column] ?? "plain";
   const isArray = codec.endsWith("[]");
   if (codec === "document" && !isOperatorObject(filter)) {
     throw new TypeError(
-      "filter on " + column + ": a document column takes operators ({ hasdoc: … }), not a bare value",
+      "filter on " +
+        column +
+        ": a document column takes operators ({ hasdoc: … }), not a bare value",
     );
   }
-  const entries: [string, unknown][] = isOperatorObject(filter) ? Object.entries(filter) : [["eq", filter]];
+  const entries: [string, unknown][] = isOperatorObject(filter)
+    ? Object.entries(filter)
+    : [["eq", filter]];
   const out: string[] = [];
   for (const [op, value] of entries) {
     if (value === undefined) continue;
@@ -438,7 +512,10 @@ function leaves(column: string, filter: unknown, codecs: ColumnCodecs, inGroup: 
       out.push(op);
     } else if (DOCUMENT_OPS.includes(op)) {
       out.push(op + "." + document(value, column, inGroup));
-    } else if (LIST_OPS.includes(op) || (isArray && WHOLE_ARRAY_OPS.includes(op))) {
+    } else if (
+      LIST_OPS.includes(op) ||
+      (isArray && WHOLE_ARRAY_OPS.includes(op))
+    ) {
       out.push(op + "." + list(value, codec, column));
     } else {
       out.push(op + "." + scalar(value, codec, column));
@@ -448,7 +525,8 @@ function leaves(column: string, filter: unknown, codecs: ColumnCodecs, inGroup: 
 }
 
 function groupMembers(key: string, value: unknown): object[] {
-  if (!Array.isArray(value)) throw new TypeError(key + ": expected an array of filters");
+  if (!Array.isArray(value))
+    throw new TypeError(key + ": expected an array of filters");
   return value as object[];
 }
 
@@ -465,15 +543,24 @@ function terms(where: object, codecs: ColumnCodecs): string[] {
             .join(",") +
           ")",
       );
-    else if (key === "and") for (const w of groupMembers(key, value)) out.push(...terms(w, codecs));
-    else if (key === "not") out.push("not(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")");
-    else for (const leaf of leaves(key, value, codecs, true)) out.push(key + "." + leaf);
+    else if (key === "and")
+      for (const w of groupMembers(key, value)) out.push(...terms(w, codecs));
+    else if (key === "not")
+      out.push(
+        "not(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")",
+      );
+    else
+      for (const leaf of leaves(key, value, codecs, true))
+        out.push(key + "." + leaf);
   }
   return out;
 }
 
 function nonEmpty(children: string[], key: string): string[] {
-  if (children.length === 0) throw new TypeError(key + ": an empty filter has no meaning inside a group");
+  if (children.length === 0)
+    throw new TypeError(
+      key + ": an empty filter has no meaning inside a group",
+    );
   return children;
 }
 
@@ -490,7 +577,10 @@ function conjunction(where: object, codecs: ColumnCodecs): string {
  * conjoins), ${'`'}not${'`'} becomes ${'`'}not=(…)${'`'} (NOT of the conjunction).
  * @throws TypeError on a value the grammar cannot carry
  */
-export function whereParams(where: object, codecs: ColumnCodecs): [string, string][] {
+export function whereParams(
+  where: object,
+  codecs: ColumnCodecs,
+): [string, string][] {
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
@@ -503,28 +593,46 @@ export function whereParams(where: object, codecs: ColumnCodecs): [string, strin
             .join(",") +
           ")",
       ]);
-    else if (key === "and") for (const w of groupMembers(key, value)) out.push(...whereParams(w, codecs));
-    else if (key === "not") out.push(["not", "(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")"]);
-    else for (const leaf of leaves(key, value, codecs, false)) out.push([key, leaf]);
+    else if (key === "and")
+      for (const w of groupMembers(key, value))
+        out.push(...whereParams(w, codecs));
+    else if (key === "not")
+      out.push([
+        "not",
+        "(" + nonEmpty(terms(value as object, codecs), key).join(",") + ")",
+      ]);
+    else
+      for (const leaf of leaves(key, value, codecs, false))
+        out.push([key, leaf]);
   }
   return out;
 }
 
 function count(name: string, n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(name + ": expected a non-negative integer");
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new TypeError(name + ": expected a non-negative integer");
   return String(n);
 }
 
 /** The query parameters of a list request, in a fixed order. */
-export function listParams(query: ListParams, codecs: ColumnCodecs): [string, string][] {
+export function listParams(
+  query: ListParams,
+  codecs: ColumnCodecs,
+): [string, string][] {
   const out = query.where ? whereParams(query.where, codecs) : [];
-  if (query.sort && query.sort.length > 0) out.push(["sort", query.sort.join(",")]);
-  if (query.select && query.select.length > 0) out.push(["select", query.select.join(",")]);
-  if (query.expand && query.expand.length > 0) out.push(["expand", query.expand.join(",")]);
-  if (query.search !== undefined && query.search !== "") out.push(["search", query.search]);
+  if (query.sort && query.sort.length > 0)
+    out.push(["sort", query.sort.join(",")]);
+  if (query.select && query.select.length > 0)
+    out.push(["select", query.select.join(",")]);
+  if (query.expand && query.expand.length > 0)
+    out.push(["expand", query.expand.join(",")]);
+  if (query.search !== undefined && query.search !== "")
+    out.push(["search", query.search]);
   if (query.page !== undefined) out.push(["page", count("page", query.page)]);
-  if (query.perPage !== undefined) out.push(["per_page", count("perPage", query.perPage)]);
-  if (query.offset !== undefined) out.push(["offset", count("offset", query.offset)]);
+  if (query.perPage !== undefined)
+    out.push(["per_page", count("perPage", query.perPage)]);
+  if (query.offset !== undefined)
+    out.push(["offset", count("offset", query.offset)]);
   if (query.cursor !== undefined) out.push(["cursor", query.cursor]);
   if (query.count) out.push(["count", "exact"]);
   return out;
@@ -536,7 +644,11 @@ export function itemPath(path: string, id: string | number | bigint): string {
 }
 
 /** Sends a request and parses its JSON answer. */
-export async function requestJson<T>(client: HttpClient, request: ApiRequest, options?: CallOptions): Promise<T> {
+export async function requestJson<T>(
+  client: HttpClient,
+  request: ApiRequest,
+  options?: CallOptions,
+): Promise<T> {
   return JSON.parse(await client.do(request, options)) as T;
 }
 
@@ -548,7 +660,11 @@ export function fetchPage<T>(
   query: ListParams,
   options?: CallOptions,
 ): Promise<ListPage<T>> {
-  return requestJson<ListPage<T>>(client, { method: "GET", path, query: listParams(query, codecs) }, options);
+  return requestJson<ListPage<T>>(
+    client,
+    { method: "GET", path, query: listParams(query, codecs) },
+    options,
+  );
 }
 
 /**
@@ -567,7 +683,8 @@ export async function* walkPages<T>(
   for (;;) {
     const page = await fetchPage<T>(client, path, codecs, params, options);
     yield page;
-    if (page.next_cursor === undefined || page.next_cursor === params.cursor) return;
+    if (page.next_cursor === undefined || page.next_cursor === params.cursor)
+      return;
     const next: ListParams = { ...params, cursor: page.next_cursor };
     delete next.page;
     delete next.offset;

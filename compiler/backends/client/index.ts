@@ -9,13 +9,13 @@
  * - `index.ts`: one class per resource with one method per exposed
  *   operation, and `Client`.
  *
- * Output is prettier-formatted and depends only on the schema, so
+ * Output is printed in prettier's final form (decision 1321) and depends only on the schema, so
  * `resc generate --check` compares bytes (docs/decisions/1051-typed-client.md).
  */
-import { format } from "prettier";
 import type { Schema } from "../../ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
+import { finalForm } from "../final-form.js";
 import { CLIENT_CORE } from "./core.js";
 import { generatedHeader } from "./names.js";
 import { resourcesModule } from "./resources.js";
@@ -24,11 +24,6 @@ import { typesModule } from "./types.js";
 import { joinPath } from "./layout.js";
 
 export { clientLayout, envPrefix, joinPath, type ClientLayout } from "./layout.js";
-
-/** Formats TypeScript text with prettier's defaults (as the Hono module). */
-export async function formatTypeScript(text: string): Promise<string> {
-  return format(text, { parser: "typescript" });
-}
 
 /**
  * The typed client package of a valid schema, as files under `dir`
@@ -45,5 +40,5 @@ export async function emitClient(schema: Schema, dir: string): Promise<Generated
     { path: joinPath(dir, "types.ts"), contents: `${header}\n${typesModule(service)}` },
     { path: joinPath(dir, "index.ts"), contents: `${header}\n${resourcesModule(service)}\n` },
   ];
-  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await formatTypeScript(f.contents) })));
+  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await finalForm(f.contents) })));
 }

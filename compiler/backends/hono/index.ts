@@ -8,14 +8,15 @@
  * `api`): `types.ts` (the resource types), `service.ts` (the descriptor and
  * the schema type the query builder is generic over),
  * `index.ts` (re-exports and `mount`). Generated code imports only `hono`
- * and `resc/runtime`. Output is formatted with prettier and depends only on
- * the schema, so `resc generate --check` can compare bytes
- * (docs/decisions/0210-generated-module.md).
+ * and `resc/runtime`. Output is printed in prettier's final form (nothing
+ * formats it afterwards; test/golden-format.test.ts holds it to that) and
+ * depends only on the schema, so `resc generate --check` can compare bytes
+ * (docs/decisions/0210-generated-module.md, 1321-generated-code-in-final-form.md).
  */
-import { format } from "prettier";
 import type { Schema } from "../../ir.js";
 import { buildDescriptor } from "../../descriptor.js";
-import { printLiteral } from "./literal.js";
+import { jsonConstant } from "../ts-text.js";
+import { finalForm } from "../final-form.js";
 import { rowTypes } from "./row-types.js";
 import { schemaType, schemaTypeName } from "./schema-type.js";
 import type { GeneratedFile } from "../../generated-file.js";
@@ -64,7 +65,7 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
     schemaText,
     "",
     "/** Every table of the schema as the runtime sees it, typed for `createQueryBuilder`. */",
-    `export const service: TypedService<${schemaName}> = ${printLiteral(service)};`,
+    jsonConstant(`export const service: TypedService<${schemaName}>`, service),
   ].join("\n");
 
   const indexText = [
@@ -88,7 +89,8 @@ export async function emitHono(schema: Schema, options: HonoOptions = {}): Promi
   if (declarations.length > 0) files.push({ path: `${pkg}/types.ts`, contents: typesText });
   files.push({ path: `${pkg}/service.ts`, contents: serviceText }, { path: `${pkg}/index.ts`, contents: indexText });
   files.push(openApiModule(schema, pkg, top, runtime));
+  // The document and the descriptor are already final (JSON strings); the declarations are re-indented.
   return Promise.all(
-    files.map(async (f) => ({ path: f.path, contents: await format(f.contents, { parser: "typescript" }) })),
+    files.map(async (f) => (f.path.endsWith("openapi.ts") ? f : { path: f.path, contents: await finalForm(f.contents) })),
   );
 }

@@ -12,6 +12,7 @@ import { buildDescriptor } from "../../descriptor.js";
 import type { Schema } from "../../ir.js";
 import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { SharedComponents } from "./components.js";
 import { resourcePaths } from "./operations.js";
 import { filterTreeSchema } from "./parameters.js";
 import { problemResponses, problemSchemas } from "./problems.js";
@@ -72,6 +73,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
   const paths: Record<string, PathItem> = {};
   const schemas: Record<string, JsonSchema> = {};
   const needRows = rowTables(service);
+  const shared = new SharedComponents();
 
   for (const table of service.tables) {
     const res = table.resource;
@@ -84,23 +86,24 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     tags.push(tag);
 
     // A read is the one place a row and its expansions are described together (a list item carries its own).
-    if (res.ops.read && expandableRelations(table).length > 0)
+    // A read and a list item describe a row's expansions together, through this one schema.
+    if ((res.ops.read || res.ops.list) && expandableRelations(table).length > 0)
       schemas[names.expansions] = expansionsSchema(service, table);
     if (res.ops.list) {
-      schemas[names.list] = listSchema(table);
-      schemas[names.listItem] = listItemSchema(service, table);
+      schemas[names.list] = listSchema(table, shared);
+      schemas[names.listItem] = listItemSchema(table);
       if (vocabulary(table).filterable.length > 0) {
-        schemas[names.filter] = filterTreeSchema(table, `#/components/schemas/${names.filter}`);
+        schemas[names.filter] = filterTreeSchema(table, `#/components/schemas/${names.filter}`, shared);
       }
     }
     if (res.ops.create) schemas[names.create] = createSchema(table);
     if (res.ops.update) schemas[names.update] = updateSchema(table);
 
-    const p = resourcePaths(table, ref(names.filter));
+    const p = resourcePaths(table, ref(names.filter), shared);
     if (p.collection) paths[res.path] = p.collection;
     if (p.item) paths[`${res.path}/{id}`] = p.item;
   }
-  Object.assign(schemas, problemSchemas());
+  Object.assign(schemas, shared.schemas, problemSchemas());
 
   const doc: OpenApiDocument = {
     openapi: "3.1.0",
@@ -112,6 +115,8 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     paths,
     components: { schemas, responses: problemResponses() },
   };
+  if (Object.keys(shared.parameters).length > 0) doc.components.parameters = shared.parameters;
+  if (Object.keys(shared.headers).length > 0) doc.components.headers = shared.headers;
   if (service.securitySchemes.length > 0) {
     const schemes: Record<string, SecurityScheme> = {};
     for (const s of service.securitySchemes) {
@@ -136,7 +141,18 @@ export function emitOpenApi(schema: Schema): OpenApiDocument {
   return openApiDocument(buildDescriptor(schema), options);
 }
 
-/** The document as `resc openapi` prints it: JSON, two-space indent, a final newline. */
-export function printOpenApi(doc: OpenApiDocument): string {
-  return JSON.stringify(doc, null, 2) + "\n";
+/** Options of {@link printOpenApi}. */
+export interface PrintOptions {
+  /** Two-space indentation for reading and reviewing; default false: one line, as the service serves it. */
+  pretty?: boolean;
+}
+
+/**
+ * The document as `resc openapi` prints it: JSON and a final newline, on
+ * one line unless `pretty` (docs/decisions/1320-openapi-shared-components.md:
+ * the indentation alone was two fifths of the bytes, and every consumer of
+ * the document is a program).
+ */
+export function printOpenApi(doc: OpenApiDocument, options: PrintOptions = {}): string {
+  return (options.pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc)) + "\n";
 }

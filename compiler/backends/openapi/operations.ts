@@ -7,8 +7,9 @@
  */
 import type { TableDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
-import { expandParameter, idParameter, listParameters } from "./parameters.js";
+import { idParameter, listParameters, sharedExpand } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, PathItem } from "./types.js";
@@ -49,8 +50,9 @@ function readSchema(table: TableDescriptor): JsonSchema {
 /**
  * The operations of `table`'s resource by path.
  * @param treeSchema the `$ref` of the table's `?filter=` tree schema
+ * @param shared where parameters common to several operations are declared
  */
-export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): ResourcePaths {
+export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, shared: SharedComponents): ResourcePaths {
   const res = table.resource;
   if (!res) return {};
   const names = schemaNames(table);
@@ -61,8 +63,8 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   if (res.ops.list) {
     const l = res.limits;
     collection.get = operation(table, "list", `List ${table.name}`, {
-      description: `Filters, sorting, search, projection, paging and expansion as the parameters say. At most ${l.maxFilters} filter conditions per request (URL filters, groups and the filter tree together) and ${l.maxSortTerms} sort terms; a parameter not listed here is refused with 400.`,
-      parameters: listParameters(table, treeSchema),
+      description: `At most ${l.maxFilters} filter conditions (URL filters, groups and tree together) and ${l.maxSortTerms} sort terms; other parameters are refused with 400.`,
+      parameters: listParameters(table, treeSchema, shared),
       responses: {
         "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
         ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
@@ -72,8 +74,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
     collection.post = operation(table, "create", `Create a row in ${table.name}`, {
-      description:
-        "Read-only columns are set by the service; columns with a database default may be left out. Answers the stored row, without expansions.",
+      description: "Answers the stored row, without expansions.",
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.create) } } },
       responses: {
         "201": {
@@ -81,10 +82,10 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
           ...(single
             ? {
                 headers: {
-                  Location: {
-                    description: `The new row's path, ${res.path}/{id}.`,
+                  Location: shared.header("Location", {
+                    description: "The new row's path, the collection's path and /{id}.",
                     schema: { type: "string", format: "uri-reference" },
-                  },
+                  }),
                 },
               }
             : {}),
@@ -104,7 +105,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
     });
   }
   if (res.ops.read) {
-    const expand = expandParameter(table);
+    const expand = sharedExpand(table, shared);
     item.get = operation(table, "read", `Read one row of ${table.name}`, {
       description: expand
         ? "The row with this key; `expand` embeds relations. No other query parameter is taken."
@@ -118,8 +119,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema): R
   }
   if (res.ops.update) {
     item.patch = operation(table, "update", `Update a row of ${table.name}`, {
-      description:
-        "Only the fields carried are written; an empty body is refused. Answers the written row, without expansions.",
+      description: "Answers the written row, without expansions.",
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
       responses: {
         "200": { description: "The written row.", content: rowContent },

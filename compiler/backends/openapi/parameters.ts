@@ -15,20 +15,17 @@ import {
   type TableDescriptor,
 } from "../../../runtime/descriptor.js";
 import type { JsonValue } from "../../../runtime/predicate.js";
-import { normaliseOperator, operatorsFor, valueShape } from "../../../runtime/query/operators.js";
+import { operatorsFor } from "../../../runtime/query/operators.js";
 import { vocabulary, type TableVocabulary } from "../../../runtime/query/vocabulary.js";
+import { pascalCase } from "../hono/names.js";
 import { expandableRelations } from "./rows.js";
 import { docText } from "./markdown.js";
-import type { JsonSchema, Parameter } from "./types.js";
+import type { SharedComponents } from "./components.js";
+import type { JsonSchema, Parameter, ParameterRef } from "./types.js";
 import { exampleLeaf, leafText, type ExampleLeaf } from "./values.js";
 
 const code = (s: string): string => `\`${s}\``;
 const codes = (xs: readonly string[]): string => xs.map(code).join(", ");
-
-/** The operator the quoting hint is shown with: `in` (or `hasany` on an array) when the column takes it. */
-function quotedListOp(listOps: readonly string[]): string {
-  return ["in", "hasany"].find((o) => listOps.includes(o)) ?? listOps[0];
-}
 
 /** What a column's values are, in words, for its filter description: the kind, or the SQL type of an enum or extension type. */
 function typeWords(col: ColumnDescriptor): string {
@@ -38,14 +35,12 @@ function typeWords(col: ColumnDescriptor): string {
   return col.nullable ? `${t}, nullable` : t;
 }
 
-/** A repeatable string parameter: `?name=a&name=b` conjoins. */
+/** A repeatable string parameter: `?name=a&name=b` conjoins (style `form`, explode: OpenAPI's defaults for a query parameter, so left unsaid; decision 1320). */
 function repeatable(name: string, description: string, example: string | undefined): Parameter {
   const p: Parameter = {
     name,
     in: "query",
     description,
-    style: "form",
-    explode: true,
     schema: { type: "array", items: { type: "string" } },
   };
   if (example !== undefined) p.example = [example];
@@ -75,8 +70,6 @@ function termList(
     name,
     in: "query",
     description,
-    style: "form",
-    explode: true,
     schema: {
       type: "array",
       items: { type: "string", pattern: `^${t}(?:,${t})*$`, examples: [...terms] },
@@ -89,27 +82,44 @@ function termList(
 }
 
 /**
- * `?<column>=`: one per Filterable column (spec: Column capabilities
- * "Filterable"), listing the operators of its type in alphabetical order
- * (the order of the service's refusals) and, on an enum, its values.
+ * The schema the column filters of one operator set share: what a
+ * condition looks like, its limits and the operators, said once in
+ * `components.schemas` rather than in each parameter (decision 1320).
+ * Named after the first column kind that uses it (`BigintConditions`);
+ * a document column's conditions take no bare value and carry JSON.
  */
-function columnFilter(col: ColumnDescriptor): Parameter {
+function conditionsSchema(col: ColumnDescriptor, shared: SharedComponents): JsonSchema {
+  const document = col.kind === "jsonb" && !col.array;
   const lines = [
-    `Filter on ${code(col.name)} (${typeWords(col)}): ${code("operator.value")}${col.kind === "jsonb" && !col.array ? "" : ", or a bare value for equality"}; repeat the parameter to combine conditions with AND.`,
+    `Conditions \`operator.value\`${document ? "" : ", or a bare value for equality"}, each at most ${MAX_VALUE_BYTES} UTF-8 bytes; repeated, they combine with AND.`,
     `Operators: ${codes(operatorsFor(col))}.`,
+    `The operands of list operators (\`in\`, \`nin\`, \`between\`, \`hasany\`, …) are comma-separated, at most ${MAX_LIST_VALUES}; double quotes protect commas: \`in."a,b",c\`.`,
   ];
+  if (document) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
+  const schema: JsonSchema = { type: "array", items: { type: "string" }, description: lines.join("\n\n") };
+  const kind = col.kind === "other" ? "Other" : col.kind.charAt(0).toUpperCase() + col.kind.slice(1);
+  return shared.schema(`${col.nullable ? "Nullable" : ""}${kind}${col.array ? "Array" : ""}Conditions`, schema);
+}
+
+/**
+ * `?<column>=`: one per Filterable column (spec: Column capabilities
+ * "Filterable"); the operators of its type (in alphabetical order, the
+ * order of the service's refusals) and the condition syntax are the shared
+ * schema's, the values of an enum the parameter's own.
+ */
+function columnFilter(col: ColumnDescriptor, shared: SharedComponents): Parameter {
+  const lines = [`Filter on ${code(col.name)} (${typeWords(col)}).`];
   if (col.enumValues) lines.push(`Values: ${codes(col.enumValues)}.`);
-  const listOps = operatorsFor(col).filter((o) => ["list", "pair"].includes(valueShape(col, normaliseOperator(o))));
-  if (listOps.length > 0) {
-    lines.push(
-      `Lists (${codes(listOps)}) are comma-separated, at most ${MAX_LIST_VALUES} items; double quotes protect commas: ${code(`${quotedListOp(listOps)}."a,b",c`)}.`,
-    );
-  }
-  lines.push(`A value is at most ${MAX_VALUE_BYTES} UTF-8 bytes.`);
-  if (col.kind === "jsonb" && !col.array) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
   if (col.doc !== undefined) lines.unshift(docText(col.doc));
   const leaf = exampleLeaf(col);
-  return repeatable(col.name, lines.join("\n\n"), leaf && leafText(leaf));
+  const p: Parameter = {
+    name: col.name,
+    in: "query",
+    description: lines.join("\n\n"),
+    schema: conditionsSchema(col, shared),
+  };
+  if (leaf) p.example = [leafText(leaf)];
+  return p;
 }
 
 /** The filterable columns that have an example filter, with it. */
@@ -123,33 +133,25 @@ function exampleLeaves(v: TableVocabulary): { column: string; leaf: ExampleLeaf 
   return out;
 }
 
-/** A group child `col.op.value` (spec: Query grammar, "A group child is written <column>.<operator>.<value>"). */
-function groupChild(column: string, leaf: ExampleLeaf): string {
-  return `${column}.${leafText(leaf)}`;
-}
-
-/** `?or=`, `?and=`, `?not=`: nestable groups (docs/decisions/0300-filter-syntax.md "Groups"). */
-function groupParams(v: TableVocabulary, leaves: { column: string; leaf: ExampleLeaf }[]): Parameter[] {
-  const children = leaves.slice(0, 2).map((l) => groupChild(l.column, l.leaf));
-  const pair =
-    children.length === 0
-      ? undefined
-      : `(${children.length === 1 ? `${children[0]},${children[0]}` : children.join(",")})`;
+/**
+ * `?or=`, `?and=`, `?not=`: nestable groups (docs/decisions/0300-filter-syntax.md
+ * "Groups"), the same on every resource, so declared once (decision 1320).
+ */
+function groupParams(shared: SharedComponents): ParameterRef[] {
   const common = [
-    "Children are `column.operator.value` (the operator is always written) or nested `and(…)`, `or(…)`, `not(…)` groups, comma-separated inside parentheses.",
-    `Columns: ${codes(v.filterable)}.`,
+    "Children are `column.operator.value` (the operator is always written) or nested `and(…)`, `or(…)`, `not(…)` groups, comma-separated inside parentheses; the columns are those with a filter parameter on the operation.",
     `At most ${MAX_GROUP_DEPTH} levels of groups, counting this parameter as the first; repeated parameters combine with AND.`,
   ].join("\n\n");
+  const group = (name: string, what: string): ParameterRef =>
+    shared.parameter(pascal(name), repeatable(name, `${what}\n\n${common}`, undefined));
   return [
-    repeatable("or", `Matches rows that satisfy any child.\n\n${common}`, pair),
-    repeatable("and", `Matches rows that satisfy every child.\n\n${common}`, pair),
-    repeatable(
-      "not",
-      `Matches rows that do not satisfy all children together: not=(a,b) is NOT (a AND b).\n\n${common}`,
-      children.length === 0 ? undefined : `(${children[0]})`,
-    ),
+    group("or", "Matches rows that satisfy any child."),
+    group("and", "Matches rows that satisfy every child."),
+    group("not", "Matches rows that do not satisfy all children together: not=(a,b) is NOT (a AND b)."),
   ];
 }
+
+const pascal = (s: string): string => s.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
 
 /** The example leaf as a `?filter=` tree node: URL text stays text, a document is JSON. */
 function treeLeaf(column: string, leaf: ExampleLeaf): JsonValue {
@@ -159,11 +161,7 @@ function treeLeaf(column: string, leaf: ExampleLeaf): JsonValue {
 }
 
 /** `?filter=`: the JSON tree form of the same filter (docs/decisions/0302-filter-tree.md). */
-function filterTree(
-  v: TableVocabulary,
-  leaves: { column: string; leaf: ExampleLeaf }[],
-  treeSchema: JsonSchema,
-): Parameter {
+function filterTree(leaves: { column: string; leaf: ExampleLeaf }[], treeSchema: JsonSchema): Parameter {
   const example =
     leaves.length > 0
       ? JSON.stringify({ op: "and", children: [treeLeaf(leaves[0].column, leaves[0].leaf)] })
@@ -171,11 +169,8 @@ function filterTree(
   const p: Parameter = {
     name: "filter",
     in: "query",
-    description: [
-      'The filter as a JSON tree: leaves `{"field", "op", "value"}`, groups `{"op": "and"|"or", "children": […]}` and `{"op": "not", "children": [one]}`.',
-      `Fields: ${codes(v.filterable)}; each takes the operators of its URL parameter. A string value is read like URL text; list operators and between take a JSON array.`,
-      "It combines with the URL filters by AND and shares their limits.",
-    ].join("\n\n"),
+    description:
+      "The filter as a JSON tree: `{field, op, value}` leaves with the operators of the field's parameter (list operands as an array), `{op: and|or|not, children}` groups; ANDed with the URL filters.",
     // A string whose content is JSON of the tree schema (JSON Schema 2020-12 content keywords):
     // generators read it as a string parameter, which `content` broke (docs/decisions/1011-filter-parameter-schema.md).
     schema: { type: "string", contentMediaType: "application/json", contentSchema: treeSchema },
@@ -189,7 +184,7 @@ function filterTree(
  * column and an operator of the grammar; which operator fits which column is
  * the URL parameters' rule and is checked by the service.
  */
-export function filterTreeSchema(table: TableDescriptor, selfRef: string): JsonSchema {
+export function filterTreeSchema(table: TableDescriptor, selfRef: string, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
   const ops = new Set<string>();
   for (const name of v.filterable) {
@@ -203,7 +198,7 @@ export function filterTreeSchema(table: TableDescriptor, selfRef: string): JsonS
         type: "object",
         properties: {
           field: { type: "string", enum: [...v.filterable] },
-          op: { type: "string", enum: [...ops].sort() },
+          op: shared.schema("FilterOperator", { type: "string", enum: [...ops].sort() }),
           value: {},
         },
         required: ["field", "op"],
@@ -233,27 +228,31 @@ function sortDescription(table: TableDescriptor, v: TableVocabulary): string {
     .filter((c): c is ColumnDescriptor => c?.nulls !== undefined)
     .map((c) => `${code(c.name)} sorts nulls ${c.nulls}`);
   const lines = [
-    `Ordering: sortable columns, most significant first, comma-separated or repeated; a leading \`-\` (or \`.desc\`) sorts descending, \`.asc\` ascending. Columns: ${codes(v.sortable)}.`,
-    `${def === undefined ? "Without sort, rows come in primary-key order" : `Without sort: ${code(def)}`}; the primary key is always appended as the final tiebreaker.`,
+    `Ordering by ${codes(v.sortable)}, most significant first, comma-separated or repeated; \`-col\` or \`col.desc\` descends.`,
+    `${def === undefined ? "Default: primary-key order" : `Default: ${code(def)}`}; the primary key always breaks ties.`,
   ];
   if (nulls.length > 0) lines.push(`Null placement: ${nulls.join("; ")} in both directions.`);
   return lines.join("\n\n");
 }
 
 /** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
-export function listParameters(table: TableDescriptor, treeSchema: JsonSchema): Parameter[] {
+export function listParameters(
+  table: TableDescriptor,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+): (Parameter | ParameterRef)[] {
   const v = vocabulary(table);
   const limits = table.resource?.limits;
-  const params: Parameter[] = [];
+  const params: (Parameter | ParameterRef)[] = [];
   for (const name of v.filterable) {
     const col = v.visible.get(name);
-    if (col) params.push(columnFilter(col));
+    if (col) params.push(columnFilter(col, shared));
   }
-  const leaves = exampleLeaves(v);
-  if (v.filterable.length > 0) params.push(...groupParams(v, leaves), filterTree(v, leaves, treeSchema));
+  if (v.filterable.length > 0) params.push(...groupParams(shared), filterTree(exampleLeaves(v), treeSchema));
 
   if (v.sortable.length > 0) {
-    const terms = v.sortable.flatMap((c) => [c, `-${c}`, `${c}.desc`]);
+    // Every form on the first column, then each column once: the description says the rest.
+    const terms = [v.sortable[0], `-${v.sortable[0]}`, `${v.sortable[0]}.desc`, ...v.sortable.slice(1)];
     const cols = oneOf(v.sortable);
     const extra: JsonSchema = limits ? { maxItems: limits.maxSortTerms } : {};
     params.push(termList("sort", sortDescription(table, v), `(?:-${cols}|${cols}(?:\\.(?:asc|desc))?)`, terms, extra));
@@ -261,7 +260,7 @@ export function listParameters(table: TableDescriptor, treeSchema: JsonSchema): 
   params.push(
     termList(
       "select",
-      `Projection: only these columns (the primary key is always included). Columns: ${codes(v.selectable)}. Comma-separated or repeated.`,
+      `Only these of ${codes(v.selectable)} (and the primary key); comma-separated or repeated.`,
       oneOf(v.selectable),
       v.selectable,
     ),
@@ -270,15 +269,21 @@ export function listParameters(table: TableDescriptor, treeSchema: JsonSchema): 
     params.push({
       name: "search",
       in: "query",
-      description: `Case-insensitive substring match (not full-text search) across ${codes(v.searchable)}, any of them matching. At most ${MAX_VALUE_BYTES} UTF-8 bytes; empty means no search.`,
+      description: `Case-insensitive substring of any of ${codes(v.searchable)} (not full-text search), at most ${MAX_VALUE_BYTES} UTF-8 bytes.`,
       schema: { type: "string" },
       example: "a",
     });
   }
-  const expand = expandParameter(table);
+  const expand = sharedExpand(table, shared);
   if (expand) params.push(expand);
-  params.push(...pagingParameters(table));
+  params.push(...pagingParameters(table).map((p) => shared.parameter(pascal(p.name), p)));
   return params;
+}
+
+/** `?expand=` of `table` under `components.parameters`, the one declaration its list and its read both point at. */
+export function sharedExpand(table: TableDescriptor, shared: SharedComponents): ParameterRef | undefined {
+  const expand = expandParameter(table);
+  return expand && shared.parameter(`${pascalCase(table.name)}Expand`, expand);
 }
 
 /** `?expand=` on a table with expandable relations; absent otherwise (spec: Generated operations rule 4). */
@@ -292,7 +297,7 @@ export function expandParameter(table: TableDescriptor): Parameter | undefined {
   );
   return termList(
     "expand",
-    `Relations to embed under their names, one level deep: ${shapes.join(", ")}. Comma-separated or repeated.`,
+    `Relations to embed, one level deep: ${shapes.join(", ")}; comma-separated or repeated.`,
     oneOf(names),
     names,
   );

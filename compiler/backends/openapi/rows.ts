@@ -17,6 +17,7 @@ import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { pascalCase } from "../hono/names.js";
 import type { JsonSchema } from "./types.js";
 import { valueSchema, type ValueUse } from "./values.js";
+import type { SharedComponents } from "./components.js";
 
 /** The schema names of one table. */
 export interface SchemaNames {
@@ -69,7 +70,7 @@ function relationSchema(service: ServiceDescriptor, r: RelationDescriptor): Json
   const target = schemaNames(findTable(service, r.target)).row;
   if (r.kind === "forward") {
     return {
-      description: `?expand=${r.name}: the ${r.target} row that ${r.column} refers to, as a read of it returns it; null when there is none (or a hook hides it).`,
+      description: `?expand=${r.name}: the ${r.target} row ${r.column} refers to, or null.`,
       anyOf: [ref(target), { type: "null" }],
     };
   }
@@ -77,7 +78,7 @@ function relationSchema(service: ServiceDescriptor, r: RelationDescriptor): Json
   const order = r.order.length > 0 ? `ordered by ${orderText(r)}, then the key` : "in key order";
   return {
     type: "object",
-    description: `?expand=${r.name}: the ${r.target} rows whose ${r.column} refers to this row, at most ${cap}, ${order}. has_more tells whether the cap cut some off; page through the rest with GET on ${r.target} filtered by ${r.column}.`,
+    description: `?expand=${r.name}: the ${r.target} rows whose ${r.column} refers to this row, at most ${cap}, ${order}; has_more says whether the cap cut some off.`,
     properties: {
       items: { type: "array", items: ref(target), maxItems: cap },
       has_more: { type: "boolean" },
@@ -128,30 +129,32 @@ export function expansionsSchema(service: ServiceDescriptor, table: TableDescrip
 /**
  * `<P>ListItem`: a row of a list page. With `?select` only the chosen
  * columns come back, the primary key always, so only the key is required;
- * expanded relations follow the columns.
+ * expanded relations are those of `<P>Expansions`, referenced rather than
+ * repeated (decision 1320).
  */
-export function listItemSchema(service: ServiceDescriptor, table: TableDescriptor): JsonSchema {
+export function listItemSchema(table: TableDescriptor): JsonSchema {
   const v = vocabulary(table);
-  const props = columnProperties(table, v.selectable, "row");
-  for (const r of expandableRelations(table)) props[r.name] = relationSchema(service, r);
   const keys = table.primaryKey.filter((k) => v.visible.has(k));
-  return objectSchema(
+  const columns = objectSchema(
     `A ${table.name} row of a list page: every column, or with ?select the chosen ones and the key.`,
-    props,
+    columnProperties(table, v.selectable, "row"),
     keys,
   );
+  return expandableRelations(table).length > 0 ? { allOf: [columns, ref(schemaNames(table).expansions)] } : columns;
 }
 
-/** `<P>List`: the list response shape (spec: List response shape). */
-export function listSchema(table: TableDescriptor): JsonSchema {
-  const names = schemaNames(table);
+/**
+ * `<P>List`: the list response shape (spec: List response shape): the
+ * table's items and the page fields every list shares, declared once per
+ * distinct page-size ceiling as `Page` (decision 1320).
+ */
+export function listSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const maxPageSize = table.resource?.limits.maxPageSize;
   const perPage: JsonSchema = { type: "integer", minimum: 1, description: "Rows per page as applied." };
   if (maxPageSize !== undefined) perPage.maximum = maxPageSize;
-  return objectSchema(
-    `A page of ${table.name} rows.`,
+  const page = objectSchema(
+    "The paging fields of every list page.",
     {
-      items: { type: "array", items: ref(names.listItem) },
       page: {
         type: "integer",
         minimum: 1,
@@ -172,8 +175,18 @@ export function listSchema(table: TableDescriptor): JsonSchema {
         description: "With ?count=exact only: the size of the whole filtered result.",
       },
     },
-    ["items", "per_page", "has_more"],
+    ["per_page", "has_more"],
   );
+  return {
+    allOf: [
+      objectSchema(
+        `A page of ${table.name} rows.`,
+        { items: { type: "array", items: ref(schemaNames(table).listItem) } },
+        ["items"],
+      ),
+      shared.schema("Page", page),
+    ],
+  };
 }
 
 /**
@@ -185,7 +198,7 @@ export function listSchema(table: TableDescriptor): JsonSchema {
 export function createSchema(table: TableDescriptor): JsonSchema {
   const v = vocabulary(table);
   return objectSchema(
-    `The body of a ${table.name} create. Columns with a database default are optional.`,
+    `A ${table.name} to create: read-only columns are set by the service, defaulted ones may be left out.`,
     columnProperties(table, v.createWritable, "body"),
     v.required,
     { additionalProperties: false },
@@ -200,7 +213,7 @@ export function createSchema(table: TableDescriptor): JsonSchema {
 export function updateSchema(table: TableDescriptor): JsonSchema {
   const v = vocabulary(table);
   return objectSchema(
-    `The body of a ${table.name} update: only the fields to change; null clears a nullable column.`,
+    `The ${table.name} fields to change (at least one); null clears a nullable column.`,
     columnProperties(table, v.updateWritable, "body"),
     [],
     { additionalProperties: false, minProperties: 1 },

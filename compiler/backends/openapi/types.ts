@@ -68,6 +68,11 @@ export interface Parameter {
   example?: JsonValue;
 }
 
+/** A reference to a parameter declared once under `components.parameters` (compiler/backends/openapi/components.ts). */
+export interface ParameterRef {
+  $ref: string;
+}
+
 /** A response header (only `Location` is written). */
 export interface Header {
   description: string;
@@ -76,7 +81,8 @@ export interface Header {
 
 /** A response, inline or by reference to `components.responses`. */
 export type Response =
-  { $ref: string } | { description: string; headers?: Record<string, Header>; content?: Record<string, MediaType> };
+  | { $ref: string }
+  | { description: string; headers?: Record<string, Header | { $ref: string }>; content?: Record<string, MediaType> };
 
 /** An operation of a path (OpenAPI 3.1 Operation Object). */
 export interface Operation {
@@ -84,7 +90,7 @@ export interface Operation {
   summary: string;
   description?: string;
   tags: string[];
-  parameters?: Parameter[];
+  parameters?: (Parameter | ParameterRef)[];
   requestBody?: { required: boolean; content: Record<string, MediaType> };
   /** Status code (as a string, e.g. `"200"`) → response. */
   responses: Record<string, Response>;
@@ -131,7 +137,11 @@ export type OpenApiDocument = {
   paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
+    /** Parameters shared by several operations (paging, count, filter groups). */
+    parameters?: Record<string, Parameter>;
     responses: Record<string, Response>;
+    /** Response headers shared by several operations (`Location`). */
+    headers?: Record<string, Header>;
     securitySchemes?: Record<string, SecurityScheme>;
   };
 };
