@@ -1,5 +1,4 @@
 import { Args, Command, Flags } from "@oclif/core";
-import { loadSchema } from "./load.js";
 
 /**
  * `resc check FILE`: prints every diagnostic with a code frame; exits
@@ -20,6 +19,8 @@ export default class Check extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Check);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });

@@ -1,19 +1,8 @@
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
-import { serve } from "@hono/node-server";
 import { readFile } from "node:fs/promises";
-import { buildDescriptor, emitOpenApi, emitSql } from "../compiler/index.js";
-import { createPgExecutor } from "../runtime/exec/pg.js";
 import type { Executor } from "../runtime/exec/executor.js";
-import { loadSchema } from "./load.js";
-import { registrationErrors } from "../runtime/hooks/registration.js";
-import { createDevApp } from "./dev/app.js";
-import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
-import { EmbeddedDatabaseError, openEmbeddedDatabase } from "../runtime/exec/embedded.js";
-import { findSchemaMismatches } from "./dev/schema-check.js";
-import { evolveEmbedded } from "./dev/evolve.js";
-import { watchSchema } from "./dev/watch.js";
-import { declaredRenames } from "./migrate/compare.js";
+import type { HooksModule } from "./dev/hooks-module.js";
 
 /** The one-line reason a server could not listen on 127.0.0.1:`port`. */
 export function listenFailure(e: NodeJS.ErrnoException, port: number): string {
@@ -67,6 +56,21 @@ export default class Dev extends Command {
   }
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { serve } = await import("@hono/node-server");
+    const { buildDescriptor } = await import("../compiler/descriptor.js");
+    const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
+    const { emitSql } = await import("../compiler/backends/sql/index.js");
+    const { createPgExecutor } = await import("../runtime/exec/pg.js");
+    const { loadSchema } = await import("./load.js");
+    const { registrationErrors } = await import("../runtime/hooks/registration.js");
+    const { createDevApp } = await import("./dev/app.js");
+    const { loadHooksModule } = await import("./dev/hooks-module.js");
+    const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
+    const { findSchemaMismatches } = await import("./dev/schema-check.js");
+    const { evolveEmbedded } = await import("./dev/evolve.js");
+    const { watchSchema } = await import("./dev/watch.js");
+    const { declaredRenames } = await import("./migrate/compare.js");
     const { args, flags } = await this.parse(Dev);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });

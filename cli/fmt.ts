@@ -1,8 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
-import { formatDiagnostics } from "../grammar/index.js";
-import { formatSource } from "../grammar/format/index.js";
 
 /** Where `runFmt` writes: messages for the user and the formatted text of `-` (standard input). */
 export interface FmtIO {
@@ -20,6 +18,9 @@ export interface FmtIO {
  * every file is formatted (with `check`: already formatted), 1 otherwise.
  */
 export async function runFmt(files: readonly string[], options: { check: boolean }, io: FmtIO): Promise<number> {
+  // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+  const { formatDiagnostics } = await import("../grammar/index.js");
+  const { formatSource } = await import("../grammar/format/index.js");
   let failed = 0;
   let changed = 0;
   for (const file of files) {

@@ -1,8 +1,6 @@
 import path from "node:path";
 import { Args, Command, Flags } from "@oclif/core";
-import { BACKENDS, checkGenerated, emitAll, orphanedGenerated, removeOrphaned, writeGenerated } from "../compiler/generate.js";
 import type { GeneratedFile } from "../compiler/generated-file.js";
-import { loadSchema } from "./load.js";
 
 /**
  * `resc generate FILE [--check]`: writes the files of every backend in
@@ -16,7 +14,10 @@ import { loadSchema } from "./load.js";
 export default class Generate extends Command {
   static override description =
     "Generate the Hono module of a .resource file, and its typed client and command tree when the generate block names their directories.";
-  static override examples = ["<%= config.bin %> generate spec.resource", "<%= config.bin %> generate --check spec.resource"];
+  static override examples = [
+    "<%= config.bin %> generate spec.resource",
+    "<%= config.bin %> generate --check spec.resource",
+  ];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
     check: Flags.boolean({
@@ -26,6 +27,10 @@ export default class Generate extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { BACKENDS, checkGenerated, emitAll, orphanedGenerated, removeOrphaned, writeGenerated } =
+      await import("../compiler/generate.js");
+    const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Generate);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
@@ -44,7 +49,10 @@ export default class Generate extends Command {
       for (const f of orphans) process.stderr.write(`stale: ${shown(f)} (no longer generated)\n`);
       const count = stale.length + orphans.length;
       if (count > 0) {
-        this.error(`${count} generated file${count === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``, { exit: 1 });
+        this.error(
+          `${count} generated file${count === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``,
+          { exit: 1 },
+        );
       }
       this.log(`${files.length} generated file${files.length === 1 ? "" : "s"} up to date`);
       return;

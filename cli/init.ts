@@ -2,10 +2,6 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Args, Command, Flags } from "@oclif/core";
-import { compileSource } from "../compiler/index.js";
-import { migrationText } from "./migrate/files.js";
-import { pendingSteps } from "./migrate/compare.js";
-import * as t from "./init/templates.js";
 
 /**
  * `resc init [DIR]`: a new project that runs with `npm install && npm start`
@@ -26,6 +22,11 @@ export default class Init extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { compileSource } = await import("../compiler/compile.js");
+    const { migrationText } = await import("./migrate/files.js");
+    const { pendingSteps } = await import("./migrate/compare.js");
+    const t = await import("./init/templates.js");
     const { args, flags } = await this.parse(Init);
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);

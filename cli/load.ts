@@ -5,14 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { compileSource } from "../compiler/index.js";
+import { compileSource } from "../compiler/compile.js";
 import { formatDiagnostics } from "../grammar/index.js";
 import type { Schema } from "../compiler/ir.js";
 
 /** A compiled schema, or the reason there is none. */
 export type LoadResult =
-  | { ok: true; schema: Schema; source: string; warnings: number }
-  | { ok: false; message: string };
+  { ok: true; schema: Schema; source: string; warnings: number } | { ok: false; message: string };
 
 /**
  * Compiles `file`. Diagnostics (errors and lint warnings) are written to

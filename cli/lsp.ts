@@ -1,5 +1,4 @@
 import { Command, Flags } from "@oclif/core";
-import { startStdioServer } from "./lsp/main.js";
 
 /** `resc lsp --stdio`: the language server for editors (docs/editor.md). */
 export default class Lsp extends Command {
@@ -14,6 +13,8 @@ export default class Lsp extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { startStdioServer } = await import("./lsp/main.js");
     await this.parse(Lsp);
     startStdioServer();
     // The connection keeps the process alive; the client ends it with `exit`.

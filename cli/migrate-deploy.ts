@@ -1,7 +1,5 @@
 import { Args, Command, Flags } from "@oclif/core";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
-import { readMigrations } from "./migrate/files.js";
-import { deployMigrations } from "./migrate/history.js";
 
 /**
  * `resc migrate deploy DATABASE_URL`: applies the pending migrations in
@@ -15,6 +13,9 @@ export default class MigrateDeploy extends Command {
   static override flags = { dir: Flags.string({ description: "the migrations directory", default: "migrations" }) };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { readMigrations } = await import("./migrate/files.js");
+    const { deployMigrations } = await import("./migrate/history.js");
     const { args, flags } = await this.parse(MigrateDeploy);
     const url = databaseUrl(args.url);
     if (!url) this.error(NO_DATABASE_URL, { exit: 1 });

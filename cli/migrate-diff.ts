@@ -1,7 +1,4 @@
 import { Args, Command, Flags } from "@oclif/core";
-import { loadSchema } from "./load.js";
-import { migrationsDir, pendingSteps } from "./migrate/compare.js";
-import { migrationText, writeNextMigration } from "./migrate/files.js";
 
 /**
  * `resc migrate diff FILE`: writes the next migration, from what the
@@ -20,6 +17,10 @@ export default class MigrateDiff extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { loadSchema } = await import("./load.js");
+    const { migrationsDir, pendingSteps } = await import("./migrate/compare.js");
+    const { migrationText, writeNextMigration } = await import("./migrate/files.js");
     const { args, flags } = await this.parse(MigrateDiff);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });

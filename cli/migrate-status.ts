@@ -1,7 +1,5 @@
 import { Args, Command, Flags } from "@oclif/core";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
-import { readMigrations } from "./migrate/files.js";
-import { migrationStatus } from "./migrate/history.js";
 
 /** `resc migrate status DATABASE_URL`: applied, pending, edited and missing migrations; exits 1 on edited or missing. */
 export default class MigrateStatus extends Command {
@@ -11,6 +9,9 @@ export default class MigrateStatus extends Command {
   static override flags = { dir: Flags.string({ description: "the migrations directory", default: "migrations" }) };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { readMigrations } = await import("./migrate/files.js");
+    const { migrationStatus } = await import("./migrate/history.js");
     const { args, flags } = await this.parse(MigrateStatus);
     const url = databaseUrl(args.url);
     if (!url) this.error(NO_DATABASE_URL, { exit: 1 });

@@ -1,6 +1,4 @@
 import { Args, Command, Flags } from "@oclif/core";
-import { emitOpenApi, printOpenApi } from "../compiler/index.js";
-import { loadSchema } from "./load.js";
 
 /**
  * `resc openapi FILE`: prints the OpenAPI 3.1 description of the service a
@@ -22,6 +20,9 @@ export default class OpenApi extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { emitOpenApi, printOpenApi } = await import("../compiler/backends/openapi/index.js");
+    const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(OpenApi);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });

@@ -1,11 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { Args, Command, Flags } from "@oclif/core";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
-import { compileSource } from "../compiler/index.js";
-import { formatDiagnostics } from "../grammar/index.js";
-import { formatSource } from "../grammar/format/index.js";
-import { introspect } from "./pull/introspect.js";
-import { renderCatalog } from "./pull/render.js";
 
 /**
  * `resc pull DATABASE_URL`: describes an existing database as a canonical
@@ -23,6 +18,12 @@ export default class Pull extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { compileSource } = await import("../compiler/compile.js");
+    const { formatDiagnostics } = await import("../grammar/index.js");
+    const { formatSource } = await import("../grammar/format/index.js");
+    const { introspect } = await import("./pull/introspect.js");
+    const { renderCatalog } = await import("./pull/render.js");
     const { args, flags } = await this.parse(Pull);
     const url = databaseUrl(args.url);
     if (!url) this.error(NO_DATABASE_URL, { exit: 1 });

@@ -3,16 +3,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Args, Command, Flags } from "@oclif/core";
 import type { MiddlewareHandler } from "hono";
-import { buildDescriptor } from "../compiler/index.js";
-import { createServeApp } from "./serve/app.js";
-import { serve } from "@hono/node-server";
-import { createPgExecutor } from "../runtime/exec/pg.js";
-import { createReplicaRouter } from "../runtime/exec/replicas.js";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
-import { listenFailure } from "./dev.js";
-import { loadHooksModule, type HooksModule } from "./dev/hooks-module.js";
-import { findSchemaMismatches } from "./dev/schema-check.js";
-import { loadSchema } from "./load.js";
+import type { HooksModule } from "./dev/hooks-module.js";
 
 /**
  * `resc serve FILE`: the production twin of `resc dev` (issue #12 §1;
@@ -73,6 +65,16 @@ export default class Serve extends Command {
   };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { buildDescriptor } = await import("../compiler/descriptor.js");
+    const { createServeApp } = await import("./serve/app.js");
+    const { serve } = await import("@hono/node-server");
+    const { createPgExecutor } = await import("../runtime/exec/pg.js");
+    const { createReplicaRouter } = await import("../runtime/exec/replicas.js");
+    const { listenFailure } = await import("./dev.js");
+    const { loadHooksModule } = await import("./dev/hooks-module.js");
+    const { findSchemaMismatches } = await import("./dev/schema-check.js");
+    const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Serve);
     if (flags.workers > 1 && cluster.isPrimary) return this.supervise(flags.workers, flags["shutdown-timeout"]);
     const fail = (lines: string[]): never => {

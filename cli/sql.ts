@@ -1,6 +1,4 @@
 import { Args, Command } from "@oclif/core";
-import { emitSql } from "../compiler/index.js";
-import { loadSchema } from "./load.js";
 
 /** `resc sql FILE`: prints the DDL (CREATE TYPE / TABLE / INDEX in dependency order). */
 export default class Sql extends Command {
@@ -9,6 +7,9 @@ export default class Sql extends Command {
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
 
   async run(): Promise<void> {
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { emitSql } = await import("../compiler/backends/sql/index.js");
+    const { loadSchema } = await import("./load.js");
     const { args } = await this.parse(Sql);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });

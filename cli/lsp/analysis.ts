@@ -5,7 +5,7 @@
  * argument list or list (the "frames" around it).
  */
 import type { IToken } from "chevrotain";
-import { compileSource, type CompileResult } from "../../compiler/index.js";
+import { compileSource, type CompileResult } from "../../compiler/compile.js";
 import type { ColumnDecl, Schema, Span, TableDecl } from "../../compiler/ir.js";
 import { lex } from "../../grammar/lexer.js";
 import { SourceMap } from "../../grammar/span.js";

@@ -4,7 +4,7 @@
  * --database-url`), both as catalog steps.
  */
 import path from "node:path";
-import { emitSql } from "../../compiler/index.js";
+import { emitSql } from "../../compiler/backends/sql/index.js";
 import type { Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { readCatalog, type Catalog } from "./catalog.js";

@@ -5,7 +5,7 @@
  * middleware, the API routes and the OpenAPI document with its page.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { emitOpenApi } from "../../compiler/index.js";
+import { emitOpenApi } from "../../compiler/backends/openapi/index.js";
 import type { Schema } from "../../compiler/ir.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { PgExecutor } from "../../runtime/exec/pg.js";

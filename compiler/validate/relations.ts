@@ -97,8 +97,31 @@ function checkReferences(ctx: ValidationContext): void {
   }
 }
 
-/** Forward relations of `table` and inverse relations whose reference targets `table`. */
-function relationsOf(ctx: ValidationContext, table: TableDecl): NamedRelation[] {
+/**
+ * Inverse relations by the table their reference targets, gathered in one
+ * pass so the name checks stay linear in the schema's size (issue #13).
+ */
+function inversesByTarget(ctx: ValidationContext): Map<string, NamedRelation[]> {
+  const out = new Map<string, NamedRelation[]>();
+  for (const child of ctx.index.schema.tables) {
+    for (const column of child.columns) {
+      if (!column.ref || !column.inverse) continue;
+      const rel: NamedRelation = {
+        name: column.inverse.name,
+        kind: "inverse",
+        span: column.inverse.span,
+        declaredOn: qualified(child, column.name),
+      };
+      const list = out.get(column.ref.target);
+      if (list) list.push(rel);
+      else out.set(column.ref.target, [rel]);
+    }
+  }
+  return out;
+}
+
+/** Forward relations of `table` and its inverse relations (`inverses`), in source order. */
+function relationsOf(table: TableDecl, inverses: readonly NamedRelation[]): NamedRelation[] {
   const out: NamedRelation[] = [];
   for (const column of table.columns) {
     if (column.ref) {
@@ -110,28 +133,18 @@ function relationsOf(ctx: ValidationContext, table: TableDecl): NamedRelation[] 
       });
     }
   }
-  for (const child of ctx.index.schema.tables) {
-    for (const column of child.columns) {
-      if (column.ref && column.inverse && column.ref.target === table.name) {
-        out.push({
-          name: column.inverse.name,
-          kind: "inverse",
-          span: column.inverse.span,
-          declaredOn: qualified(child, column.name),
-        });
-      }
-    }
-  }
+  out.push(...inverses);
   return out.sort((a, b) =>
     a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset,
   );
 }
 
 function checkRelationNames(ctx: ValidationContext): void {
+  const inverses = inversesByTarget(ctx);
   for (const table of ctx.index.schema.tables) {
     if (ctx.index.tables.get(table.name) !== table) continue;
     const seen = new Map<string, NamedRelation>();
-    for (const rel of relationsOf(ctx, table)) {
+    for (const rel of relationsOf(table, inverses.get(table.name) ?? [])) {
       if (ctx.index.column(table, rel.name)) {
         ctx.error(
           "relation-name-collides-with-column",

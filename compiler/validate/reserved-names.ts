@@ -4,7 +4,7 @@
  * (`sort`, `select`, `or`, …) could never be filtered, so Filterable is
  * refused on it rather than silently unreachable.
  */
-import { RESERVED_PARAMETERS } from "../../runtime/query/list-query.js";
+import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 import { attributeSpan, exposedTables, qualified, type ValidationContext } from "./context.js";
 
 /** Reports `filterable-reserved-name`. */

@@ -5,7 +5,7 @@
 import type { CstNode, IToken } from "chevrotain";
 import type { Diagnostic, Span } from "../../compiler/ir.js";
 import type { SourceMap } from "../span.js";
-import { allTokens } from "./cst.js";
+import { tokenRange } from "./cst.js";
 
 /**
  * Finds the `///` doc comments of a declaration: the run of doc comments
@@ -22,19 +22,29 @@ export class DocIndex {
   docFor(first: IToken | undefined): string | undefined {
     if (!first || this.docs.length === 0) return undefined;
     const start = first.startOffset;
-    let lo = 0;
-    let hi = this.tokens.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.tokens[mid]!.startOffset < start) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtOrAfter(this.tokens, start);
     const prevEnd = lo > 0 ? this.tokens[lo - 1]!.startOffset + this.tokens[lo - 1]!.image.length : -1;
-    const lines = this.docs
-      .filter((d) => d.startOffset >= prevEnd && d.startOffset < start)
-      .map((d) => d.image.slice(3).replace(/^ /, "").trimEnd());
+    // Both lists are in source order: binary search keeps this logarithmic per declaration (issue #13).
+    const lines: string[] = [];
+    for (let i = firstAtOrAfter(this.docs, prevEnd); i < this.docs.length; i++) {
+      const d = this.docs[i]!;
+      if (d.startOffset >= start) break;
+      lines.push(d.image.slice(3).replace(/^ /, "").trimEnd());
+    }
     return lines.length > 0 ? lines.join("\n") : undefined;
   }
+}
+
+/** Index of the first token in `ts` (sorted by offset) starting at or after `offset`; `ts.length` when none. */
+function firstAtOrAfter(ts: readonly IToken[], offset: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid]!.startOffset < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The IR builder's context for one file. */
@@ -64,21 +74,20 @@ export class Ctx {
 
   /** Span of a whole CST node (first to last real token), or `fallback` when recovery left it empty. */
   nodeSpan(n: CstNode | undefined, fallback?: IToken): Span {
-    const ts = allTokens(n);
-    if (ts.length === 0) {
+    const range = tokenRange(n);
+    if (!range) {
       return fallback
         ? this.source.token(fallback)
         : this.source.span(this.source.text.length, this.source.text.length);
     }
-    return this.source.between(ts[0]!, ts[ts.length - 1]!);
+    return this.source.between(range.first, range.last);
   }
 
   /** The source text of a node, exactly as written. */
   text(n: CstNode | undefined): string {
-    const ts = allTokens(n);
-    if (ts.length === 0) return "";
-    const last = ts[ts.length - 1]!;
-    return this.source.text.slice(ts[0]!.startOffset, last.startOffset + last.image.length);
+    const range = tokenRange(n);
+    if (!range) return "";
+    return this.source.text.slice(range.first.startOffset, range.last.startOffset + range.last.image.length);
   }
 }
 

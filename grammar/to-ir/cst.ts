@@ -44,7 +44,31 @@ export function allTokens(n: CstNode | undefined): IToken[] {
   return out.sort((a, b) => a.startOffset - b.startOffset);
 }
 
+/**
+ * The first and last real tokens of a node by source offset, or nothing when
+ * recovery left it empty. One walk without collecting or sorting: spans are
+ * taken for every declaration, column and attribute, so this stays linear
+ * in the node's size (issue #13).
+ */
+export function tokenRange(n: CstNode | undefined): { first: IToken; last: IToken } | undefined {
+  let first: IToken | undefined;
+  let last: IToken | undefined;
+  const walk = (x: CstNode): void => {
+    for (const key in x.children) {
+      for (const e of x.children[key]!) {
+        if (isNode(e)) walk(e);
+        else if (real(e)) {
+          if (!first || e.startOffset < first.startOffset) first = e;
+          if (!last || e.startOffset > last.startOffset) last = e;
+        }
+      }
+    }
+  };
+  if (n) walk(n);
+  return first && last ? { first, last } : undefined;
+}
+
 /** The token of an `anyName` node (an identifier or a keyword used as a name). */
 export function nameToken(n: CstNode | undefined): IToken | undefined {
-  return allTokens(n)[0];
+  return tokenRange(n)?.first;
 }

@@ -17,6 +17,9 @@ import { parseSelect } from "./select.js";
 import { parseSort } from "./sort.js";
 import type { ListQuery } from "./types.js";
 import { vocabulary, type TableVocabulary } from "./vocabulary.js";
+import { SINGLE } from "./parameters.js";
+
+export { RESERVED_PARAMETERS } from "./parameters.js";
 
 /**
  * Parameters whose repetitions are the terms of one list, in request order:
@@ -25,23 +28,6 @@ import { vocabulary, type TableVocabulary } from "./vocabulary.js";
  * (docs/decisions/0311-repeated-list-parameters.md).
  */
 const JOINED = new Set(["select", "sort"]);
-
-/** Parameters that may appear once (docs/decisions/0303-query-parameters.md). */
-const SINGLE = new Set(["select", "sort", "search", "page", "per_page", "offset", "cursor", "count"]);
-
-/**
- * Every query parameter name the list grammar gives a meaning (spec: Query
- * grammar). A column with one of these names cannot have a filter
- * parameter, so the validator refuses it as Filterable.
- */
-export const RESERVED_PARAMETERS: readonly string[] = Object.freeze([
-  ...SINGLE,
-  "expand",
-  "filter",
-  "or",
-  "and",
-  "not",
-]);
 
 const utf8 = new TextEncoder();
 

@@ -1,0 +1,35 @@
+/**
+ * Source text to validated IR, and nothing more: what `resc check`, the
+ * language server and every command reading a FILE need, without loading a
+ * backend (issue #13: a command loads only what it uses).
+ */
+import { parse } from "../grammar/index.js";
+import type { Diagnostic, Schema } from "./ir.js";
+import { validate } from "./validate/index.js";
+import { validateIntact } from "./validate/partial.js";
+
+/** The outcome of compiling one schema text. */
+export interface CompileResult {
+  /** The schema as far as it could be built (complete when `ok`). */
+  schema: Schema;
+  /** Parser diagnostics, then the validator's (over the intact declarations when parsing failed), each list in source order. */
+  diagnostics: Diagnostic[];
+  /** No diagnostic of severity `error`: the backends may run. */
+  ok: boolean;
+}
+
+/**
+ * Parses and validates `text`, read from `file` (the name shown in
+ * diagnostics). With syntax errors, the rules run over the declarations no
+ * error touched, minus those that look across declarations, so a syntax
+ * slip does not cascade into rule violations and does not hide the ones
+ * elsewhere (docs/decisions/0230-rules-beside-syntax-errors.md). Never
+ * throws on user input.
+ */
+export function compileSource(text: string, file: string): CompileResult {
+  const parsed = parse(text, file);
+  const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
+  const rules = syntaxErrors.length > 0 ? validateIntact(parsed.schema, syntaxErrors) : validate(parsed.schema);
+  const diagnostics = [...parsed.diagnostics, ...rules];
+  return { schema: parsed.schema, diagnostics, ok: !diagnostics.some((d) => d.severity === "error") };
+}
