@@ -15,7 +15,7 @@
  * is a declaration only when it sits on one line (otherwise `domain` can be
  * a column name). See docs/decisions/0103-keywords-newlines-and-duplicates.md.
  */
-import type { IToken, TokenType } from "chevrotain";
+import type { IOrAlt, IToken, OrMethodOpts, TokenType } from "chevrotain";
 import { CstParser, tokenMatcher } from "./chevrotain.js";
 import { allTokens } from "./lexer.js";
 import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
@@ -52,11 +52,20 @@ function onSameLine(a: IToken, b: IToken): boolean {
 
 /** The parser class; use the shared `parser` instance rather than building another. */
 export class ResourceParser extends CstParser {
+  /**
+   * The alternatives of each OR, built on first use and kept: the DSL would
+   * otherwise allocate them at every call, and they are most of the garbage a
+   * large file's parse makes (Chevrotain's performance guide, "caching arrays
+   * of alternatives"; issue #13).
+   */
+  private readonly altLists: Record<string, IOrAlt<unknown>[]> = {};
+  private readonly altOpts: Record<string, OrMethodOpts<unknown>> = {};
+
   constructor() {
     super([...allTokens], {
       recoveryEnabled: true,
       maxLookahead: 3,
-      nodeLocationTracking: "full",
+      nodeLocationTracking: "onlyOffset",
       errorMessageProvider: syntaxMessageProvider,
     });
     this.performSelfAnalysis();
@@ -106,13 +115,15 @@ export class ResourceParser extends CstParser {
   /** The whole file: declarations in any order. */
   public schema = this.RULE("schema", () => {
     this.MANY(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE(this.apiDecl) },
-        { ALT: () => this.SUBRULE(this.generateDecl) },
-        { ALT: () => this.SUBRULE(this.enumDecl) },
-        { ALT: () => this.SUBRULE(this.domainDecl) },
-        { ALT: () => this.SUBRULE(this.tableDecl) },
-      ]);
+      this.OR(
+        (this.altLists.or1 ??= [
+          { ALT: () => this.SUBRULE(this.apiDecl) },
+          { ALT: () => this.SUBRULE(this.generateDecl) },
+          { ALT: () => this.SUBRULE(this.enumDecl) },
+          { ALT: () => this.SUBRULE(this.domainDecl) },
+          { ALT: () => this.SUBRULE(this.tableDecl) },
+        ]),
+      );
     });
   });
 
@@ -125,17 +136,19 @@ export class ResourceParser extends CstParser {
     this.MANY({
       MAX_LOOKAHEAD: 1,
       DEF: () => {
-        this.OR({
-          MAX_LOOKAHEAD: 1,
-          IGNORE_AMBIGUITIES: true,
-          DEF: [
-            {
-              GATE: () => tokenMatcher(this.LA(2), Identifier),
-              ALT: () => this.SUBRULE(this.securityScheme),
-            },
-            { ALT: () => this.SUBRULE(this.setting) },
-          ],
-        });
+        this.OR(
+          (this.altOpts.or2 ??= {
+            MAX_LOOKAHEAD: 1,
+            IGNORE_AMBIGUITIES: true,
+            DEF: [
+              {
+                GATE: () => tokenMatcher(this.LA(2), Identifier),
+                ALT: () => this.SUBRULE(this.securityScheme),
+              },
+              { ALT: () => this.SUBRULE(this.setting) },
+            ],
+          }),
+        );
         this.OPTION(() => this.CONSUME(Comma));
       },
     });
@@ -178,10 +191,12 @@ export class ResourceParser extends CstParser {
     this.SUBRULE(this.anyName, { LABEL: "name" });
     this.CONSUME(LCurly);
     this.MANY(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE2(this.anyName, { LABEL: "member" }) },
-        { ALT: () => this.CONSUME(StringLiteral, { LABEL: "member" }) },
-      ]);
+      this.OR(
+        (this.altLists.or3 ??= [
+          { ALT: () => this.SUBRULE2(this.anyName, { LABEL: "member" }) },
+          { ALT: () => this.CONSUME(StringLiteral, { LABEL: "member" }) },
+        ]),
+      );
       this.OPTION(() => this.CONSUME(Comma));
     });
     this.CONSUME(RCurly);
@@ -209,18 +224,20 @@ export class ResourceParser extends CstParser {
       GATE: () => !this.atDeclarationStart(),
       MAX_LOOKAHEAD: 1,
       DEF: () => {
-        this.OR({
-          MAX_LOOKAHEAD: 1,
-          IGNORE_AMBIGUITIES: true,
-          DEF: [
-            {
-              GATE: () => tokenMatcher(this.LA(2), StringLiteral) || tokenMatcher(this.LA(3), LCurly),
-              ALT: () => this.SUBRULE(this.resourceDecl),
-            },
-            { ALT: () => this.SUBRULE(this.blockAttribute) },
-            { ALT: () => this.SUBRULE(this.columnDecl) },
-          ],
-        });
+        this.OR(
+          (this.altOpts.or4 ??= {
+            MAX_LOOKAHEAD: 1,
+            IGNORE_AMBIGUITIES: true,
+            DEF: [
+              {
+                GATE: () => tokenMatcher(this.LA(2), StringLiteral) || tokenMatcher(this.LA(3), LCurly),
+                ALT: () => this.SUBRULE(this.resourceDecl),
+              },
+              { ALT: () => this.SUBRULE(this.blockAttribute) },
+              { ALT: () => this.SUBRULE(this.columnDecl) },
+            ],
+          }),
+        );
         this.OPTION(() => this.CONSUME(Comma));
       },
     });
@@ -234,10 +251,12 @@ export class ResourceParser extends CstParser {
    */
   public resourceDecl = this.RULE("resourceDecl", () => {
     this.CONSUME(Resource);
-    this.OR([
-      { ALT: () => this.CONSUME(StringLiteral, { LABEL: "path" }) },
-      { ALT: () => this.SUBRULE(this.anyName, { LABEL: "unquotedPath" }) },
-    ]);
+    this.OR(
+      (this.altLists.or5 ??= [
+        { ALT: () => this.CONSUME(StringLiteral, { LABEL: "path" }) },
+        { ALT: () => this.SUBRULE(this.anyName, { LABEL: "unquotedPath" }) },
+      ]),
+    );
     this.SUBRULE(this.settingsBlock);
   });
 
@@ -327,27 +346,31 @@ export class ResourceParser extends CstParser {
 
   /** A string, number, `-number`, `-name`, list, name or call, optionally followed by a SQL cast `::type`. */
   public value = this.RULE("value", () => {
-    this.OR([
-      { ALT: () => this.CONSUME(StringLiteral) },
-      { ALT: () => this.CONSUME(SqlString) },
-      { ALT: () => this.CONSUME(NumberLiteral) },
-      {
-        ALT: () => {
-          this.CONSUME(Minus);
-          this.OR2([
-            { ALT: () => this.CONSUME2(NumberLiteral) },
-            { ALT: () => this.SUBRULE(this.anyName, { LABEL: "negatedName" }) },
-          ]);
+    this.OR(
+      (this.altLists.or6 ??= [
+        { ALT: () => this.CONSUME(StringLiteral) },
+        { ALT: () => this.CONSUME(SqlString) },
+        { ALT: () => this.CONSUME(NumberLiteral) },
+        {
+          ALT: () => {
+            this.CONSUME(Minus);
+            this.OR2(
+              (this.altLists.or6b ??= [
+                { ALT: () => this.CONSUME2(NumberLiteral) },
+                { ALT: () => this.SUBRULE(this.anyName, { LABEL: "negatedName" }) },
+              ]),
+            );
+          },
         },
-      },
-      { ALT: () => this.SUBRULE(this.list) },
-      {
-        ALT: () => {
-          this.SUBRULE2(this.anyName);
-          this.OPTION(() => this.SUBRULE(this.argList));
+        { ALT: () => this.SUBRULE(this.list) },
+        {
+          ALT: () => {
+            this.SUBRULE2(this.anyName);
+            this.OPTION(() => this.SUBRULE(this.argList));
+          },
         },
-      },
-    ]);
+      ]),
+    );
     this.OPTION2(() => {
       this.CONSUME(DoubleColon);
       this.CONSUME(Identifier, { LABEL: "cast" });
@@ -356,14 +379,16 @@ export class ResourceParser extends CstParser {
 
   /** Any name, including the hard keywords, for positions where a keyword cannot be meant. */
   public anyName = this.RULE("anyName", () => {
-    this.OR([
-      { ALT: () => this.CONSUME(Identifier) },
-      { ALT: () => this.CONSUME(Api) },
-      { ALT: () => this.CONSUME(Generate) },
-      { ALT: () => this.CONSUME(Enum) },
-      { ALT: () => this.CONSUME(Domain) },
-      { ALT: () => this.CONSUME(Table) },
-    ]);
+    this.OR(
+      (this.altLists.or7 ??= [
+        { ALT: () => this.CONSUME(Identifier) },
+        { ALT: () => this.CONSUME(Api) },
+        { ALT: () => this.CONSUME(Generate) },
+        { ALT: () => this.CONSUME(Enum) },
+        { ALT: () => this.CONSUME(Domain) },
+        { ALT: () => this.CONSUME(Table) },
+      ]),
+    );
   });
 }
 

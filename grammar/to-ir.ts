@@ -8,7 +8,7 @@
  * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
-import type { Diagnostic, DomainDecl, EnumDecl, Schema } from "../compiler/ir.js";
+import type { Diagnostic, DomainDecl, EnumDecl, Schema, TableDecl } from "../compiler/ir.js";
 import { nameToken, node, nodes, token, tokens } from "./to-ir/cst.js";
 import { unquote, type Ctx } from "./to-ir/context.js";
 import { readAttribute, requirePositional, splitArgs } from "./to-ir/args.js";
@@ -80,14 +80,29 @@ function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): vo
 }
 
 /**
- * Builds the schema of `file` from the CST roots of one parse (several roots
- * when the parser resumed after unparseable text). Returns the schema and the
- * IR-building diagnostics (lexical and syntax diagnostics are the caller's).
+ * Builds the schema of one file from CST roots given in source order: the
+ * roots of one parse (several when the parser resumed after unparseable
+ * text), or one root per declaration when `parse` parses declaration by
+ * declaration so each CST can be dropped once read (issue #13). `finish`
+ * checks every type against the file's enums and domains and returns the
+ * schema with the IR-building diagnostics (lexical and syntax diagnostics
+ * are the caller's).
  */
-export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema: Schema; diagnostics: Diagnostic[] } {
-  const schema: Schema = { file, enums: [], domains: [], tables: [] };
-  const types: ReadType[] = [];
-  for (const root of roots) {
+export class SchemaBuilder {
+  private readonly schema: Schema;
+  private readonly types: ReadType[] = [];
+  private readonly tableByName = new Map<string, TableDecl>();
+
+  constructor(
+    file: string,
+    private readonly ctx: Ctx,
+  ) {
+    this.schema = { file, enums: [], domains: [], tables: [] };
+  }
+
+  /** Reads every declaration under `root`: blocks, enums, domains, then tables. */
+  add(root: CstNode): void {
+    const { schema, ctx, types } = this;
     for (const n of nodes(root, "apiDecl")) {
       const api = readApi(n, ctx, token(n, "Api"));
       if (schema.api)
@@ -121,7 +136,7 @@ export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema:
     for (const n of nodes(root, "tableDecl")) {
       const t = readTable(n, ctx);
       if (!t) continue;
-      const first = schema.tables.find((x) => x.name === t.table.name);
+      const first = this.tableByName.get(t.table.name);
       if (first) {
         ctx.error(
           "duplicate-table",
@@ -130,11 +145,16 @@ export function buildSchema(roots: CstNode[], file: string, ctx: Ctx): { schema:
         );
         continue;
       }
+      this.tableByName.set(t.table.name, t.table);
       schema.tables.push(t.table);
       types.push(...t.types);
     }
   }
-  const userTypes = new Set([...schema.enums.map((e) => e.name), ...schema.domains.map((d) => d.name)]);
-  for (const t of types) checkType(t, userTypes, ctx);
-  return { schema, diagnostics: ctx.diagnostics };
+
+  /** Checks the types read so far and returns the schema and the diagnostics. */
+  finish(): { schema: Schema; diagnostics: Diagnostic[] } {
+    const userTypes = new Set([...this.schema.enums.map((e) => e.name), ...this.schema.domains.map((d) => d.name)]);
+    for (const t of this.types) checkType(t, userTypes, this.ctx);
+    return { schema: this.schema, diagnostics: this.ctx.diagnostics };
+  }
 }

@@ -5,7 +5,7 @@
 import type { CstNode, IToken } from "chevrotain";
 import type { Diagnostic, Span } from "../../compiler/ir.js";
 import type { SourceMap } from "../span.js";
-import { tokenRange } from "./cst.js";
+import { offsetRange } from "./cst.js";
 
 /**
  * Finds the `///` doc comments of a declaration: the run of doc comments
@@ -74,20 +74,19 @@ export class Ctx {
 
   /** Span of a whole CST node (first to last real token), or `fallback` when recovery left it empty. */
   nodeSpan(n: CstNode | undefined, fallback?: IToken): Span {
-    const range = tokenRange(n);
+    const range = offsetRange(n);
     if (!range) {
       return fallback
         ? this.source.token(fallback)
         : this.source.span(this.source.text.length, this.source.text.length);
     }
-    return this.source.between(range.first, range.last);
+    return this.source.span(range.start, range.end);
   }
 
   /** The source text of a node, exactly as written. */
   text(n: CstNode | undefined): string {
-    const range = tokenRange(n);
-    if (!range) return "";
-    return this.source.text.slice(range.first.startOffset, range.last.startOffset + range.last.image.length);
+    const range = offsetRange(n);
+    return range ? this.source.text.slice(range.start, range.end) : "";
   }
 }
 

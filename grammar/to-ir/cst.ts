@@ -68,6 +68,22 @@ export function tokenRange(n: CstNode | undefined): { first: IToken; last: IToke
   return first && last ? { first, last } : undefined;
 }
 
+/**
+ * The source offsets `[start, end)` a node covers, from its first to its last
+ * real token, or nothing when recovery left it empty. Read from the location
+ * Chevrotain tracks while parsing (`nodeLocationTracking`; recovery-inserted
+ * tokens have NaN offsets and do not move it), so taking the span of every
+ * table, column, attribute and value costs no walk of its subtree (issue #13).
+ */
+export function offsetRange(n: CstNode | undefined): { start: number; end: number } | undefined {
+  const loc = n?.location;
+  if (loc && Number.isFinite(loc.startOffset) && Number.isFinite(loc.endOffset)) {
+    return { start: loc.startOffset, end: loc.endOffset! + 1 };
+  }
+  const range = tokenRange(n);
+  return range && { start: range.first.startOffset, end: range.last.startOffset + range.last.image.length };
+}
+
 /** The token of an `anyName` node (an identifier or a keyword used as a name). */
 export function nameToken(n: CstNode | undefined): IToken | undefined {
   return tokenRange(n)?.first;
