@@ -18,6 +18,7 @@ export class SharedComponents {
   /** Shared response headers for `components.headers`, by name. */
   readonly headers: Record<string, Header> = {};
   private readonly names = new Map<string, string>();
+  private readonly memos = new Map<string, unknown>();
   private readonly taken = new Set<string>();
 
   /** A name for `value` under `base` in `kind`: the same content always gets the same name. */
@@ -30,6 +31,19 @@ export class SharedComponents {
     this.taken.add(`${kind}/${name}`);
     this.names.set(key, name);
     return { name, fresh: true };
+  }
+
+  /**
+   * What `make` returned the first time `key` was asked for. A caller that
+   * knows everything its shared part depends on names it in `key`, so the
+   * part is not rebuilt and re-serialised for each of a thousand tables
+   * (issue #13); `make` usually ends in {@link schema} or {@link parameter}.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = make();
+    this.memos.set(key, value);
+    return value;
   }
 
   /** A `$ref` to `parameter` under `components.parameters`, declaring it on first use. */

@@ -90,15 +90,19 @@ function termList(
  */
 function conditionsSchema(col: ColumnDescriptor, shared: SharedComponents): JsonSchema {
   const document = col.kind === "jsonb" && !col.array;
-  const lines = [
-    `Conditions \`operator.value\`${document ? "" : ", or a bare value for equality"}, each at most ${MAX_VALUE_BYTES} UTF-8 bytes; repeated, they combine with AND.`,
-    `Operators: ${codes(operatorsFor(col))}.`,
-    `The operands of list operators (\`in\`, \`nin\`, \`between\`, \`hasany\`, …) are comma-separated, at most ${MAX_LIST_VALUES}; double quotes protect commas: \`in."a,b",c\`.`,
-  ];
-  if (document) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
-  const schema: JsonSchema = { type: "array", items: { type: "string" }, description: lines.join("\n\n") };
   const kind = col.kind === "other" ? "Other" : col.kind.charAt(0).toUpperCase() + col.kind.slice(1);
-  return shared.schema(`${col.nullable ? "Nullable" : ""}${kind}${col.array ? "Array" : ""}Conditions`, schema);
+  const name = `${col.nullable ? "Nullable" : ""}${kind}${col.array ? "Array" : ""}Conditions`;
+  const operators = operatorsFor(col);
+  return shared.memo(`conditions\u0000${name}\u0000${operators.join()}`, () => {
+    const lines = [
+      `Conditions \`operator.value\`${document ? "" : ", or a bare value for equality"}, each at most ${MAX_VALUE_BYTES} UTF-8 bytes; repeated, they combine with AND.`,
+      `Operators: ${codes(operators)}.`,
+      `The operands of list operators (\`in\`, \`nin\`, \`between\`, \`hasany\`, …) are comma-separated, at most ${MAX_LIST_VALUES}; double quotes protect commas: \`in."a,b",c\`.`,
+    ];
+    if (document) lines.push("The value of `hasdoc`/`nhasdoc` is a JSON document.");
+    const schema: JsonSchema = { type: "array", items: { type: "string" }, description: lines.join("\n\n") };
+    return shared.schema(name, schema);
+  });
 }
 
 /**
@@ -138,6 +142,10 @@ function exampleLeaves(v: TableVocabulary): { column: string; leaf: ExampleLeaf 
  * "Groups"), the same on every resource, so declared once (decision 1320).
  */
 function groupParams(shared: SharedComponents): ParameterRef[] {
+  return shared.memo("groups", () => groupParamRefs(shared));
+}
+
+function groupParamRefs(shared: SharedComponents): ParameterRef[] {
   const common = [
     "Children are `column.operator.value` (the operator is always written) or nested `and(…)`, `or(…)`, `not(…)` groups, comma-separated inside parentheses; the columns are those with a filter parameter on the operation.",
     `At most ${MAX_GROUP_DEPTH} levels of groups, counting this parameter as the first; repeated parameters combine with AND.`,
@@ -198,7 +206,9 @@ export function filterTreeSchema(table: TableDescriptor, selfRef: string, shared
         type: "object",
         properties: {
           field: { type: "string", enum: [...v.filterable] },
-          op: shared.schema("FilterOperator", { type: "string", enum: [...ops].sort() }),
+          op: shared.memo(`operators\u0000${[...ops].sort().join()}`, () =>
+            shared.schema("FilterOperator", { type: "string", enum: [...ops].sort() }),
+          ),
           value: {},
         },
         required: ["field", "op"],
@@ -276,7 +286,12 @@ export function listParameters(
   }
   const expand = sharedExpand(table, shared);
   if (expand) params.push(expand);
-  params.push(...pagingParameters(table).map((p) => shared.parameter(pascal(p.name), p)));
+  const pagingKey = limits ? `${limits.defaultPageSize},${limits.maxPageSize},${limits.maxOffset}` : "";
+  params.push(
+    ...shared.memo(`paging\u0000${pagingKey}`, () =>
+      pagingParameters(table).map((p) => shared.parameter(pascal(p.name), p)),
+    ),
+  );
   return params;
 }
 

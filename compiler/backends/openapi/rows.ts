@@ -50,8 +50,13 @@ export function ref(name: string): JsonSchema {
   return { $ref: `#/components/schemas/${name}` };
 }
 
+/** Tables by name, per service: a lookup per relation must not scan a thousand tables (issue #13). */
+const tablesByName = new WeakMap<ServiceDescriptor, Map<string, TableDescriptor>>();
+
 function findTable(service: ServiceDescriptor, name: string): TableDescriptor {
-  const t = service.tables.find((x) => x.name === name);
+  let byName = tablesByName.get(service);
+  if (!byName) tablesByName.set(service, (byName = new Map(service.tables.map((t) => [t.name, t]))));
+  const t = byName.get(name);
   if (!t) throw new Error(`relation target ${name} is not a table of the service`);
   return t;
 }
