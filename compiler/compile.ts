@@ -3,8 +3,10 @@
  * language server and every command reading a FILE need, without loading a
  * backend (issue #13: a command loads only what it uses).
  */
+import type { IToken } from "chevrotain";
 import { parse } from "../grammar/index.js";
-import type { Diagnostic, Schema } from "./ir.js";
+import { IncrementalParser } from "../grammar/incremental.js";
+import type { Diagnostic, ParseResult, Schema } from "./ir.js";
 import { validate } from "./validate/index.js";
 import { validateIntact } from "./validate/partial.js";
 
@@ -27,9 +29,34 @@ export interface CompileResult {
  * throws on user input.
  */
 export function compileSource(text: string, file: string): CompileResult {
-  const parsed = parse(text, file);
+  return validateParsed(parse(text, file));
+}
+
+function validateParsed(parsed: ParseResult): CompileResult {
   const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   const rules = syntaxErrors.length > 0 ? validateIntact(parsed.schema, syntaxErrors) : validate(parsed.schema);
   const diagnostics = [...parsed.diagnostics, ...rules];
   return { schema: parsed.schema, diagnostics, ok: !diagnostics.some((d) => d.severity === "error") };
+}
+
+/** What {@link IncrementalCompiler.compile} returns: {@link CompileResult} plus the document's significant tokens. */
+export interface IncrementalCompileResult extends CompileResult {
+  /** The significant tokens of the text, in source order (the language server locates positions with them). */
+  tokens: IToken[];
+}
+
+/**
+ * `compileSource` for successive versions of one document, as the language
+ * server sees them: the parse keeps each unchanged declaration's reading
+ * (grammar/incremental.ts), the validator runs over the whole schema. Gives
+ * what `compileSource` gives for the same text (issue #13).
+ */
+export class IncrementalCompiler {
+  private readonly parser = new IncrementalParser();
+
+  /** Compiles `text`; never throws on user input. */
+  compile(text: string, file: string): IncrementalCompileResult {
+    const parsed = this.parser.parse(text, file);
+    return { ...validateParsed(parsed), tokens: parsed.tokens };
+  }
 }

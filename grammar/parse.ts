@@ -65,7 +65,7 @@ function parseTokens(tokens: IToken[], source: SourceMap): { roots: CstNode[]; d
  * every `{…}`: one slice per top-level declaration (the `api` block with
  * all its resources is one).
  */
-function declarationSlices(tokens: IToken[]): IToken[][] {
+export function declarationSlices(tokens: IToken[]): IToken[][] {
   const out: IToken[][] = [];
   let depth = 0;
   let start = 0;
@@ -107,7 +107,7 @@ function parseByDeclaration(
 }
 
 /** Keeps the first diagnostic per position and code: recovery can report the same spot twice. */
-function dedupe(ds: Diagnostic[]): Diagnostic[] {
+export function dedupe(ds: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return ds.filter((d) => {
     const key = `${d.span.offset}:${d.code}`;
@@ -117,7 +117,8 @@ function dedupe(ds: Diagnostic[]): Diagnostic[] {
   });
 }
 
-const byOffset = (a: Diagnostic, b: Diagnostic): number => a.span.offset - b.span.offset;
+/** Orders diagnostics by position (a stable sort keeps the order found at one position). */
+export const byOffset = (a: Diagnostic, b: Diagnostic): number => a.span.offset - b.span.offset;
 
 /**
  * Parses the text of one `.resource` file. `file` is copied into every span.

@@ -20,7 +20,7 @@ import { AttributeName, BlockAttributeName, UnterminatedString } from "./tokens/
 import { LParen, RCurly, RParen } from "./tokens/punctuation.js";
 
 function is(t: IToken | undefined, type: TokenType): boolean {
-  return t !== undefined && (t.tokenType === type || (t.tokenType.CATEGORIES ?? []).includes(type));
+  return t !== undefined && (t.tokenType === type || (t.tokenType.CATEGORIES?.includes(type) ?? false));
 }
 
 /** True when the token at `i` plainly starts a new member or declaration rather than continuing arguments. */
@@ -47,9 +47,11 @@ export function closeDanglingParens(
   const open: number[] = []; // indexes into `tokens` of unclosed "("
   tokens.forEach((t, i) => {
     const prev = tokens[i - 1];
-    // An `@attribute` never appears inside arguments; a new line may start the next member.
-    const closesHere = is(t, AttributeName) || (t.startLine !== prev?.endLine && startsSomethingElse(tokens, i));
-    if (open.length > 0 && prev && closesHere) {
+    // An `@attribute` never appears inside arguments; a new line may start the next member. (Asked only while a
+    // "(" is open: the question costs a scan per token, and a 1,000-table file has a hundred thousand; issue #13.)
+    const closesHere =
+      open.length > 0 && (is(t, AttributeName) || (t.startLine !== prev?.endLine && startsSomethingElse(tokens, i)));
+    if (prev && closesHere) {
       const opener = tokens[open[0]!]!;
       // A string left open swallowed the ")": its own diagnostic says so already.
       const echo = tokens.slice(open[0]!, i).some((x) => is(x, UnterminatedString));

@@ -8,9 +8,18 @@
  * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
-import type { Diagnostic, DomainDecl, EnumDecl, Schema, TableDecl } from "../compiler/ir.js";
+import type {
+  ApiDecl,
+  Diagnostic,
+  DomainDecl,
+  EnumDecl,
+  GenerateDecl,
+  Schema,
+  Span,
+  TableDecl,
+} from "../compiler/ir.js";
 import { nameToken, node, nodes, token, tokens } from "./to-ir/cst.js";
-import { unquote, type Ctx } from "./to-ir/context.js";
+import { Ctx, unquote } from "./to-ir/context.js";
 import { readAttribute, requirePositional, splitArgs } from "./to-ir/args.js";
 import { expectString } from "./to-ir/expect.js";
 import { readApi, readGenerate } from "./to-ir/settings.js";
@@ -39,27 +48,24 @@ function readEnum(n: CstNode, ctx: Ctx): EnumDecl | undefined {
   return e;
 }
 
-function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): void {
+function readDomain(n: CstNode, ctx: Ctx): DeclarationRead | undefined {
   const keyword = token(n, "Domain");
   const name = nameToken(node(n, "name"));
-  if (!name) return;
+  if (!name) return undefined;
   const base = readType(node(n, "typeRef"), ctx);
-  if (schema.domains.some((d) => d.name === name.image)) {
-    ctx.error("duplicate-domain", `Domain "${name.image}" is already declared`, ctx.tok(name));
-    return;
-  }
-  types.push(base);
-  const domain: DomainDecl = { name: name.image, base: base.type, span: ctx.nodeSpan(n, keyword) };
-  const doc = ctx.docs.docFor(keyword);
+  // What follows the base type is reported only for the first domain of a name: collected apart, kept at assembly.
+  const rest = new Ctx(ctx.source, ctx.docs);
+  const domain: DomainDecl = { name: name.image, base: base.type, span: rest.nodeSpan(n, keyword) };
+  const doc = rest.docs.docFor(keyword);
   if (doc !== undefined) domain.doc = doc;
   if (base.nullable)
-    ctx.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
+    rest.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
   for (const a of nodes(n, "attribute")) {
-    const use = readAttribute(a, ctx);
+    const use = readAttribute(a, rest);
     if (!use) continue;
     if (use.name !== "check") {
       const hint = didYouMean(use.name, ["check"], "@");
-      ctx.error(
+      rest.error(
         "unknown-attribute",
         `Unknown domain attribute "${use.written}": a domain takes only @check("…")${hint}`,
         use.nameSpan,
@@ -67,26 +73,73 @@ function readDomain(n: CstNode, ctx: Ctx, schema: Schema, types: ReadType[]): vo
       continue;
     }
     if (domain.check !== undefined) {
-      ctx.error("duplicate-attribute", `Duplicate attribute "@check" on domain "${domain.name}"`, use.nameSpan);
+      rest.error("duplicate-attribute", `Duplicate attribute "@check" on domain "${domain.name}"`, use.nameSpan);
       continue;
     }
     const usage = `@check("VALUE > 0")`;
-    const split = splitArgs(use, [], 1, usage, ctx);
-    if (!requirePositional(use, split, 1, usage, ctx)) continue;
-    const sql = expectString(split.positional[0]!.value, { what: "@check", code: "invalid-argument" }, ctx);
+    const split = splitArgs(use, [], 1, usage, rest);
+    if (!requirePositional(use, split, 1, usage, rest)) continue;
+    const sql = expectString(split.positional[0]!.value, { what: "@check", code: "invalid-argument" }, rest);
     if (sql !== undefined) domain.check = sql;
   }
-  schema.domains.push(domain);
+  return { kind: "domain", domain, nameSpan: ctx.tok(name), base, rest: rest.diagnostics };
 }
 
 /**
- * Builds the schema of one file from CST roots given in source order: the
- * roots of one parse (several when the parser resumed after unparseable
- * text), or one root per declaration when `parse` parses declaration by
- * declaration so each CST can be dropped once read (issue #13). `finish`
- * checks every type against the file's enums and domains and returns the
- * schema with the IR-building diagnostics (lexical and syntax diagnostics
- * are the caller's).
+ * One top-level declaration as read from its CST, before the checks that
+ * look across declarations (duplicates, the type check): what
+ * {@link SchemaBuilder} assembles, and what the language server keeps per
+ * declaration between edits (grammar/incremental.ts, issue #13).
+ */
+export type DeclarationRead =
+  | { kind: "api"; api: ApiDecl; at: Span }
+  | { kind: "generate"; generate: GenerateDecl; at: Span }
+  | { kind: "enum"; enum: EnumDecl; nameSpan: Span }
+  /** `rest`: the diagnostics after the base type, kept only when the name is not a duplicate. */
+  | { kind: "domain"; domain: DomainDecl; nameSpan: Span; base: ReadType; rest: Diagnostic[] }
+  | { kind: "table"; table: TableDecl; nameSpan: Span; types: ReadType[] };
+
+/**
+ * Reads every declaration under `root`, reporting what each declaration
+ * alone shows to `ctx`: blocks first, then enums, domains and tables, each
+ * kind in source order.
+ */
+export function readDeclarations(root: CstNode, ctx: Ctx): DeclarationRead[] {
+  const out: DeclarationRead[] = [];
+  for (const n of nodes(root, "apiDecl")) {
+    out.push({
+      kind: "api",
+      api: readApi(n, ctx, token(n, "Api")),
+      at: ctx.tok(token(n, "Api") ?? token(n, "LCurly")!),
+    });
+  }
+  for (const n of nodes(root, "generateDecl")) {
+    out.push({ kind: "generate", generate: readGenerate(n, ctx), at: ctx.tok(token(n, "Generate")!) });
+  }
+  for (const n of nodes(root, "enumDecl")) {
+    const e = readEnum(n, ctx);
+    if (e) out.push({ kind: "enum", enum: e, nameSpan: ctx.tok(nameToken(node(n, "name"))!) });
+  }
+  for (const n of nodes(root, "domainDecl")) {
+    const d = readDomain(n, ctx);
+    if (d) out.push(d);
+  }
+  for (const n of nodes(root, "tableDecl")) {
+    const t = readTable(n, ctx);
+    if (t) out.push({ kind: "table", table: t.table, nameSpan: t.table.nameSpan, types: t.types });
+  }
+  return out;
+}
+
+/**
+ * Builds the schema of one file from its declarations in source order: the
+ * CST roots of one parse (several when the parser resumed after unparseable
+ * text), one root per declaration when `parse` goes declaration by
+ * declaration, or reads the language server kept from an earlier version
+ * (issue #13). Reports later duplicates of a block, enum, domain or table
+ * and leaves them out; `finish` checks every type against the file's enums
+ * and domains and returns the schema with the IR-building diagnostics
+ * (lexical and syntax diagnostics are the caller's).
  */
 export class SchemaBuilder {
   private readonly schema: Schema;
@@ -100,54 +153,59 @@ export class SchemaBuilder {
     this.schema = { file, enums: [], domains: [], tables: [] };
   }
 
-  /** Reads every declaration under `root`: blocks, enums, domains, then tables. */
+  /** Reads and takes every declaration under `root`. */
   add(root: CstNode): void {
-    const { schema, ctx, types } = this;
-    for (const n of nodes(root, "apiDecl")) {
-      const api = readApi(n, ctx, token(n, "Api"));
-      if (schema.api)
-        ctx.error(
-          "duplicate-block",
-          `The api block is already declared at line ${schema.api.span.line}`,
-          ctx.tok(token(n, "Api") ?? token(n, "LCurly")!),
-        );
-      else schema.api = api;
-    }
-    for (const n of nodes(root, "generateDecl")) {
-      const g = readGenerate(n, ctx);
-      if (schema.generate)
-        ctx.error(
-          "duplicate-block",
-          `The generate block is already declared at line ${schema.generate.span.line}`,
-          ctx.tok(token(n, "Generate")!),
-        );
-      else schema.generate = g;
-    }
-    for (const n of nodes(root, "enumDecl")) {
-      const e = readEnum(n, ctx);
-      if (!e) continue;
-      if (schema.enums.some((x) => x.name === e.name)) {
-        ctx.error("duplicate-enum", `Enum "${e.name}" is already declared`, ctx.tok(nameToken(node(n, "name"))!));
-        continue;
+    this.take(readDeclarations(root, this.ctx));
+  }
+
+  /** Takes declarations already read, in order. */
+  take(reads: readonly DeclarationRead[]): void {
+    const { schema, ctx } = this;
+    for (const r of reads) {
+      switch (r.kind) {
+        case "api":
+          if (schema.api)
+            ctx.error("duplicate-block", `The api block is already declared at line ${schema.api.span.line}`, r.at);
+          else schema.api = r.api;
+          break;
+        case "generate":
+          if (schema.generate) {
+            ctx.error(
+              "duplicate-block",
+              `The generate block is already declared at line ${schema.generate.span.line}`,
+              r.at,
+            );
+          } else schema.generate = r.generate;
+          break;
+        case "enum":
+          if (schema.enums.some((x) => x.name === r.enum.name)) {
+            ctx.error("duplicate-enum", `Enum "${r.enum.name}" is already declared`, r.nameSpan);
+          } else schema.enums.push(r.enum);
+          break;
+        case "domain":
+          if (schema.domains.some((d) => d.name === r.domain.name)) {
+            ctx.error("duplicate-domain", `Domain "${r.domain.name}" is already declared`, r.nameSpan);
+          } else {
+            this.types.push(r.base);
+            ctx.diagnostics.push(...r.rest);
+            schema.domains.push(r.domain);
+          }
+          break;
+        case "table": {
+          const first = this.tableByName.get(r.table.name);
+          if (first) {
+            ctx.error(
+              "duplicate-table",
+              `Table "${r.table.name}" is already declared at line ${first.span.line}`,
+              r.nameSpan,
+            );
+          } else {
+            this.tableByName.set(r.table.name, r.table);
+            schema.tables.push(r.table);
+            this.types.push(...r.types);
+          }
+        }
       }
-      schema.enums.push(e);
-    }
-    for (const n of nodes(root, "domainDecl")) readDomain(n, ctx, schema, types);
-    for (const n of nodes(root, "tableDecl")) {
-      const t = readTable(n, ctx);
-      if (!t) continue;
-      const first = this.tableByName.get(t.table.name);
-      if (first) {
-        ctx.error(
-          "duplicate-table",
-          `Table "${t.table.name}" is already declared at line ${first.span.line}`,
-          t.table.nameSpan,
-        );
-        continue;
-      }
-      this.tableByName.set(t.table.name, t.table);
-      schema.tables.push(t.table);
-      types.push(...t.types);
     }
   }
 

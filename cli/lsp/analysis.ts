@@ -5,7 +5,7 @@
  * argument list or list (the "frames" around it).
  */
 import type { IToken } from "chevrotain";
-import { compileSource, type CompileResult } from "../../compiler/compile.js";
+import { IncrementalCompiler, type CompileResult } from "../../compiler/compile.js";
 import type { ColumnDecl, Schema, Span, TableDecl } from "../../compiler/ir.js";
 import { lex } from "../../grammar/lexer.js";
 import { SourceMap } from "../../grammar/span.js";
@@ -25,15 +25,75 @@ const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block",
 export class Analysis {
   readonly result: CompileResult;
   readonly tokens: IToken[];
-  private readonly source: SourceMap;
+  private source: SourceMap | undefined;
 
+  /**
+   * Compiles `text` with `compiler`, which keeps the readings of the
+   * declarations an edit did not touch from the document's previous version
+   * (issue #13); a fresh compiler compiles it whole.
+   */
   constructor(
     readonly text: string,
     readonly file: string,
+    compiler: IncrementalCompiler | { result: CompileResult; tokens: IToken[] } = new IncrementalCompiler(),
   ) {
-    this.result = compileSource(text, file);
-    this.source = new SourceMap(file, text);
-    this.tokens = lex(text, this.source).tokens;
+    const compiled = compiler instanceof IncrementalCompiler ? compiler.compile(text, file) : compiler;
+    this.result = "result" in compiled ? compiled.result : compiled;
+    this.tokens = compiled.tokens;
+  }
+
+  /**
+   * `text` (a newer version of the same document) with its own tokens but
+   * this analysis's schema: what completion answers from while the new
+   * version is not compiled yet, so a keystroke's completion does not wait
+   * for a compile of the whole file (issue #13). The schema may be one edit
+   * behind. Only the top-level declaration around `offset` is lexed (a
+   * position's frames never reach outside it), unless that cannot be done
+   * safely (the edit opened a comment or string), then the whole text.
+   */
+  retext(text: string, offset: number): Analysis {
+    const tokens = this.declarationTokens(text, offset) ?? lex(text, new SourceMap(this.file, text)).tokens;
+    return new Analysis(text, this.file, { result: this.result, tokens });
+  }
+
+  /** The tokens of the declaration around `offset` in `text`, at their places in `text`; nothing when unsure. */
+  private declarationTokens(text: string, offset: number): IToken[] | undefined {
+    const old = this.text;
+    let same = 0;
+    const max = Math.min(old.length, text.length);
+    while (same < max && old.charCodeAt(same) === text.charCodeAt(same)) same++;
+    const delta = text.length - old.length;
+    // Where each top-level declaration starts in the new text: unchanged before the edit, moved by `delta` after it.
+    const s = this.schema;
+    const starts = [s.api?.span, s.generate?.span, ...s.enums.map((e) => e.span), ...s.domains.map((d) => d.span)]
+      .concat(s.tables.map((t) => t.span))
+      .filter((span): span is Span => span !== undefined)
+      .map((span) => (span.offset < same ? span.offset : span.offset + delta))
+      .sort((a, b) => a - b);
+    let from = -1;
+    let to = text.length;
+    for (const start of starts) {
+      if (start <= offset) from = start;
+      else {
+        to = start;
+        break;
+      }
+    }
+    if (from < 0 || !/^(table|enum|domain|api|generate)\b/.test(text.slice(from, from + 9))) return undefined;
+    const lexed = lex(text.slice(from, to), new SourceMap(this.file, text.slice(from, to)));
+    if (lexed.diagnostics.some((d) => d.code !== "unexpected-character")) return undefined;
+    let line = 0;
+    for (let i = text.indexOf("\n"); i >= 0 && i < from; i = text.indexOf("\n", i + 1)) line++;
+    const column = from - (text.lastIndexOf("\n", from - 1) + 1);
+    for (const t of lexed.tokens) {
+      if (t.startLine === 1) t.startColumn = (t.startColumn ?? 1) + column;
+      if (t.endLine === 1) t.endColumn = (t.endColumn ?? 1) + column;
+      t.endOffset = (t.endOffset ?? t.startOffset) + from;
+      t.startOffset += from;
+      t.startLine = (t.startLine ?? 1) + line;
+      t.endLine = (t.endLine ?? 1) + line;
+    }
+    return lexed.tokens;
   }
 
   /** The schema as far as it was built. */
@@ -119,6 +179,7 @@ export class Analysis {
 
   /** 1-based line of an offset. */
   lineOf(offset: number): number {
+    this.source ??= new SourceMap(this.file, this.text);
     return this.source.position(offset).line;
   }
 }

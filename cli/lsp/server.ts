@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { formatSource, FormatterBug } from "../../grammar/format/index.js";
+import { IncrementalCompiler } from "../../compiler/compile.js";
 import { Analysis } from "./analysis.js";
 import { complete } from "./completion.js";
 import { hover } from "./hover.js";
@@ -24,6 +25,13 @@ function fileName(uri: string): string {
     return uri;
   }
 }
+
+/**
+ * How long after an edit its diagnostics are computed: long enough for a
+ * completion or hover sent with the keystroke to be answered first, and for
+ * a burst of keystrokes to be compiled once (issue #13).
+ */
+const DIAGNOSTICS_DELAY_MS = 20;
 
 /** The capabilities the server announces. */
 export const CAPABILITIES: InitializeResult["capabilities"] = {
@@ -41,13 +49,15 @@ export const CAPABILITIES: InitializeResult["capabilities"] = {
  */
 export function serveLanguage(connection: Connection, version: string): void {
   const documents = new TextDocuments(TextDocument);
-  const cache = new Map<string, { version: number; analysis: Analysis }>();
+  const cache = new Map<string, { version: number; analysis: Analysis; compiler: IncrementalCompiler }>();
 
+  // One incremental compiler per document: an edit re-reads only the declarations it touched (issue #13).
   const analysisOf = (doc: TextDocument): Analysis => {
     const hit = cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.analysis;
-    const analysis = new Analysis(doc.getText(), fileName(doc.uri));
-    cache.set(doc.uri, { version: doc.version, analysis });
+    const compiler = hit?.compiler ?? new IncrementalCompiler();
+    const analysis = new Analysis(doc.getText(), fileName(doc.uri), compiler);
+    cache.set(doc.uri, { version: doc.version, analysis, compiler });
     return analysis;
   };
 
@@ -56,11 +66,28 @@ export function serveLanguage(connection: Connection, version: string): void {
     serverInfo: { name: "resc", version },
   }));
 
+  // Diagnostics are computed once the messages already received are answered: a completion typed with the edit
+  // does not wait for them, and a burst of edits is compiled once, at its last version (issue #13).
+  const pending = new Map<string, NodeJS.Timeout>();
   documents.onDidChangeContent(({ document }) => {
-    const diagnostics = analysisOf(document).result.diagnostics.map(toLspDiagnostic);
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    clearTimeout(pending.get(document.uri));
+    pending.set(
+      document.uri,
+      setTimeout(() => {
+        pending.delete(document.uri);
+        // After the immediates already queued, among them the writes of answers just given, so none waits on this.
+        setImmediate(() => {
+          const current = documents.get(document.uri);
+          if (!current || pending.has(current.uri)) return;
+          const diagnostics = analysisOf(current).result.diagnostics.map(toLspDiagnostic);
+          void connection.sendDiagnostics({ uri: current.uri, version: current.version, diagnostics });
+        });
+      }, DIAGNOSTICS_DELAY_MS),
+    );
   });
   documents.onDidClose(({ document }) => {
+    clearTimeout(pending.get(document.uri));
+    pending.delete(document.uri);
     cache.delete(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
@@ -84,7 +111,10 @@ export function serveLanguage(connection: Connection, version: string): void {
     const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
     const word = /@{0,2}[A-Za-z0-9_]*$/.exec(text.slice(lineStart, offset))?.[0] ?? "";
     const range = { start: doc.positionAt(offset - word.length), end: position };
-    return complete(analysisOf(doc), { offset, range });
+    // Before the edit's compile: the new text's tokens with the last compiled schema (Analysis.retext).
+    const hit = cache.get(doc.uri);
+    const analysis = hit && hit.version !== doc.version ? hit.analysis.retext(text, offset) : analysisOf(doc);
+    return complete(analysis, { offset, range });
   });
 
   connection.onDefinition(({ textDocument, position }) => {
