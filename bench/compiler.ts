@@ -1,27 +1,45 @@
 /**
- * `npm run bench:compiler`: the compiler at 100, 500 and 1,000 tables
- * (issue #13): wall time and peak memory of `resc check`, `resc openapi`
- * and `resc generate` on the synthetic schema (bench/synthetic.ts), and of
- * `resc check` on Pagila, each a fresh `node bin/resc.js …` process as a
- * user runs it. Peak memory from GNU time when installed, else the child's
- * own resource usage. Prints a Markdown table (`--out FILE` writes it too).
+ * `npm run bench:compiler`: every figure of issue #13's table. On the
+ * synthetic schema (bench/synthetic.ts) of 100, 500 and 1,000 tables: wall
+ * time and peak memory of `resc check`, `resc openapi` (and the document's
+ * size) and `resc generate`; `resc check` on Pagila; and a service's start
+ * on a loaded Pagila database, from launch to its first 200 on
+ * `GET /films/1`: the hand-written Hono server, the Hono module
+ * `resc generate` writes (bench/generated-server.ts) and `resc serve`.
+ * Each command is a fresh `node …` process as a user runs it; times are the
+ * median of `--runs` runs (default 5), memory the largest peak RSS (GNU
+ * time when installed). Prints Markdown (`--out FILE` writes it too).
+ * `--no-start` skips the start-up rows (they need PostgreSQL).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { createBenchDatabase } from "./database.js";
+import { buildServers, SERVER_ENTRIES } from "./servers.js";
 import { syntheticSchema } from "./synthetic.js";
 
 const { values: opts } = parseArgs({
-  options: { sizes: { type: "string", default: "100,500,1000" }, out: { type: "string" } },
+  options: {
+    sizes: { type: "string", default: "100,500,1000" },
+    runs: { type: "string", default: "5" },
+    out: { type: "string" },
+    "no-start": { type: "boolean", default: false },
+  },
 });
+const runs = Number(opts.runs);
 const bin = path.resolve("bin/resc.js");
 const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
-/** Seconds and peak RSS in MB of one command. */
-function measure(args: string[], cwd: string): { seconds: number; mb: number | undefined } {
+interface Figure {
+  seconds: number;
+  mb: number | undefined;
+}
+
+/** Seconds and peak RSS in MB of one `node bin/resc.js …` run. */
+function once(args: string[], cwd: string): Figure {
   const start = performance.now();
   if (gnuTime) {
     const r = spawnSync(gnuTime, ["-f", "%M", process.execPath, bin, ...args], {
@@ -36,10 +54,47 @@ function measure(args: string[], cwd: string): { seconds: number; mb: number | u
   return { seconds: (performance.now() - start) / 1000, mb: undefined };
 }
 
-const fmt = (m: { seconds: number; mb: number | undefined }): string =>
-  `${m.seconds.toFixed(2)} s${m.mb !== undefined ? `, ${m.mb} MB` : ""}`;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** The median time and the largest peak memory of `runs` runs. */
+function measure(args: string[], cwd: string): Figure {
+  const all = Array.from({ length: runs }, () => once(args, cwd));
+  const mbs = all.map((f) => f.mb).filter((m): m is number => m !== undefined);
+  return { seconds: median(all.map((f) => f.seconds)), mb: mbs.length > 0 ? Math.max(...mbs) : undefined };
+}
+
+const fmt = (m: Figure): string => `${m.seconds.toFixed(2)} s${m.mb !== undefined ? `, ${m.mb} MB` : ""}`;
+
+/** Seconds from launching `args` to the first 200 on GET /films/1 (the process gets DATABASE_URL and PORT). */
+async function startToFirst200(args: string[], databaseUrl: string): Promise<number> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const start = performance.now();
+  const child = spawn(
+    process.execPath,
+    args.map((a) => (a === "$PORT" ? String(port) : a)),
+    { stdio: "ignore", env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" } },
+  );
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
+      const r = await fetch(`http://127.0.0.1:${port}/films/1`).catch(() => undefined);
+      if (r?.status === 200) return (performance.now() - start) / 1000;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
 const dir = await mkdtemp(path.join(os.tmpdir(), "resc-bench-compiler-"));
-const rows = ["| tables | resc check | resc openapi (size) | resc generate |", "|---:|---|---|---|"];
+const rows = [
+  `Median of ${runs} runs, each a fresh process; memory: the largest peak RSS.`,
+  "",
+  "| tables | resc check | resc openapi (size) | resc generate |",
+  "|---:|---|---|---|",
+];
 try {
   for (const n of opts.sizes.split(",").map(Number)) {
     const file = path.join(dir, `s${n}.resource`);
@@ -63,6 +118,30 @@ try {
   }
   const pagila = measure(["check", path.resolve("fixtures/pagila/pagila.resource")], dir);
   rows.push("", `\`resc check fixtures/pagila/pagila.resource\`: ${fmt(pagila)}`);
+
+  if (!opts["no-start"]) {
+    await buildServers();
+    const db = await createBenchDatabase();
+    try {
+      const servers: [string, string[]][] = [
+        ["hand-written Hono + pg server (bench/handwritten)", [SERVER_ENTRIES["hand-written"]]],
+        ["the Hono module `resc generate` writes (bench/generated-server.ts)", [SERVER_ENTRIES.generated]],
+        [
+          "`resc serve fixtures/pagila/pagila.resource`",
+          [bin, "serve", path.resolve("fixtures/pagila/pagila.resource"), "--port", "$PORT", "--log-level", "silent"],
+        ],
+      ];
+      rows.push("", "A service's start on Pagila, launch to the first 200 (`GET /films/1`):", "");
+      rows.push("| server | median | slowest |", "|---|---:|---:|");
+      for (const [label, args] of servers) {
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) times.push(await startToFirst200(args, db.url));
+        rows.push(`| ${label} | ${median(times).toFixed(2)} s | ${Math.max(...times).toFixed(2)} s |`);
+      }
+    } finally {
+      await db.drop();
+    }
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

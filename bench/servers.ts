@@ -31,6 +31,7 @@ export interface ServerProcess {
 export const SERVER_ENTRIES = {
   resc: path.join(BENCH_DIR, ".build/bench/resc-server.js"),
   "hand-written": path.join(BENCH_DIR, ".build/bench/handwritten/server.js"),
+  generated: path.join(BENCH_DIR, ".build/bench/generated-server.js"),
 } as const;
 
 /** The schema the resc server serves. */

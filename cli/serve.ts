@@ -1,7 +1,10 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Args, Command, Flags } from "@oclif/core";
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+import * as Args from "@oclif/core/args";
+import { Command } from "@oclif/core/command";
+import * as Flags from "@oclif/core/flags";
 import type { MiddlewareHandler } from "hono";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import type { HooksModule } from "./dev/hooks-module.js";
@@ -65,16 +68,6 @@ export default class Serve extends Command {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
-    const { buildDescriptor } = await import("../compiler/descriptor.js");
-    const { createServeApp } = await import("./serve/app.js");
-    const { serve } = await import("@hono/node-server");
-    const { createPgExecutor } = await import("../runtime/exec/pg.js");
-    const { createReplicaRouter } = await import("../runtime/exec/replicas.js");
-    const { listenFailure } = await import("./dev.js");
-    const { loadHooksModule } = await import("./dev/hooks-module.js");
-    const { findSchemaMismatches } = await import("./dev/schema-check.js");
-    const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Serve);
     if (flags.workers > 1 && cluster.isPrimary) return this.supervise(flags.workers, flags["shutdown-timeout"]);
     const fail = (lines: string[]): never => {
@@ -83,22 +76,8 @@ export default class Serve extends Command {
     };
     const url = databaseUrl(flags["database-url"]);
     if (!url) fail([`${NO_DATABASE_URL} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
-    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) fail([r.message]);
-    const schema = r.ok ? r.schema : undefined!;
-    const service = buildDescriptor(schema);
-    let loaded: HooksModule = { hooks: {} };
-    if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => fail([e.message]));
-    let middleware: MiddlewareHandler | undefined;
-    if (flags.middleware) {
-      const mod = (await import(pathToFileURL(path.resolve(flags.middleware)).href).catch((e: Error) =>
-        fail([`cannot load middleware module ${flags.middleware}: ${e.message}`]),
-      )) as { default?: unknown };
-      if (typeof mod.default !== "function")
-        fail([`${flags.middleware} has no default export that is a Hono middleware`]);
-      middleware = mod.default as MiddlewareHandler;
-    }
-
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const db = createPgExecutor({
       connectionString: url!,
       max: flags["pool-size"],
@@ -106,20 +85,59 @@ export default class Serve extends Command {
       lockTimeoutMillis: flags["lock-timeout"],
       pgbouncer: flags.pgbouncer,
     });
+    // The pool's connections open while the rest loads and the schema compiles (issue #13: launch to first answer).
+    const warming = db.warmUp().catch(() => 0);
+    const failClosing = async (lines: string[]): Promise<never> => {
+      await db.close();
+      return fail(lines);
+    };
+    const [
+      { buildDescriptor },
+      { createServeApp },
+      { serve },
+      { createReplicaRouter },
+      { listenFailure },
+      { loadHooksModule },
+      { findSchemaMismatches },
+      { loadSchema },
+    ] = await Promise.all([
+      import("../compiler/descriptor.js"),
+      import("./serve/app.js"),
+      import("@hono/node-server"),
+      import("../runtime/exec/replicas.js"),
+      import("./dev.js"),
+      import("./dev/hooks-module.js"),
+      import("./dev/schema-check.js"),
+      import("./load.js"),
+    ]);
+    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
+    if (!r.ok) await failClosing([r.message]);
+    const schema = r.ok ? r.schema : undefined!;
+    const service = buildDescriptor(schema);
+    let loaded: HooksModule = { hooks: {} };
+    if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => failClosing([e.message]));
+    let middleware: MiddlewareHandler | undefined;
+    if (flags.middleware) {
+      const mod = (await import(pathToFileURL(path.resolve(flags.middleware)).href).catch((e: Error) =>
+        failClosing([`cannot load middleware module ${flags.middleware}: ${e.message}`]),
+      )) as { default?: unknown };
+      if (typeof mod.default !== "function")
+        await failClosing([`${flags.middleware} has no default export that is a Hono middleware`]);
+      middleware = mod.default as MiddlewareHandler;
+    }
+
     // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
-    const mismatches = await findSchemaMismatches(db, schema).catch(async (e: Error) => {
-      await db.close();
-      return fail([`cannot reach the database: ${e.message}`]);
-    });
+    const mismatches = await findSchemaMismatches(db, schema).catch((e: Error) =>
+      failClosing([`cannot reach the database: ${e.message}`]),
+    );
     if (mismatches.length > 0) {
-      await db.close();
-      fail([
+      await failClosing([
         `the database does not match ${args.file}:`,
         ...mismatches.map((m) => `  - ${m}`),
         "apply the migrations first: resc migrate deploy",
       ]);
     }
-    await db.warmUp();
+    await warming;
     // Reads go to the replicas in turn, falling back to the primary when one is down (decision 1302).
     const replicas = (flags["read-database-url"] ?? []).map((u) => {
       const parsed = new URL(u);

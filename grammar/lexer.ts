@@ -21,10 +21,10 @@ export const allTokens: readonly TokenType[] = [
   Identifier,
 ];
 
-const lexer = new Lexer([...allTokens], {
-  positionTracking: "full",
-  ensureOptimizations: false,
-});
+/** The options of the shared lexer; `skipValidations` as for the parser (test/grammar/grammar-validity.test.ts). */
+export const LEXER_CONFIG = { positionTracking: "full", ensureOptimizations: false, skipValidations: true } as const;
+
+const lexer = new Lexer([...allTokens], LEXER_CONFIG);
 
 /** Joins lexing errors separated only by spaces on one line, so `#! $$` is one diagnostic, not two. */
 function mergeRuns(errors: ILexingError[], text: string): { offset: number; length: number }[] {

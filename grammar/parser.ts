@@ -61,10 +61,18 @@ export class ResourceParser extends CstParser {
   private readonly altLists: Record<string, IOrAlt<unknown>[]> = {};
   private readonly altOpts: Record<string, OrMethodOpts<unknown>> = {};
 
-  constructor() {
+  /**
+   * @param options.validate run Chevrotain's grammar validations (ambiguities,
+   *   left recursion, …) while building: off for the shared instance, since
+   *   they cost 20 ms at every `resc` start and the grammar only changes in
+   *   development; test/grammar/grammar-validity.test.ts builds one with them
+   *   on, which throws on a definition error (issue #13).
+   */
+  constructor(options: { validate?: boolean } = {}) {
     super([...allTokens], {
       recoveryEnabled: true,
       maxLookahead: 3,
+      skipValidations: options.validate !== true,
       nodeLocationTracking: "onlyOffset",
       errorMessageProvider: syntaxMessageProvider,
     });
