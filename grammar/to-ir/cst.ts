@@ -16,7 +16,9 @@ export function nodes(node: CstNode | undefined, key: string): CstNode[] {
 
 /** The first sub-node under `key`. */
 export function node(parent: CstNode | undefined, key: string): CstNode | undefined {
-  return nodes(parent, key)[0];
+  // A loop, not `nodes(…)[0]`: this runs for every name, type and attribute of a file (issue #13).
+  for (const e of parent?.children[key] ?? []) if (isNode(e)) return e;
+  return undefined;
 }
 
 /** The real (not recovery-inserted) tokens stored under `key` (a token name or label). */
@@ -26,7 +28,8 @@ export function tokens(node: CstNode | undefined, key: string): IToken[] {
 
 /** The first real token under `key`. */
 export function token(node: CstNode | undefined, key: string): IToken | undefined {
-  return tokens(node, key)[0];
+  for (const e of node?.children[key] ?? []) if (!isNode(e) && real(e)) return e;
+  return undefined;
 }
 
 /** Every real token of a node, in source order. */
@@ -86,5 +89,13 @@ export function offsetRange(n: CstNode | undefined): { start: number; end: numbe
 
 /** The token of an `anyName` node (an identifier or a keyword used as a name). */
 export function nameToken(n: CstNode | undefined): IToken | undefined {
+  // An anyName node holds one token: take it without walking.
+  if (n) {
+    const keys = Object.keys(n.children);
+    if (keys.length === 1) {
+      const only = n.children[keys[0]!]!;
+      if (only.length === 1 && !isNode(only[0]!)) return real(only[0]) ? only[0] : undefined;
+    }
+  }
   return tokenRange(n)?.first;
 }

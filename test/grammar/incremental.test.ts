@@ -13,19 +13,9 @@ import { describe, expect, it } from "vitest";
 import { compileSource, IncrementalCompiler } from "../../compiler/compile.js";
 import { IncrementalParser } from "../../grammar/incremental.js";
 import { syntheticSchema } from "../../bench/synthetic.js";
+import { rng } from "../support/rng.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-/** mulberry32: a seeded PRNG, so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The text cut before each line that starts a top-level declaration. */
 const declarations = (text: string): string[] => text.split(/\n(?=(?:table|enum|domain|api|generate)\b)/);

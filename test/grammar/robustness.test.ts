@@ -8,19 +8,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "../../grammar/index.js";
+import { rng } from "../support/rng.js";
 
 const SPEC = readFileSync(fileURLToPath(new URL("../../spec.resource", import.meta.url)), "utf8");
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = `{}()[]@@"'=:,-?/*\n abcz019_é`;
 

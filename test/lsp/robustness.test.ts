@@ -12,20 +12,10 @@ import { complete } from "../../cli/lsp/completion.js";
 import { hover } from "../../cli/lsp/hover.js";
 import { declarationSpan, resolve } from "../../cli/lsp/resolve.js";
 import { documentSymbols } from "../../cli/lsp/symbols.js";
+import { rng } from "../support/rng.js";
 
 const SPEC = readFileSync(path.resolve(import.meta.dirname, "../../spec.resource"), "utf8");
 const RANGE = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-
-/** A small deterministic PRNG (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function everyFeatureEverywhere(text: string, step: number): number {
   const a = new Analysis(text, "x.resource");
