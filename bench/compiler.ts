@@ -88,9 +88,21 @@ async function startToFirst200(args: string[], databaseUrl: string): Promise<num
   }
 }
 
+/** Median seconds of `node …args` (a process that starts and ends). */
+function nodeSeconds(args: string[]): number {
+  const times = Array.from({ length: runs }, () => {
+    const start = performance.now();
+    spawnSync(process.execPath, args, { stdio: "ignore" });
+    return (performance.now() - start) / 1000;
+  });
+  return median(times);
+}
+
 const dir = await mkdtemp(path.join(os.tmpdir(), "resc-bench-compiler-"));
+// This machine's speed moves by a quarter from hour to hour (shared cores): an empty process says how fast it is now.
+const calibration = `An empty Node process (\`node -e 0\`) took ${nodeSeconds(["-e", "0"]).toFixed(2)} s and \`resc --version\` ${nodeSeconds([bin, "--version"]).toFixed(2)} s during this run.`;
 const rows = [
-  `Median of ${runs} runs, each a fresh process; memory: the largest peak RSS.`,
+  `Median of ${runs} runs, each a fresh process; memory: the largest peak RSS. ${calibration}`,
   "",
   "| tables | resc check | resc openapi (size) | resc generate |",
   "|---:|---|---|---|",

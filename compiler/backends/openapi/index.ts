@@ -78,7 +78,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
   for (const table of service.tables) {
     const res = table.resource;
     const names = schemaNames(table);
-    if (needRows.has(table.name)) schemas[names.row] = rowSchema(table);
+    if (needRows.has(table.name)) schemas[names.row] = rowSchema(table, shared);
     if (!res) continue;
     const tag: Tag = { name: table.name };
     const description = tagDescription([table.doc, res.doc]);
@@ -91,13 +91,13 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
       schemas[names.expansions] = expansionsSchema(service, table);
     if (res.ops.list) {
       schemas[names.list] = listSchema(table, shared);
-      schemas[names.listItem] = listItemSchema(table);
+      schemas[names.listItem] = listItemSchema(table, shared);
       if (vocabulary(table).filterable.length > 0) {
         schemas[names.filter] = filterTreeSchema(table, `#/components/schemas/${names.filter}`, shared);
       }
     }
-    if (res.ops.create) schemas[names.create] = createSchema(table);
-    if (res.ops.update) schemas[names.update] = updateSchema(table);
+    if (res.ops.create) schemas[names.create] = createSchema(table, shared);
+    if (res.ops.update) schemas[names.update] = updateSchema(table, shared);
 
     const p = resourcePaths(table, ref(names.filter), shared);
     if (p.collection) paths[res.path] = p.collection;

@@ -63,7 +63,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.list) {
     const l = res.limits;
     collection.get = operation(table, "list", `List ${table.name}`, {
-      description: `At most ${l.maxFilters} filter conditions (URL filters, groups and tree together) and ${l.maxSortTerms} sort terms; other parameters are refused with 400.`,
+      description: `At most ${l.maxFilters} filter conditions (all filters together) and ${l.maxSortTerms} sort terms.`,
       parameters: listParameters(table, treeSchema, shared),
       responses: {
         "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
@@ -107,9 +107,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.read) {
     const expand = sharedExpand(table, shared);
     item.get = operation(table, "read", `Read one row of ${table.name}`, {
-      description: expand
-        ? "The row with this key; `expand` embeds relations. No other query parameter is taken."
-        : "The row with this key. No query parameter is taken.",
+      description: expand ? "The row with this key, `expand` embedding relations." : "The row with this key.",
       ...(expand ? { parameters: [expand] } : {}),
       responses: {
         "200": { description: "The row.", content: { [JSON_TYPE]: { schema: readSchema(table) } } },

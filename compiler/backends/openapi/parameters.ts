@@ -56,7 +56,10 @@ const oneOf = (names: readonly string[]): string => `(?:${names.join("|")})`;
  * value (`?sort=a,-b`), or both. Each item's pattern admits a
  * comma-separated list of `term`s with optional spaces, so validating
  * proxies accept every form the service does; `examples` lists the
- * single terms (docs/decisions/1010-list-parameter-forms.md).
+ * single terms (docs/decisions/1010-list-parameter-forms.md). The pattern
+ * names each term once (a stray trailing comma passes it and is refused
+ * by the service): the column list is a table's longest text, and writing
+ * it once keeps the document a third of its first size (decision 1320).
  */
 function termList(
   name: string,
@@ -65,14 +68,13 @@ function termList(
   terms: readonly string[],
   extra: JsonSchema = {},
 ): Parameter {
-  const t = `\\s*${term}\\s*`;
   return {
     name,
     in: "query",
     description,
     schema: {
       type: "array",
-      items: { type: "string", pattern: `^${t}(?:,${t})*$`, examples: [...terms] },
+      items: { type: "string", pattern: `^(?:\\s*${term}\\s*(?:,|$))+$`, examples: [...terms] },
       minItems: 1,
       uniqueItems: true,
       ...extra,
@@ -177,8 +179,7 @@ function filterTree(leaves: { column: string; leaf: ExampleLeaf }[], treeSchema:
   const p: Parameter = {
     name: "filter",
     in: "query",
-    description:
-      "The filter as a JSON tree: `{field, op, value}` leaves with the operators of the field's parameter (list operands as an array), `{op: and|or|not, children}` groups; ANDed with the URL filters.",
+    description: "The filter as a JSON tree (`FilterOperator` says how), ANDed with the URL filters.",
     // A string whose content is JSON of the tree schema (JSON Schema 2020-12 content keywords):
     // generators read it as a string parameter, which `content` broke (docs/decisions/1011-filter-parameter-schema.md).
     schema: { type: "string", contentMediaType: "application/json", contentSchema: treeSchema },
@@ -207,7 +208,12 @@ export function filterTreeSchema(table: TableDescriptor, selfRef: string, shared
         properties: {
           field: { type: "string", enum: [...v.filterable] },
           op: shared.memo(`operators\u0000${[...ops].sort().join()}`, () =>
-            shared.schema("FilterOperator", { type: "string", enum: [...ops].sort() }),
+            shared.schema("FilterOperator", {
+              type: "string",
+              enum: [...ops].sort(),
+              description:
+                "The operator of a `?filter=` tree node. A tree is `{field, op, value}` leaves, with the operators of the field's URL parameter (list operands as an array), and `{op: and|or|not, children}` groups.",
+            }),
           ),
           value: {},
         },
@@ -265,7 +271,7 @@ export function listParameters(
     const terms = [v.sortable[0], `-${v.sortable[0]}`, `${v.sortable[0]}.desc`, ...v.sortable.slice(1)];
     const cols = oneOf(v.sortable);
     const extra: JsonSchema = limits ? { maxItems: limits.maxSortTerms } : {};
-    params.push(termList("sort", sortDescription(table, v), `(?:-${cols}|${cols}(?:\\.(?:asc|desc))?)`, terms, extra));
+    params.push(termList("sort", sortDescription(table, v), `-?${cols}(?:\\.(?:asc|desc))?`, terms, extra));
   }
   params.push(
     termList(

@@ -11,12 +11,13 @@ import {
   type RelationDescriptor,
   type ServiceDescriptor,
   type TableDescriptor,
+  type ColumnDescriptor,
 } from "../../../runtime/descriptor.js";
 import { docText } from "./markdown.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { pascalCase } from "../hono/names.js";
 import type { JsonSchema } from "./types.js";
-import { valueSchema, type ValueUse } from "./values.js";
+import { baseSqlType, valueSchema, type ValueUse } from "./values.js";
 import type { SharedComponents } from "./components.js";
 
 /** The schema names of one table. */
@@ -83,7 +84,7 @@ function relationSchema(service: ServiceDescriptor, r: RelationDescriptor): Json
   const order = r.order.length > 0 ? `ordered by ${orderText(r)}, then the key` : "in key order";
   return {
     type: "object",
-    description: `?expand=${r.name}: the ${r.target} rows whose ${r.column} refers to this row, at most ${cap}, ${order}; has_more says whether the cap cut some off.`,
+    description: `?expand=${r.name}: the ${r.target} rows whose ${r.column} refers to this row, at most ${cap} (has_more: whether there were more), ${order}.`,
     properties: {
       items: { type: "array", items: ref(target), maxItems: cap },
       has_more: { type: "boolean" },
@@ -92,12 +93,41 @@ function relationSchema(service: ServiceDescriptor, r: RelationDescriptor): Json
   };
 }
 
-function columnProperties(table: TableDescriptor, names: readonly string[], use: ValueUse): Record<string, JsonSchema> {
+/** Value schemas shorter than this (JSON characters) stay inline: a `$ref` would be as long. */
+const SHARE_VALUES_FROM = 64;
+
+/**
+ * `col`'s value schema, or a `$ref` to the one shared copy of it when it is
+ * long and says nothing of the column itself (no `///` comment): a date, a
+ * nullable 64-bit integer or a numeric body field reads the same in every
+ * table, and was most of a table's share of the document (issue #13,
+ * decision 1320). Named after the SQL type: `NullableDateValue`, `BigintInput`.
+ */
+function sharedValue(col: ColumnDescriptor, use: ValueUse, shared: SharedComponents): JsonSchema {
+  const schema = valueSchema(col, use);
+  if (col.doc !== undefined || JSON.stringify(schema).length < SHARE_VALUES_FROM) return schema;
+  // Named after the SQL type without its modifiers: `smallint` and `integer` share a kind, not a schema.
+  const type = baseSqlType(col)
+    .replace(/\(.*\)/, "")
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
+  const name = `${col.nullable ? "Nullable" : ""}${type}${col.array ? "Array" : ""}${use === "body" ? "Input" : "Value"}`;
+  return shared.schema(name, schema);
+}
+
+function columnProperties(
+  table: TableDescriptor,
+  names: readonly string[],
+  use: ValueUse,
+  shared: SharedComponents,
+): Record<string, JsonSchema> {
   const visible = vocabulary(table).visible;
   const out: Record<string, JsonSchema> = {};
   for (const name of names) {
     const col = visible.get(name);
-    if (col) out[name] = valueSchema(col, use);
+    if (col) out[name] = sharedValue(col, use, shared);
   }
   return out;
 }
@@ -116,11 +146,11 @@ function objectSchema(
 }
 
 /** `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target). */
-export function rowSchema(table: TableDescriptor): JsonSchema {
+export function rowSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
   return objectSchema(
     table.doc === undefined ? undefined : docText(table.doc),
-    columnProperties(table, v.selectable, "row"),
+    columnProperties(table, v.selectable, "row", shared),
     v.selectable,
   );
 }
@@ -137,12 +167,12 @@ export function expansionsSchema(service: ServiceDescriptor, table: TableDescrip
  * expanded relations are those of `<P>Expansions`, referenced rather than
  * repeated (decision 1320).
  */
-export function listItemSchema(table: TableDescriptor): JsonSchema {
+export function listItemSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
   const keys = table.primaryKey.filter((k) => v.visible.has(k));
   const columns = objectSchema(
     `A ${table.name} row of a list page: every column, or with ?select the chosen ones and the key.`,
-    columnProperties(table, v.selectable, "row"),
+    columnProperties(table, v.selectable, "row", shared),
     keys,
   );
   return expandableRelations(table).length > 0 ? { allOf: [columns, ref(schemaNames(table).expansions)] } : columns;
@@ -200,11 +230,11 @@ export function listSchema(table: TableDescriptor, shared: SharedComponents): Js
  * nullable nor defaulted. Unknown fields are refused, hence
  * `additionalProperties: false`.
  */
-export function createSchema(table: TableDescriptor): JsonSchema {
+export function createSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
   return objectSchema(
-    `A ${table.name} to create: read-only columns are set by the service, defaulted ones may be left out.`,
-    columnProperties(table, v.createWritable, "body"),
+    `A ${table.name} to create; the service sets read-only columns, and defaulted ones may be left out.`,
+    columnProperties(table, v.createWritable, "body", shared),
     v.required,
     { additionalProperties: false },
   );
@@ -215,11 +245,11 @@ export function createSchema(table: TableDescriptor): JsonSchema {
  * create fields minus the immutable ones, every field optional, at least
  * one present (an empty change set is a 400).
  */
-export function updateSchema(table: TableDescriptor): JsonSchema {
+export function updateSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
   return objectSchema(
     `The ${table.name} fields to change (at least one); null clears a nullable column.`,
-    columnProperties(table, v.updateWritable, "body"),
+    columnProperties(table, v.updateWritable, "body", shared),
     [],
     { additionalProperties: false, minProperties: 1 },
   );
