@@ -82,10 +82,12 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
           ...(single
             ? {
                 headers: {
-                  Location: shared.header("Location", {
-                    description: "The new row's path, the collection's path and /{id}.",
-                    schema: { type: "string", format: "uri-reference" },
-                  }),
+                  Location: shared.memo("Location", () =>
+                    shared.header("Location", {
+                      description: "The new row's path, the collection's path and /{id}.",
+                      schema: { type: "string", format: "uri-reference" },
+                    }),
+                  ),
                 },
               }
             : {}),

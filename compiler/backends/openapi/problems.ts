@@ -123,5 +123,14 @@ export function problemResponses(): Record<string, Response> {
 
 /** References to the problem responses of `statuses`, keyed by status code. */
 export function problemRefs(statuses: readonly ProblemStatus[]): Record<string, Response> {
-  return Object.fromEntries(statuses.map((p) => [p.status, { $ref: `#/components/responses/${p.name}` }]));
+  return Object.fromEntries(statuses.map((p) => [p.status, responseRef(p)]));
+}
+
+const refs = new Map<string, Response>();
+
+/** The one `$ref` object of a status's response: every operation shares it, as the printed JSON does (issue #13). */
+function responseRef(p: ProblemStatus): Response {
+  let r = refs.get(p.name);
+  if (!r) refs.set(p.name, (r = { $ref: `#/components/responses/${p.name}` }));
+  return r;
 }

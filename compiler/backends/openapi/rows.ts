@@ -192,6 +192,20 @@ export function listItemSchema(table: TableDescriptor, shared: SharedComponents)
  */
 export function listSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const maxPageSize = table.resource?.limits.maxPageSize;
+  return {
+    allOf: [
+      objectSchema(
+        `A page of ${table.name} rows.`,
+        { items: { type: "array", items: ref(schemaNames(table).listItem) } },
+        ["items"],
+      ),
+      shared.memo(`page\u0000${maxPageSize}`, () => pageSchema(maxPageSize, shared)),
+    ],
+  };
+}
+
+/** The shared `Page` schema of lists whose page size is at most `maxPageSize`. */
+function pageSchema(maxPageSize: number | undefined, shared: SharedComponents): JsonSchema {
   const perPage: JsonSchema = { type: "integer", minimum: 1, description: "Rows per page as applied." };
   if (maxPageSize !== undefined) perPage.maximum = maxPageSize;
   const page = objectSchema(
@@ -219,16 +233,7 @@ export function listSchema(table: TableDescriptor, shared: SharedComponents): Js
     },
     ["per_page", "has_more"],
   );
-  return {
-    allOf: [
-      objectSchema(
-        `A page of ${table.name} rows.`,
-        { items: { type: "array", items: ref(schemaNames(table).listItem) } },
-        ["items"],
-      ),
-      shared.schema("Page", page),
-    ],
-  };
+  return shared.schema("Page", page);
 }
 
 /**
