@@ -3,7 +3,8 @@
  * imports, doc comments: one member or statement per line, unindented) in
  * prettier's final form without running prettier: indentation by bracket
  * depth, doc-comment alignment, blank lines as prettier keeps them, long
- * import lists broken one name per line. A line it cannot settle (longer
+ * import lists broken one name per line, long unions of string literals
+ * and long interface type parameters broken as prettier breaks them. A line it cannot settle (longer
  * than 80 columns once indented) sends the text to prettier itself, loaded
  * only then, so the output is prettier's in every case; test/golden.test.ts
  * holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
@@ -71,6 +72,57 @@ function breakTypeArguments(pad: string, t: string): string[] | undefined {
   return lines.every((l) => l.length <= WIDTH) ? lines : undefined;
 }
 
+/** `text` split at ` | ` outside string literals: the members of a union written on one line. */
+function unionMembers(text: string): string[] {
+  const parts: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"') quote = c;
+    else if (text.startsWith(" | ", i)) {
+      parts.push(text.slice(start, i));
+      start = i + 3;
+      i += 2;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/**
+ * `export type X = "a" | "b";` over the width, as prettier breaks a union
+ * of string literals: the members on the next line when they fit there,
+ * else one per line after a leading `|`; undefined for any other alias or
+ * when a line still does not fit.
+ */
+function breakUnionAlias(line: string): string[] | undefined {
+  const m = /^(export type [A-Za-z_$][\w$]* =) (.*);$/.exec(line);
+  if (!m) return undefined;
+  const members = unionMembers(m[2]);
+  if (!members.every((x) => /^"(?:[^"\\]|\\.)*"$/.test(x))) return undefined;
+  const lines =
+    `  ${m[2]};`.length <= WIDTH || members.length === 1
+      ? [m[1], `  ${m[2]};`]
+      : [m[1], ...members.map((x, i) => `  | ${x}${i === members.length - 1 ? ";" : ""}`)];
+  return lines.every((l) => l.length <= WIDTH) || members.length === 1 ? lines : undefined;
+}
+
+/**
+ * `export interface X<A extends …, B …> extends Y {` over the width, as
+ * prettier breaks it: one type parameter per line with a trailing comma;
+ * undefined when the line is no such header or a parameter still does not fit.
+ */
+function breakInterfaceHeader(line: string): string[] | undefined {
+  const m = /^(export interface [A-Za-z_$][\w$]*)<(.*)>((?: extends [^{]+)?) \{$/.exec(line);
+  if (!m) return undefined;
+  const lines = [`${m[1]}<`, ...splitArgs(m[2]).map((p) => `  ${p},`), `>${m[3]} {`];
+  return lines.every((l) => l.length <= WIDTH) ? lines : undefined;
+}
+
 /**
  * `text` re-indented to prettier's final form, or undefined when some line
  * needs more than re-indenting (the caller then runs prettier).
@@ -105,7 +157,10 @@ export function reindent(text: string): string | undefined {
       depth += netDepth(t) + (closes ? 1 : 0);
     }
     if (line.length > WIDTH && !isComment && !isLiteral) {
-      const broken = depth === 0 ? breakImport(line) : breakTypeArguments(pad, t);
+      const broken =
+        pad === ""
+          ? (breakImport(line) ?? breakUnionAlias(line) ?? breakInterfaceHeader(line))
+          : breakTypeArguments(pad, t);
       if (!broken) {
         if (process.env.RESC_TRACE_FORMAT) process.stderr.write(`cannot settle: ${line}\n`);
         return undefined;

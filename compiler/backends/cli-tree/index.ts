@@ -47,13 +47,22 @@ function clientImport(treeDir: string, clientDir: string): string {
  * no resource.
  * @throws Error when the schema does not resolve (validate it first)
  */
-export async function emitCommandTree(schema: Schema, dir: string, options: CommandTreeOptions): Promise<GeneratedFile[]> {
+export async function emitCommandTree(
+  schema: Schema,
+  dir: string,
+  options: CommandTreeOptions,
+): Promise<GeneratedFile[]> {
   const service = buildDescriptor(schema);
   const specs = resourceSpecs(service);
   if (specs.length === 0) return [];
   const header = generatedHeader(schema);
   const core = TREE_CORE.replace('"../client/http.js"', JSON.stringify(clientImport(dir, options.clientDir)));
-  const info = { bin: options.cliName, envPrefix: envPrefix(options.cliName), version: service.version, description: service.title };
+  const info = {
+    bin: options.cliName,
+    envPrefix: envPrefix(options.cliName),
+    version: service.version,
+    description: service.title,
+  };
   const index = [
     header,
     `import { createCommandTree, type CommandTree, type ResourceSpec, type TreeOptions } from "./cli.js";\n`,
@@ -66,12 +75,19 @@ export async function emitCommandTree(schema: Schema, dir: string, options: Comm
     ` * the environment, \`${info.envPrefix}_BASE_URL\` and \`${info.envPrefix}_TOKEN\`, comes after it).`,
     " */",
     "export function buildCommandTree(options: TreeOptions = {}): CommandTree {",
-    `  return createCommandTree(${JSON.stringify(info)}, resources, options);`,
+    // Written as prettier writes it (an object it keeps open, then one argument per line), so no formatter runs (issue #13).
+    "  return createCommandTree(",
+    "    {",
+    ...Object.entries(info).map(([k, v]) => `      ${k}: ${JSON.stringify(v)},`),
+    "    },",
+    "    resources,",
+    "    options,",
+    "  );",
     "}",
   ].join("\n");
-  const files: GeneratedFile[] = [
+  // The core is stored as prettier prints it (test/golden-format.test.ts): only the index needs settling.
+  return [
     { path: joinPath(dir, "cli.ts"), contents: `${header}\n${core}` },
-    { path: joinPath(dir, "index.ts"), contents: `${index}\n` },
+    { path: joinPath(dir, "index.ts"), contents: await finalForm(`${index}\n`) },
   ];
-  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await finalForm(f.contents) })));
 }

@@ -35,10 +35,14 @@ export async function emitClient(schema: Schema, dir: string): Promise<Generated
   const service = buildDescriptor(schema);
   if (!service.tables.some((t) => t.resource)) return [];
   const header = generatedHeader(schema);
-  const files: GeneratedFile[] = [
+  // The core is stored as prettier prints it (test/golden-format.test.ts): the schema's modules are settled here.
+  const [types, index] = await Promise.all([
+    finalForm(`${header}\n${typesModule(service)}`),
+    finalForm(`${header}\n${resourcesModule(service)}\n`),
+  ]);
+  return [
     { path: joinPath(dir, "http.ts"), contents: `${header}\n${CLIENT_CORE}` },
-    { path: joinPath(dir, "types.ts"), contents: `${header}\n${typesModule(service)}` },
-    { path: joinPath(dir, "index.ts"), contents: `${header}\n${resourcesModule(service)}\n` },
+    { path: joinPath(dir, "types.ts"), contents: types },
+    { path: joinPath(dir, "index.ts"), contents: index },
   ];
-  return Promise.all(files.map(async (f) => ({ path: f.path, contents: await finalForm(f.contents) })));
 }
