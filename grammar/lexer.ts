@@ -10,7 +10,7 @@ import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
 import { literalTokens, UnterminatedString } from "./tokens/literals.js";
 import { punctuationTokens } from "./tokens/punctuation.js";
 import { Identifier, keywordTokens } from "./tokens/keywords.js";
-import type { SourceMap } from "./span.js";
+import { SourceMap } from "./span.js";
 
 /** Every token type, in the order the lexer tries them. The parser is built from the same list. */
 export const allTokens: readonly TokenType[] = [
@@ -86,4 +86,36 @@ export function lex(text: string, source: SourceMap): LexResult {
   }
   diagnostics.sort((a, b) => a.span.offset - b.span.offset);
   return { tokens: result.tokens, docComments: result.groups["docs"] ?? [], diagnostics };
+}
+
+/**
+ * Lexes `text.slice(from, to)` alone and places its tokens and doc comments
+ * where they stand in `text`: offsets moved by `from`, lines by the lines
+ * before it, columns on `from`'s own line by its column. `from` must start a
+ * token or a line outside every comment and string (a declaration keyword,
+ * say). Returns, beside them, the codes of the lexical problems met in the
+ * range (`unexpected-character`, `unterminated-string`, …), whose spans
+ * would be the range's own: the language server uses this to re-lex the
+ * declaration under the cursor only (issue #13).
+ */
+export function lexRange(
+  text: string,
+  from: number,
+  to: number,
+  file: string,
+): { tokens: IToken[]; docComments: IToken[]; problems: string[] } {
+  const part = text.slice(from, to);
+  const lexed = lex(part, new SourceMap(file, part));
+  let line = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < from; i = text.indexOf("\n", i + 1)) line++;
+  const column = from - (text.lastIndexOf("\n", from - 1) + 1);
+  for (const t of [...lexed.tokens, ...lexed.docComments]) {
+    if (t.startLine === 1) t.startColumn = (t.startColumn ?? 1) + column;
+    if (t.endLine === 1) t.endColumn = (t.endColumn ?? 1) + column;
+    t.endOffset = (t.endOffset ?? t.startOffset) + from;
+    t.startOffset += from;
+    t.startLine = (t.startLine ?? 1) + line;
+    t.endLine = (t.endLine ?? 1) + line;
+  }
+  return { tokens: lexed.tokens, docComments: lexed.docComments, problems: lexed.diagnostics.map((d) => d.code) };
 }

@@ -7,7 +7,7 @@
 import type { IToken } from "chevrotain";
 import { IncrementalCompiler, type CompileResult } from "../../compiler/compile.js";
 import type { ColumnDecl, Schema, Span, TableDecl } from "../../compiler/ir.js";
-import { lex } from "../../grammar/lexer.js";
+import { lex, lexRange } from "../../grammar/lexer.js";
 import { SourceMap } from "../../grammar/span.js";
 
 /** A construct that encloses a position. */
@@ -28,18 +28,35 @@ export class Analysis {
   private source: SourceMap | undefined;
 
   /**
-   * Compiles `text` with `compiler`, which keeps the readings of the
-   * declarations an edit did not touch from the document's previous version
-   * (issue #13); a fresh compiler compiles it whole.
+   * The analysis of `text` from its compiled form; by default compiled here,
+   * whole. The server passes what {@link Analysis.compile} or
+   * {@link Analysis.retext} made.
    */
   constructor(
     readonly text: string,
     readonly file: string,
-    compiler: IncrementalCompiler | { result: CompileResult; tokens: IToken[] } = new IncrementalCompiler(),
+    compiled: { result: CompileResult; tokens: IToken[] } = Analysis.compiled(text, file, new IncrementalCompiler()),
   ) {
-    const compiled = compiler instanceof IncrementalCompiler ? compiler.compile(text, file) : compiler;
-    this.result = "result" in compiled ? compiled.result : compiled;
+    this.result = compiled.result;
     this.tokens = compiled.tokens;
+  }
+
+  /**
+   * `text` compiled by `compiler`, which keeps the readings of the
+   * declarations an edit did not touch from the document's previous version
+   * (issue #13).
+   */
+  static compile(text: string, file: string, compiler: IncrementalCompiler): Analysis {
+    return new Analysis(text, file, Analysis.compiled(text, file, compiler));
+  }
+
+  private static compiled(
+    text: string,
+    file: string,
+    compiler: IncrementalCompiler,
+  ): { result: CompileResult; tokens: IToken[] } {
+    const result = compiler.compile(text, file);
+    return { result, tokens: result.tokens };
   }
 
   /**
@@ -80,20 +97,8 @@ export class Analysis {
       }
     }
     if (from < 0 || !/^(table|enum|domain|api|generate)\b/.test(text.slice(from, from + 9))) return undefined;
-    const lexed = lex(text.slice(from, to), new SourceMap(this.file, text.slice(from, to)));
-    if (lexed.diagnostics.some((d) => d.code !== "unexpected-character")) return undefined;
-    let line = 0;
-    for (let i = text.indexOf("\n"); i >= 0 && i < from; i = text.indexOf("\n", i + 1)) line++;
-    const column = from - (text.lastIndexOf("\n", from - 1) + 1);
-    for (const t of lexed.tokens) {
-      if (t.startLine === 1) t.startColumn = (t.startColumn ?? 1) + column;
-      if (t.endLine === 1) t.endColumn = (t.endColumn ?? 1) + column;
-      t.endOffset = (t.endOffset ?? t.startOffset) + from;
-      t.startOffset += from;
-      t.startLine = (t.startLine ?? 1) + line;
-      t.endLine = (t.endLine ?? 1) + line;
-    }
-    return lexed.tokens;
+    const lexed = lexRange(text, from, to, this.file);
+    return lexed.problems.every((code) => code === "unexpected-character") ? lexed.tokens : undefined;
   }
 
   /** The schema as far as it was built. */

@@ -56,7 +56,7 @@ export function serveLanguage(connection: Connection, version: string): void {
     const hit = cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.analysis;
     const compiler = hit?.compiler ?? new IncrementalCompiler();
-    const analysis = new Analysis(doc.getText(), fileName(doc.uri), compiler);
+    const analysis = Analysis.compile(doc.getText(), fileName(doc.uri), compiler);
     cache.set(doc.uri, { version: doc.version, analysis, compiler });
     return analysis;
   };

@@ -4,10 +4,10 @@
  * prettier's final form without running prettier: indentation by bracket
  * depth, doc-comment alignment, blank lines as prettier keeps them, long
  * import lists broken one name per line, long unions of string literals
- * and long interface type parameters broken as prettier breaks them. A line it cannot settle (longer
- * than 80 columns once indented) sends the text to prettier itself, loaded
- * only then, so the output is prettier's in every case; test/golden.test.ts
- * holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
+ * and long interface type parameters broken as prettier breaks them. A
+ * line it cannot settle (longer than 80 columns once indented) sends the
+ * text to prettier itself, loaded only then, so the output is prettier's in
+ * every case; test/golden.test.ts holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
  */
 
 const WIDTH = 80;
@@ -36,8 +36,8 @@ function breakImport(line: string): string[] | undefined {
   return [`${m[1]}{`, ...m[2].split(", ").map((name) => `  ${name},`), `}${m[3]}`];
 }
 
-/** `text` split at top-level commas (outside strings and brackets), each part trimmed. */
-function splitArgs(text: string): string[] {
+/** `text` split at `separator` where it stands outside strings and brackets, each part trimmed. */
+function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote: string | undefined;
@@ -50,14 +50,18 @@ function splitArgs(text: string): string[] {
     } else if (c === '"' || c === "'") quote = c;
     else if ("<{[(".includes(c)) depth++;
     else if (">}])".includes(c)) depth--;
-    else if (c === "," && depth === 0) {
+    else if (depth === 0 && text.startsWith(separator, i)) {
       parts.push(text.slice(start, i).trim());
-      start = i + 1;
+      start = i + separator.length;
+      i += separator.length - 1;
     }
   }
   parts.push(text.slice(start).trim());
   return parts;
 }
+
+/** `text` split at top-level commas: the arguments or type parameters of one list. */
+const splitArgs = (text: string): string[] => splitTopLevel(text, ",");
 
 /**
  * A member `name: Generic<a, b, c>;` over the width, with its type
@@ -72,27 +76,6 @@ function breakTypeArguments(pad: string, t: string): string[] | undefined {
   return lines.every((l) => l.length <= WIDTH) ? lines : undefined;
 }
 
-/** `text` split at ` | ` outside string literals: the members of a union written on one line. */
-function unionMembers(text: string): string[] {
-  const parts: string[] = [];
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== undefined) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"') quote = c;
-    else if (text.startsWith(" | ", i)) {
-      parts.push(text.slice(start, i));
-      start = i + 3;
-      i += 2;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
 /**
  * `export type X = "a" | "b";` over the width, as prettier breaks a union
  * of string literals: the members on the next line when they fit there,
@@ -102,7 +85,7 @@ function unionMembers(text: string): string[] {
 function breakUnionAlias(line: string): string[] | undefined {
   const m = /^(export type [A-Za-z_$][\w$]* =) (.*);$/.exec(line);
   if (!m) return undefined;
-  const members = unionMembers(m[2]);
+  const members = splitTopLevel(m[2], " | ");
   if (!members.every((x) => /^"(?:[^"\\]|\\.)*"$/.test(x))) return undefined;
   const lines =
     `  ${m[2]};`.length <= WIDTH || members.length === 1
