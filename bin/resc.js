@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `resc` command: oclif loads the command tree from dist/cli/commands.js (built by `npm run build`).
-import { execute } from "@oclif/core/execute";
+// The `resc` command: oclif and the command tree, bundled by `npm run build` (scripts/bundle.mjs, decision 1325).
+import { run } from "../dist/bundle/main.js";
 
-await execute({ dir: import.meta.url });
+await run(import.meta.url);

@@ -6,14 +6,7 @@ import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
 import type { Executor } from "../runtime/exec/executor.js";
 import type { HooksModule } from "./dev/hooks-module.js";
-
-/** The one-line reason a server could not listen on 127.0.0.1:`port`. */
-export function listenFailure(e: NodeJS.ErrnoException, port: number): string {
-  if (e.code === "EADDRINUSE") return `port ${port} on 127.0.0.1 is already in use; choose another with --port`;
-  if (e.code === "EACCES")
-    return `port ${port} on 127.0.0.1 needs privileges this process does not have; choose another with --port`;
-  return `cannot listen on 127.0.0.1:${port}: ${e.code ?? e.message}`;
-}
+import { listenFailure } from "./listen-failure.js";
 
 /**
  * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (issue #2 §6).

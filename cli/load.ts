@@ -4,10 +4,10 @@
  * takes a FILE.
  */
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { compileSource } from "../compiler/compile.js";
 import { formatDiagnostics } from "../grammar/index.js";
 import type { Schema } from "../compiler/ir.js";
+import { shownPath } from "./shown-path.js";
 
 /** A compiled schema, or the reason there is none. */
 export type LoadResult =
@@ -25,7 +25,16 @@ export async function loadSchema(file: string, stderr: (s: string) => void): Pro
   } catch (e) {
     return { ok: false, message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
   }
-  const shown = path.relative(process.cwd(), file) || file;
+  return compileLoaded(file, source, stderr);
+}
+
+/**
+ * Compiles the already read `source` of `file`, as {@link loadSchema} does
+ * after reading it (the compiled-schema cache reads the file itself, to
+ * key its entry by the text). Diagnostics are written to `stderr`, once.
+ */
+export function compileLoaded(file: string, source: string, stderr: (s: string) => void): LoadResult {
+  const shown = shownPath(file);
   const result = compileSource(source, shown);
   if (result.diagnostics.length > 0) stderr(formatDiagnostics(result.diagnostics, source) + "\n");
   if (!result.ok) {

@@ -60,6 +60,12 @@ export default class Serve extends Command {
       default: 1,
       min: 1,
     }),
+    cache: Flags.boolean({
+      description:
+        "reuse the schema compiled at an earlier start while the file and resc are unchanged (node_modules/.cache/resc)",
+      default: true,
+      allowNo: true,
+    }),
     "shutdown-timeout": Flags.integer({
       description: "on SIGTERM, how long in-flight requests may take before connections are cut, ms",
       default: 10000,
@@ -85,8 +91,10 @@ export default class Serve extends Command {
       lockTimeoutMillis: flags["lock-timeout"],
       pgbouncer: flags.pgbouncer,
     });
-    // The pool's connections open while the rest loads and the schema compiles (issue #13: launch to first answer).
-    const warming = db.warmUp().catch(() => 0);
+    // A few connections open while the rest loads and the schema compiles, enough for the catalog check and the
+    // first requests; the rest of the pool opens once the server listens (issue #13: launch to first answer).
+    const early = Math.min(4, flags["pool-size"]);
+    const warming = db.warmUp(early).catch(() => 0);
     const failClosing = async (lines: string[]): Promise<never> => {
       await db.close();
       return fail(lines);
@@ -99,20 +107,28 @@ export default class Serve extends Command {
       { listenFailure },
       { loadHooksModule },
       { findSchemaMismatches },
-      { loadSchema },
+      { loadSchemaCached },
     ] = await Promise.all([
       import("../compiler/descriptor.js"),
       import("./serve/app.js"),
       import("@hono/node-server"),
       import("../runtime/exec/replicas.js"),
-      import("./dev.js"),
+      import("./listen-failure.js"),
       import("./dev/hooks-module.js"),
       import("./dev/schema-check.js"),
-      import("./load.js"),
+      import("./schema-cache.js"),
     ]);
-    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
+    // An unchanged file is not compiled again: the grammar and the compiler are not even loaded (decision 1326).
+    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), { cache: flags.cache });
+    const r = cached.result;
     if (!r.ok) await failClosing([r.message]);
     const schema = r.ok ? r.schema : undefined!;
+    // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
+    // The catalog is read while the rest is built; nothing listens before the answer.
+    const checking = findSchemaMismatches(db, schema).then(
+      (mismatches) => ({ mismatches }),
+      (e: Error) => ({ unreachable: e.message }),
+    );
     const service = buildDescriptor(schema);
     let loaded: HooksModule = { hooks: {} };
     if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => failClosing([e.message]));
@@ -126,18 +142,6 @@ export default class Serve extends Command {
       middleware = mod.default as MiddlewareHandler;
     }
 
-    // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
-    const mismatches = await findSchemaMismatches(db, schema).catch((e: Error) =>
-      failClosing([`cannot reach the database: ${e.message}`]),
-    );
-    if (mismatches.length > 0) {
-      await failClosing([
-        `the database does not match ${args.file}:`,
-        ...mismatches.map((m) => `  - ${m}`),
-        "apply the migrations first: resc migrate deploy",
-      ]);
-    }
-    await warming;
     // Reads go to the replicas in turn, falling back to the primary when one is down (decision 1302).
     const replicas = (flags["read-database-url"] ?? []).map((u) => {
       const parsed = new URL(u);
@@ -152,6 +156,7 @@ export default class Serve extends Command {
       };
     });
     const readDb = replicas.length > 0 ? createReplicaRouter(replicas, db) : undefined;
+    const closeAll = (): Promise<unknown> => Promise.all([db.close(), readDb?.close()]);
 
     const { app, ops, mounted } = createServeApp({
       schema,
@@ -163,15 +168,30 @@ export default class Serve extends Command {
       ...(middleware ? { middleware } : {}),
       logLevel: flags["log-level"],
     });
+    const checked = await checking;
+    if ("unreachable" in checked) {
+      await closeAll();
+      fail([`cannot reach the database: ${checked.unreachable}`]);
+    } else if (checked.mismatches.length > 0) {
+      await closeAll();
+      fail([
+        `the database does not match ${args.file}:`,
+        ...checked.mismatches.map((m) => `  - ${m}`),
+        "apply the migrations first: resc migrate deploy",
+      ]);
+    }
     if (!mounted.ok) {
-      await db.close();
+      await closeAll();
       fail(mounted.errors.map((e) => e.message));
     }
+    await warming;
 
     const failure = await new Promise<string | undefined>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: flags.host, port: flags.port }, (info) => {
+        if (flags["pool-size"] > early) void db.warmUp().catch(() => 0);
+        void cached.persist();
         ops.logger.info(
-          { file: args.file, host: flags.host, port: info.port },
+          { file: args.file, host: flags.host, port: info.port, schema_cache: cached.state },
           `serving ${args.file} on http://${flags.host}:${info.port}`,
         );
       });

@@ -2,6 +2,7 @@
  * Problem documents (RFC 9457) and the error type that carries one through
  * the runtime. Wire shape decided in docs/http.md.
  */
+import { brandClass } from "./brand.js";
 
 /**
  * One problem of a request. `location` is `query.<param>`, `header.<name>`, `body`,
@@ -81,6 +82,9 @@ export class ProblemError extends Error {
     };
   }
 }
+
+// A hooks module may throw the ProblemError of its own copy of the runtime (runtime/brand.ts, decision 1325).
+brandClass(ProblemError, "resc.ProblemError");
 
 /**
  * Builds a 400 from collected problems: the detail names the first problem

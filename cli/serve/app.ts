@@ -56,6 +56,7 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.hookData ? { hookData: o.hookData } : {}),
     logError: ops.logError,
   });
-  mountDocs(app, emitOpenApi(o.schema));
+  // Built at the first request for it: most starts never serve the document (issue #13).
+  mountDocs(app, () => emitOpenApi(o.schema));
   return { app, ops, mounted };
 }

@@ -4,6 +4,8 @@
  * `/problems/hook-misconfigured` (docs/decisions/0600-hooks.md).
  */
 
+import { brandClass } from "../brand.js";
+
 /** Which hook a {@link HookError} is about. */
 export type HookKind = "beforeQuery" | "beforeCreate" | "validateCreate" | "afterCommit";
 
@@ -34,3 +36,5 @@ export class HookError extends Error {
     if (relation !== undefined) this.relation = relation;
   }
 }
+
+brandClass(HookError, "resc.HookError");

@@ -124,17 +124,17 @@ function normalise(p: string): string {
   return withSlash.length > 1 ? withSlash.replace(/\/+$/, "") : withSlash;
 }
 
-/** True when the OpenAPI path `template` (`/films/{id}`) matches the concrete path `p`. */
+/** True when the path `template` (OpenAPI `/films/{id}` or Hono `/films/:id`) matches the concrete path `p`. */
 function templateMatches(template: string, p: string): boolean {
   const a = template.split("/");
   const b = p.split("/");
-  return a.length === b.length && a.every((seg, i) => /^\{[^}]*\}$/.test(seg) || seg === b[i]);
+  return a.length === b.length && a.every((seg, i) => /^(?:\{[^}]*\}|:.+)$/.test(seg) || seg === b[i]);
 }
 
-/** Document paths the docs routes would shadow or be shadowed by. */
-function collisions(document: OpenApiData, documentPath: string, pagePath: string): DocsCollision[] {
+/** Paths (`paths`, all under the same prefix as the two given) the docs routes would shadow or be shadowed by. */
+function collisions(paths: Iterable<string>, documentPath: string, pagePath: string): DocsCollision[] {
   const errors: DocsCollision[] = [];
-  for (const p of Object.keys(document.paths)) {
+  for (const p of paths) {
     const clash =
       templateMatches(p, documentPath) ||
       templateMatches(p, pagePath) ||
@@ -156,34 +156,59 @@ function collisions(document: OpenApiData, documentPath: string, pagePath: strin
  * the page path. With a `basePath`, the served copy names it as its only
  * server so the page's "Try it out" requests reach the routes.
  *
- * Register it next to `mountService`, with the same `basePath`.
+ * Register it next to `mountService`, with the same `basePath`. Given a
+ * function instead of a document, it builds the document at the first
+ * request for it or for the page, so a server that is seldom asked for
+ * its description does not spend its start-up on one (issue #13; `resc
+ * serve`); collisions are then checked against the routes already
+ * registered on `app`, so mount the service first.
  *
- * @returns `{ok: true}`, or one error per document path the docs routes
- *   would collide with (nothing is mounted then)
+ * @returns `{ok: true}`, or one error per document path (or, for a
+ *   function, registered route) the docs routes would collide with
+ *   (nothing is mounted then)
  */
-export function mountDocs(app: Hono, document: OpenApiData, options: DocsOptions = {}): DocsResult {
+export function mountDocs(
+  app: Hono,
+  document: OpenApiData | (() => OpenApiData),
+  options: DocsOptions = {},
+): DocsResult {
   const base = (options.basePath ?? "").replace(/\/+$/, "");
   const documentPath = normalise(options.documentPath ?? "/openapi.json");
   const pagePath = normalise(options.pagePath ?? "/docs");
-  const errors = collisions(document, documentPath, pagePath);
+  const errors =
+    typeof document === "function"
+      ? collisions(
+          app.routes.filter((r) => r.method !== "ALL").map((r) => r.path),
+          `${base}${documentPath}`,
+          `${base}${pagePath}`,
+        )
+      : collisions(Object.keys(document.paths), documentPath, pagePath);
   if (errors.length > 0) return { ok: false, errors };
 
-  const served: OpenApiData = { ...document, info: { ...document.info } };
-  if (options.title !== undefined) served.info.title = options.title;
-  if (options.version !== undefined) served.info.version = options.version;
-  // resc documents name "/" (this origin) as their server; under a base path the routes live below it.
-  const defaultServer =
-    document.servers === undefined || (document.servers.length === 1 && document.servers[0].url === "/");
-  if (base !== "" && defaultServer) served.servers = [{ url: base }];
-  const documentText = JSON.stringify(served);
   const assets = `${base}${pagePath}`;
-  const html = pageHtml(served.info.title, assets);
+  let built: { documentText: string; html: string } | undefined;
+  const serve = (): { documentText: string; html: string } => {
+    if (built) return built;
+    const doc = typeof document === "function" ? document() : document;
+    const served: OpenApiData = { ...doc, info: { ...doc.info } };
+    if (options.title !== undefined) served.info.title = options.title;
+    if (options.version !== undefined) served.info.version = options.version;
+    // resc documents name "/" (this origin) as their server; under a base path the routes live below it.
+    const defaultServer = doc.servers === undefined || (doc.servers.length === 1 && doc.servers[0].url === "/");
+    if (base !== "" && defaultServer) served.servers = [{ url: base }];
+    built = { documentText: JSON.stringify(served), html: pageHtml(served.info.title, assets) };
+    return built;
+  };
+  if (typeof document !== "function") serve();
   const init = initScript(`${base}${documentPath}`);
 
   app.get(`${base}${documentPath}`, (c) =>
-    c.body(documentText, 200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" }),
+    c.body(serve().documentText, 200, {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-cache",
+    }),
   );
-  app.get(`${base}${pagePath}`, (c) => c.html(html));
+  app.get(`${base}${pagePath}`, (c) => c.html(serve().html));
   app.get(`${base}${pagePath}/:asset`, async (c: Context) => {
     const name = c.req.param("asset") ?? "";
     if (name === INIT_SCRIPT) {

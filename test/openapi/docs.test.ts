@@ -141,6 +141,45 @@ describe("mountDocs", () => {
   });
 });
 
+describe("mountDocs with a function", () => {
+  it("builds the document at the first request for it, once", async () => {
+    const a = new Hono();
+    let builds = 0;
+    expect(
+      mountDocs(
+        a,
+        () => {
+          builds++;
+          return doc;
+        },
+        { title: "Later" },
+      ),
+    ).toEqual({ ok: true });
+    expect(builds).toBe(0);
+    expect(await (await a.request("/docs")).text()).toContain("<title>Later — API documentation</title>");
+    expect(await (await a.request("/openapi.json")).json()).toEqual({
+      ...JSON.parse(JSON.stringify(doc)),
+      info: { ...doc.info, title: "Later" },
+    });
+    expect(builds).toBe(1);
+  });
+
+  it("checks collisions against the routes already registered, building nothing", () => {
+    const a = new Hono();
+    a.use(async (_c, next) => next());
+    a.get("/docs/:id", (c) => c.text("a row"));
+    a.get("/films", (c) => c.text("films"));
+    const r = mountDocs(a, () => {
+      throw new Error("must not be built");
+    });
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(["/docs/:id"]);
+    const b = new Hono();
+    b.get("/api/openapi.json", (c) => c.text("mine"));
+    const rb = mountDocs(b, () => doc, { basePath: "/api" });
+    expect(rb.ok ? [] : rb.errors.map((e) => e.path)).toEqual(["/api/openapi.json"]);
+  });
+});
+
 describe("the default dev server", () => {
   it("serves the description computed from the descriptor", async () => {
     const { app, docs } = createDevApp(tracker.service, { db: noDb });

@@ -3,7 +3,9 @@
  * lacks the schema; serves with request ids and JSON log lines that carry
  * no credential; `/live`, `/ready` (503 naming what is wrong) and
  * `/metrics` in the Prometheus text format; on SIGTERM, every request it
- * had accepted is answered before it exits 0.
+ * had accepted is answered before it exits 0. A hooks module's
+ * ProblemError is answered as its problem document, though the command
+ * carries its own copy of the runtime (decision 1325).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -174,6 +176,21 @@ describe.skipIf(db.kind !== "pg")("resc serve --workers 2", () => {
       expect(await exited).toBe(0);
     } finally {
       if (c.exitCode === null) c.kill("SIGKILL");
+    }
+  });
+});
+
+describe.skipIf(db.kind !== "pg")("resc serve --hooks", () => {
+  it("answers a hook's ProblemError, imported from resc/runtime, with its problem document", async () => {
+    const node = await startServe(FILE, ["--database-url", db.url!, "--hooks", "test/fixtures-hooks/refuse.ts"]);
+    try {
+      expect((await fetch(`${node.base}/pins`)).status).toBe(200);
+      const refused = await fetch(`${node.base}/pins`, { headers: { "x-deny": "1" } });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("content-type")).toMatch(/application\/problem\+json/);
+      expect(await refused.json()).toMatchObject({ type: "/problems/forbidden", status: 403 });
+    } finally {
+      await node.stop();
     }
   });
 });

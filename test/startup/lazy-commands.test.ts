@@ -2,7 +2,9 @@
  * A command loads only what it uses (issue #13, decision 1323): `resc check`
  * must not load prettier, pg, Hono or PGlite, and `resc --help` not even the
  * grammar. Each case runs the real binary with a resolve hook that records
- * every module the process resolves.
+ * every module the process resolves. The command is bundled (decision
+ * 1325), so a file of dist/bundle/ stands for the modules esbuild put in it,
+ * as its metafile (dist/bundle/meta.json) lists them.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -25,13 +27,25 @@ function loaded(args: string[]): { packages: Set<string>; own: Set<string> } {
   const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
   const packages = new Set<string>();
   const own = new Set<string>();
-  for (const url of urls) {
-    const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  const add = (p: string): void => {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p);
     if (m) packages.add(m[1]!);
-    else if (url.startsWith(`file://${root}/dist/`)) own.add(url.slice(`file://${root}/`.length));
+    else if (p.startsWith("dist/") && !p.startsWith("dist/bundle/")) own.add(p);
+  };
+  for (const url of urls) {
+    if (!url.startsWith(`file://${root}/`)) continue;
+    const p = url.slice(`file://${root}/`.length);
+    const output = bundle.outputs[p];
+    if (output) for (const input of Object.keys(output.inputs)) add(input);
+    else add(p);
   }
   return { packages, own };
 }
+
+/** esbuild's metafile: each output file of dist/bundle/ with the modules (paths from the root) it holds. */
+const bundle = JSON.parse(readFileSync(path.join(root, "dist/bundle/meta.json"), "utf8")) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
 
 const HEAVY = ["prettier", "pg", "hono", "@hono/node-server", "@electric-sql/pglite", "pino"];
 

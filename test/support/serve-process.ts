@@ -21,13 +21,19 @@ export interface ServeProcess {
 
 /**
  * Runs `resc serve FILE --port <free> …args` from the repository root (or
- * `cwd`) and resolves once it serves.
+ * `cwd`), with this process's environment (or `env`), and resolves once it serves.
  * @throws Error with its output when it exits first or is not serving within 30 s
  */
-export async function startServe(file: string, args: string[], cwd?: string): Promise<ServeProcess> {
+export async function startServe(
+  file: string,
+  args: string[],
+  cwd?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<ServeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.resolve("bin/resc.js"), "serve", file, "--port", String(port), ...args], {
     cwd,
+    env: env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -1,0 +1,110 @@
+/**
+ * The compiled-schema cache of `resc serve` (cli/schema-cache.ts, decision
+ * 1326): a second start of an unchanged file serves the schema compiled by
+ * the first, printing the same warnings; an edited file, a damaged entry or
+ * `--no-cache` compiles anew. `CACHE_DIR` puts the cache in a temporary
+ * directory; the schema is a copy, so the test can edit it.
+ */
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { startServe } from "../support/serve-process.js";
+import { compileFile } from "../support/service.js";
+
+const db: TestDatabase = await createTestDatabase("schema_cache");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "resc-schema-cache-"));
+const file = path.join(tmp, "app.resource");
+const cacheDir = path.join(tmp, "cache");
+const env = { ...process.env, CACHE_DIR: cacheDir };
+
+beforeAll(async () => {
+  copyFileSync("test/serve/fixtures/cache.resource", file);
+  if (db.kind !== "pg") return;
+  const { ddl } = await compileFile(file);
+  await db.executor.script(
+    ddl + "\nINSERT INTO owners (name) VALUES ('Ann'); INSERT INTO pets (owner_id, name) VALUES (1, 'Rex');",
+  );
+}, 60_000);
+
+afterAll(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await db.drop();
+});
+
+/** Entries in the cache directory. */
+const entries = (): string[] => {
+  try {
+    return readdirSync(path.join(cacheDir, "resc")).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+};
+
+/** The key of the one complete entry, or undefined. */
+const entryKey = (): string | undefined => {
+  const [name] = entries();
+  try {
+    return name
+      ? (JSON.parse(readFileSync(path.join(cacheDir, "resc", name), "utf8")) as { key: string }).key
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Starts, reads what it logged and answered, stops. */
+async function run(
+  args: string[] = [],
+): Promise<{ state: unknown; printed: string; pets: unknown; document: unknown }> {
+  const before = entryKey();
+  const node = await startServe(file, ["--database-url", db.url!, ...args], undefined, env);
+  try {
+    const pets = ((await (await fetch(`${node.base}/pets?expand=owner`)).json()) as { items: unknown }).items;
+    const document = await (await fetch(`${node.base}/openapi.json`)).json();
+    const lines = node.output().split("\n");
+    const serving = lines.find((l) => l.includes('"msg":"serving')) ?? "{}";
+    const state = (JSON.parse(serving) as { schema_cache?: unknown }).schema_cache;
+    // After a miss the entry is written once the server answers, off the path to its first response.
+    for (let i = 0; i < 250 && state === "miss" && (entryKey() === undefined || entryKey() === before); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const printed = lines.filter((l) => !l.startsWith("{")).join("\n");
+    return { state, printed, pets, document };
+  } finally {
+    await node.stop();
+  }
+}
+
+describe.skipIf(db.kind !== "pg")("resc serve's compiled-schema cache", () => {
+  it("compiles at the first start and serves the same schema from the cache at the next, with the same warnings", async () => {
+    const first = await run();
+    expect(first.state).toBe("miss");
+    expect(first.printed).toMatch(/warning\[unindexed-foreign-key\]/);
+    expect(entries()).toHaveLength(1);
+    const second = await run();
+    expect(second.state).toBe("hit");
+    expect(second.printed).toBe(first.printed);
+    expect(second.pets).toMatchObject([{ name: "Rex", owner: { name: "Ann" } }]);
+    expect(second.pets).toEqual(first.pets);
+    expect(second.document).toEqual(first.document);
+  });
+
+  it("compiles anew when the file changes, and replaces the entry", async () => {
+    appendFileSync(file, "\n// an edit\n");
+    expect((await run()).state).toBe("miss");
+    expect(entries()).toHaveLength(1);
+    expect((await run()).state).toBe("hit");
+  });
+
+  it("compiles anew over a damaged entry, and with --no-cache reads and writes nothing", async () => {
+    writeFileSync(path.join(cacheDir, "resc", entries()[0]!), '{"key":');
+    expect((await run()).state).toBe("miss");
+    expect((await run()).state).toBe("hit");
+    rmSync(path.join(cacheDir, "resc"), { recursive: true });
+    const off = await run(["--no-cache"]);
+    expect(off.state).toBe("off");
+    expect(off.pets).toMatchObject([{ name: "Rex", owner: { name: "Ann" } }]);
+    expect(entries()).toEqual([]);
+  });
+});
