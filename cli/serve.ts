@@ -1,4 +1,3 @@
-import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
@@ -6,6 +5,7 @@ import * as Args from "@oclif/core/args";
 import { Command } from "@oclif/core/command";
 import * as Flags from "@oclif/core/flags";
 import type { MiddlewareHandler } from "hono";
+import type { Cluster } from "node:cluster";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 import type { HooksModule } from "./dev/hooks-module.js";
 
@@ -75,7 +75,9 @@ export default class Serve extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
-    if (flags.workers > 1 && cluster.isPrimary) return this.supervise(flags.workers, flags["shutdown-timeout"]);
+    // node:cluster (and child_process under it) only for --workers: every command's start loads this file (issue #13).
+    const cluster = flags.workers > 1 ? (await import("node:cluster")).default : undefined;
+    if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags["shutdown-timeout"]);
     const fail = (lines: string[]): never => {
       process.stderr.write(`Error: ${lines.join("\n")}\n`);
       return this.exit(1);
@@ -99,6 +101,21 @@ export default class Serve extends Command {
       await db.close();
       return fail(lines);
     };
+    // The schema first (an unchanged file is not compiled again, nor the grammar and the validator loaded: decision
+    // 1326), so the catalog is read while the rest of the server loads and is built. Nothing listens before the answer.
+    const [{ loadSchemaCached }, { findSchemaMismatches }] = await Promise.all([
+      import("./schema-cache.js"),
+      import("./dev/schema-check.js"),
+    ]);
+    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), { cache: flags.cache });
+    const r = cached.result;
+    if (!r.ok) await failClosing([r.message]);
+    const schema = r.ok ? r.schema : undefined!;
+    // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
+    const checking = findSchemaMismatches(db, schema).then(
+      (mismatches) => ({ mismatches }),
+      (e: Error) => ({ unreachable: e.message }),
+    );
     const [
       { buildDescriptor },
       { createServeApp },
@@ -106,8 +123,6 @@ export default class Serve extends Command {
       { createReplicaRouter },
       { listenFailure },
       { loadHooksModule },
-      { findSchemaMismatches },
-      { loadSchemaCached },
     ] = await Promise.all([
       import("../compiler/descriptor.js"),
       import("./serve/app.js"),
@@ -115,20 +130,7 @@ export default class Serve extends Command {
       import("../runtime/exec/replicas.js"),
       import("./listen-failure.js"),
       import("./dev/hooks-module.js"),
-      import("./dev/schema-check.js"),
-      import("./schema-cache.js"),
     ]);
-    // An unchanged file is not compiled again: the grammar and the compiler are not even loaded (decision 1326).
-    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), { cache: flags.cache });
-    const r = cached.result;
-    if (!r.ok) await failClosing([r.message]);
-    const schema = r.ok ? r.schema : undefined!;
-    // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
-    // The catalog is read while the rest is built; nothing listens before the answer.
-    const checking = findSchemaMismatches(db, schema).then(
-      (mismatches) => ({ mismatches }),
-      (e: Error) => ({ unreachable: e.message }),
-    );
     const service = buildDescriptor(schema);
     let loaded: HooksModule = { hooks: {} };
     if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => failClosing([e.message]));
@@ -222,7 +224,7 @@ export default class Serve extends Command {
     });
     if (failure !== undefined) fail([failure]);
     // A cluster worker's channel to the primary would keep it alive: it is done once drained.
-    if (cluster.isWorker) process.exit(0);
+    if (cluster?.isWorker) process.exit(0);
   }
 
   /**
@@ -232,7 +234,7 @@ export default class Serve extends Command {
    * start stops the others and the primary exits 1
    * (docs/decisions/1300-workers.md).
    */
-  private async supervise(n: number, shutdownMillis: number): Promise<void> {
+  private async supervise(cluster: Cluster, n: number, shutdownMillis: number): Promise<void> {
     const workers = Array.from({ length: n }, () => cluster.fork());
     let stopping = false;
     const stopAll = (signal: NodeJS.Signals): void => {

@@ -2,7 +2,8 @@
  * The compiled-schema cache of `resc serve` (cli/schema-cache.ts, decision
  * 1326): a second start of an unchanged file serves the schema compiled by
  * the first, printing the same warnings; an edited file, a damaged entry or
- * `--no-cache` compiles anew. `CACHE_DIR` puts the cache in a temporary
+ * `--no-cache` compiles anew; a start from the cache loads neither the
+ * grammar nor the validator. `CACHE_DIR` puts the cache in a temporary
  * directory; the schema is a copy, so the test can edit it.
  */
 import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { loadedModules, TRACE_LOADS_IMPORT } from "../support/loaded-modules.js";
 import { startServe } from "../support/serve-process.js";
 import { compileFile } from "../support/service.js";
 
@@ -54,12 +56,17 @@ const entryKey = (): string | undefined => {
   }
 };
 
-/** Starts, reads what it logged and answered, stops. */
+/** Starts, reads what it logged, answered and loaded, stops. */
 async function run(
   args: string[] = [],
-): Promise<{ state: unknown; printed: string; pets: unknown; document: unknown }> {
+): Promise<{ state: unknown; printed: string; pets: unknown; document: unknown; loaded: Set<string> }> {
   const before = entryKey();
-  const node = await startServe(file, ["--database-url", db.url!, ...args], undefined, env);
+  const trace = path.join(tmp, "loads.txt");
+  rmSync(trace, { force: true });
+  const node = await startServe(file, ["--database-url", db.url!, ...args], {
+    env: { ...env, RESC_TRACE_LOADS: trace },
+    nodeArgs: TRACE_LOADS_IMPORT,
+  });
   try {
     const pets = ((await (await fetch(`${node.base}/pets?expand=owner`)).json()) as { items: unknown }).items;
     const document = await (await fetch(`${node.base}/openapi.json`)).json();
@@ -70,7 +77,8 @@ async function run(
     for (let i = 0; i < 250 && state === "miss" && (entryKey() === undefined || entryKey() === before); i++)
       await new Promise((r) => setTimeout(r, 20));
     const printed = lines.filter((l) => !l.startsWith("{")).join("\n");
-    return { state, printed, pets, document };
+    const { packages, own } = loadedModules(trace);
+    return { state, printed, pets, document, loaded: new Set([...packages, ...own]) };
   } finally {
     await node.stop();
   }
@@ -80,10 +88,15 @@ describe.skipIf(db.kind !== "pg")("resc serve's compiled-schema cache", () => {
   it("compiles at the first start and serves the same schema from the cache at the next, with the same warnings", async () => {
     const first = await run();
     expect(first.state).toBe("miss");
+    expect(first.loaded).toContain("chevrotain");
     expect(first.printed).toMatch(/warning\[unindexed-foreign-key\]/);
     expect(entries()).toHaveLength(1);
     const second = await run();
     expect(second.state).toBe("hit");
+    // Served without loading the grammar or the validator.
+    expect(second.loaded).not.toContain("chevrotain");
+    expect([...second.loaded].filter((m) => /^dist\/(grammar|compiler\/validate)\//.test(m))).toEqual([]);
+    expect(second.loaded).toContain("dist/compiler/descriptor.js");
     expect(second.printed).toBe(first.printed);
     expect(second.pets).toMatchObject([{ name: "Rex", owner: { name: "Ann" } }]);
     expect(second.pets).toEqual(first.pets);

@@ -2,15 +2,15 @@
  * A command loads only what it uses (issue #13, decision 1323): `resc check`
  * must not load prettier, pg, Hono or PGlite, and `resc --help` not even the
  * grammar. Each case runs the real binary with a resolve hook that records
- * every module the process resolves. The command is bundled (decision
- * 1325), so a file of dist/bundle/ stands for the modules esbuild put in it,
- * as its metafile (dist/bundle/meta.json) lists them.
+ * every module the process resolves (test/support/loaded-modules.ts reads
+ * the bundle's files as the modules esbuild put in them).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadedModules, TRACE_LOADS_IMPORT } from "../support/loaded-modules.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dir = mkdtempSync(path.join(os.tmpdir(), "resc-trace-"));
@@ -19,33 +19,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The package names (or `dist/…` paths) a `resc` run resolved. */
 function loaded(args: string[]): { packages: Set<string>; own: Set<string> } {
   const file = path.join(dir, `${args.join("-").replace(/\W+/g, "_")}.txt`);
-  execFileSync(
-    process.execPath,
-    ["--import", path.join(root, "test/support/trace-loads.mjs"), path.join(root, "bin/resc.js"), ...args],
-    { cwd: root, env: { ...process.env, RESC_TRACE_LOADS: file }, stdio: ["ignore", "ignore", "ignore"] },
-  );
-  const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
-  const packages = new Set<string>();
-  const own = new Set<string>();
-  const add = (p: string): void => {
-    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p);
-    if (m) packages.add(m[1]!);
-    else if (p.startsWith("dist/") && !p.startsWith("dist/bundle/")) own.add(p);
-  };
-  for (const url of urls) {
-    if (!url.startsWith(`file://${root}/`)) continue;
-    const p = url.slice(`file://${root}/`.length);
-    const output = bundle.outputs[p];
-    if (output) for (const input of Object.keys(output.inputs)) add(input);
-    else add(p);
-  }
-  return { packages, own };
+  execFileSync(process.execPath, [...TRACE_LOADS_IMPORT, path.join(root, "bin/resc.js"), ...args], {
+    cwd: root,
+    env: { ...process.env, RESC_TRACE_LOADS: file },
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  return loadedModules(file);
 }
-
-/** esbuild's metafile: each output file of dist/bundle/ with the modules (paths from the root) it holds. */
-const bundle = JSON.parse(readFileSync(path.join(root, "dist/bundle/meta.json"), "utf8")) as {
-  outputs: Record<string, { inputs: Record<string, unknown> }>;
-};
 
 const HEAVY = ["prettier", "pg", "hono", "@hono/node-server", "@electric-sql/pglite", "pino"];
 

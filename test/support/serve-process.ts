@@ -20,22 +20,22 @@ export interface ServeProcess {
 }
 
 /**
- * Runs `resc serve FILE --port <free> …args` from the repository root (or
- * `cwd`), with this process's environment (or `env`), and resolves once it serves.
+ * Runs `resc serve FILE --port <free> …args` from the repository root and
+ * resolves once it serves; `options.env` replaces this process's
+ * environment, `options.nodeArgs` go to Node before the script.
  * @throws Error with its output when it exits first or is not serving within 30 s
  */
 export async function startServe(
   file: string,
   args: string[],
-  cwd?: string,
-  env?: NodeJS.ProcessEnv,
+  options: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
 ): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve("bin/resc.js"), "serve", file, "--port", String(port), ...args], {
-    cwd,
-    env: env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), path.resolve("bin/resc.js"), "serve", file, "--port", String(port), ...args],
+    { env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
