@@ -67,7 +67,7 @@ async function cacheFile(file: string): Promise<string | undefined> {
 /**
  * Reads `file` and returns its compiled schema: from the cache when an
  * entry for this exact text, path and build exists, else compiled (the
- * grammar and the compiler are loaded only then). Diagnostics are written
+ * grammar and the validator are loaded only then). Diagnostics are written
  * to `stderr` in both cases, as `loadSchema` (cli/load.ts) writes them.
  *
  * @param options.cache false to neither read nor write the cache (`--no-cache`)

@@ -187,7 +187,7 @@ export function mountDocs(
 
   const assets = `${base}${pagePath}`;
   let built: { documentText: string; html: string } | undefined;
-  const serve = (): { documentText: string; html: string } => {
+  const rendered = (): { documentText: string; html: string } => {
     if (built) return built;
     const doc = typeof document === "function" ? document() : document;
     const served: OpenApiData = { ...doc, info: { ...doc.info } };
@@ -199,16 +199,16 @@ export function mountDocs(
     built = { documentText: JSON.stringify(served), html: pageHtml(served.info.title, assets) };
     return built;
   };
-  if (typeof document !== "function") serve();
+  if (typeof document !== "function") rendered();
   const init = initScript(`${base}${documentPath}`);
 
   app.get(`${base}${documentPath}`, (c) =>
-    c.body(serve().documentText, 200, {
+    c.body(rendered().documentText, 200, {
       "content-type": "application/json; charset=utf-8",
       "cache-control": "no-cache",
     }),
   );
-  app.get(`${base}${pagePath}`, (c) => c.html(serve().html));
+  app.get(`${base}${pagePath}`, (c) => c.html(rendered().html));
   app.get(`${base}${pagePath}/:asset`, async (c: Context) => {
     const name = c.req.param("asset") ?? "";
     if (name === INIT_SCRIPT) {
