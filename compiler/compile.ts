@@ -41,7 +41,11 @@ function validateParsed(parsed: ParseResult): CompileResult {
 
 /** What {@link IncrementalCompiler.compile} returns: {@link CompileResult} plus the document's significant tokens. */
 export interface IncrementalCompileResult extends CompileResult {
-  /** The significant tokens of the text, in source order (the language server locates positions with them). */
+  /**
+   * The significant tokens of the text, in source order (the language
+   * server locates positions with them). The next `compile` may move them in
+   * place: keep only the newest result's.
+   */
   tokens: IToken[];
 }
 

@@ -14,14 +14,14 @@
  * {@link SchemaBuilder}. A file with a lexical or syntax error takes the
  * whole-file `parse`, whose recovery sees across declarations; otherwise the
  * result equals `parse(text, file)` (test/grammar/incremental.test.ts).
+ * The text is lexed again only around the edit (grammar/relex.ts).
  */
 import type { CstNode, IToken } from "chevrotain";
 import type { Diagnostic, ParseResult, Span } from "../compiler/ir.js";
-import { lex } from "./lexer.js";
+import { IncrementalLexer } from "./relex.js";
 import { UnterminatedString } from "./tokens/literals.js";
 import { byOffset, declarationSlices, dedupe, parse } from "./parse.js";
 import { parser } from "./parser.js";
-import { closeDanglingParens } from "./recover.js";
 import { SourceMap } from "./span.js";
 import { syntaxDiagnostic } from "./syntax-errors.js";
 import { readDeclarations, SchemaBuilder, type DeclarationRead } from "./to-ir.js";
@@ -33,11 +33,17 @@ interface Kept {
   line: number;
   reads: DeclarationRead[];
   diagnostics: Diagnostic[];
+  /** Every span of `reads`, once each: collected at the first move, so later moves are a loop, not a walk. */
+  spans?: Span[];
 }
 
 /** What {@link IncrementalParser.parse} returns: `parse`'s result plus the significant tokens. */
 export interface IncrementalParse extends ParseResult {
-  /** The document's significant tokens, in source order (no comments or whitespace). */
+  /**
+   * The document's significant tokens, in source order (no comments or
+   * whitespace). A later `parse` of the same parser may move them in place
+   * (grammar/relex.ts): keep only the newest result's.
+   */
   tokens: IToken[];
   /** How many declarations were read anew (the rest were kept): for tests and benchmarks. */
   reread: number;
@@ -49,28 +55,42 @@ function isSpan(x: object): x is Span {
 }
 
 /**
- * Shifts every span reachable from `value` once, in place. IR nodes share
- * some spans and type references, so `shifted` remembers the spans already
- * moved; a shared node is walked again, which moves nothing twice.
+ * Every span reachable from `value`, once each, into `into`. IR nodes share
+ * some spans and type references, so `seen` remembers the spans already
+ * taken; a shared node is walked again, which takes nothing twice.
  */
-function shift(value: object, offset: number, line: number, shifted: Set<Span>): void {
+function collectSpans(value: object, into: Span[], seen: Set<Span>): Span[] {
   if (isSpan(value)) {
-    if (shifted.has(value)) return;
-    shifted.add(value);
-    value.offset += offset;
-    value.line += line;
-    value.endLine += line;
-    return;
+    if (!seen.has(value)) {
+      seen.add(value);
+      into.push(value);
+    }
+    return into;
   }
   if (Array.isArray(value)) {
-    for (const v of value as unknown[]) if (typeof v === "object" && v !== null) shift(v, offset, line, shifted);
-    return;
+    for (const v of value as unknown[]) if (typeof v === "object" && v !== null) collectSpans(v, into, seen);
+    return into;
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const v = record[key];
-    if (typeof v === "object" && v !== null) shift(v, offset, line, shifted);
+    if (typeof v === "object" && v !== null) collectSpans(v, into, seen);
   }
+  return into;
+}
+
+/** Moves a kept declaration's spans, in place, to where it now stands. */
+function move(k: Kept, offset: number, line: number): void {
+  k.spans ??= collectSpans(k.reads, [], new Set());
+  const by = offset - k.offset;
+  const lines = line - k.line;
+  for (const s of k.spans) {
+    s.offset += by;
+    s.line += lines;
+    s.endLine += lines;
+  }
+  k.offset = offset;
+  k.line = line;
 }
 
 /**
@@ -125,14 +145,18 @@ function parsePairAt(
 export class IncrementalParser {
   private kept = new Map<string, Kept>();
   private file: string | undefined;
+  private lexer = new IncrementalLexer();
 
   /** `parse(text, file)`, reusing what the previous call read; never throws. */
   parse(text: string, file: string): IncrementalParse {
-    if (file !== this.file) this.kept.clear();
+    if (file !== this.file) {
+      this.kept.clear();
+      this.lexer = new IncrementalLexer();
+    }
     this.file = file;
     const source = new SourceMap(file, text);
-    const lexed = lex(text, source);
-    const closed = closeDanglingParens(lexed.tokens, source);
+    // Only the lines around the edit are lexed again (grammar/relex.ts).
+    const { lexed, closed } = this.lexer.lex(text, source);
     const whole = (): IncrementalParse => ({ ...parse(text, file, true), tokens: lexed.tokens, reread: -1 });
     // A stray character only drops out of the tokens: the declarations around it still read alone. An unterminated
     // string or comment, or a parenthesis closed by recovery, changes what the whole-file parse reports.
@@ -162,11 +186,7 @@ export class IncrementalParser {
       let k = next.has(key) ? undefined : this.kept.get(key);
       if (k && k.offset !== first.startOffset) {
         if (k.diagnostics.length > 0) k = undefined;
-        else {
-          shift(k.reads, first.startOffset - k.offset, line - k.line, new Set());
-          k.offset = first.startOffset;
-          k.line = line;
-        }
+        else move(k, first.startOffset, line);
       }
       if (!k) {
         parser.input = slice;
