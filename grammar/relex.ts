@@ -24,7 +24,7 @@ import type { IToken } from "chevrotain";
 import type { Diagnostic } from "../compiler/ir.js";
 import { lex, lexRange, type LexResult } from "./lexer.js";
 import { closeDanglingParens } from "./recover.js";
-import type { SourceMap } from "./span.js";
+import { firstAtOrAfter, type SourceMap } from "./span.js";
 import { declarationKeywords } from "./tokens/keywords.js";
 
 /** What {@link IncrementalLexer.lex} returns: `lex`'s result and `closeDanglingParens`' over its tokens. */
@@ -45,18 +45,6 @@ interface Clean {
 /** True for a token where lexing may restart: a declaration keyword at the start of its line. */
 function restartPoint(t: IToken): boolean {
   return t.startColumn === 1 && declarationKeywords.includes(t.tokenType);
-}
-
-/** Index of the first token whose start is at or after `offset` (binary search over source order). */
-function firstFrom(tokens: IToken[], offset: number): number {
-  let lo = 0;
-  let hi = tokens.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tokens[mid]!.startOffset < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Lexes successive versions of one document; see the module comment. Not shared between documents. */
@@ -92,10 +80,10 @@ function relex(old: Clean, text: string, source: SourceMap): LexResult | undefin
   const changedUntil = before.length - suffix; // in the old text; the new text differs from `prefix` to `changedUntil + delta`
 
   // Restart at the last restart point before the edit (or at the start); resume at the first one wholly after it.
-  let from = firstFrom(old.tokens, prefix + 1) - 1;
+  let from = firstAtOrAfter(old.tokens, prefix + 1) - 1;
   while (from >= 0 && !restartPoint(old.tokens[from]!)) from--;
   const start = from >= 0 ? old.tokens[from]!.startOffset : 0;
-  let resume = firstFrom(old.tokens, changedUntil + 1);
+  let resume = firstAtOrAfter(old.tokens, changedUntil + 1);
   while (resume < old.tokens.length && !restartPoint(old.tokens[resume]!)) resume++;
   const anchor = old.tokens[resume];
 
@@ -105,7 +93,7 @@ function relex(old: Clean, text: string, source: SourceMap): LexResult | undefin
   const end = anchor ? (lineEnd < 0 ? text.length : lineEnd + 1) : text.length;
   const window = lexRange(text, start, end, source.file);
   if (window.problems.length > 0) return undefined;
-  let cut = firstFrom(window.tokens, anchorAt);
+  let cut = firstAtOrAfter(window.tokens, anchorAt);
   if (anchor) {
     const again = window.tokens[cut];
     if (
@@ -124,12 +112,12 @@ function relex(old: Clean, text: string, source: SourceMap): LexResult | undefin
 
   const lines = anchor ? window.tokens[cut]!.startLine! - anchor.startLine! : 0;
   const moved = anchor ? old.tokens.slice(resume) : [];
-  const movedDocs = anchor ? old.docComments.slice(firstFrom(old.docComments, anchor.startOffset)) : [];
+  const movedDocs = anchor ? old.docComments.slice(firstAtOrAfter(old.docComments, anchor.startOffset)) : [];
   if (delta !== 0 || lines !== 0) {
     for (const t of moved) move(t, delta, lines);
     for (const t of movedDocs) move(t, delta, lines);
   }
-  const docsBefore = old.docComments.slice(0, firstFrom(old.docComments, start));
+  const docsBefore = old.docComments.slice(0, firstAtOrAfter(old.docComments, start));
   const docsFresh = window.docComments.filter((d) => d.startOffset < anchorAt);
   return {
     tokens: old.tokens.slice(0, Math.max(from, 0)).concat(fresh, moved),

@@ -69,3 +69,15 @@ export class SourceMap {
 export function real(t: IToken | undefined): t is IToken {
   return t !== undefined && Number.isFinite(t.startOffset) && t.isInsertedInRecovery !== true;
 }
+
+/** Index of the first token in `ts` (sorted by offset) starting at or after `offset`; `ts.length` when none. */
+export function firstAtOrAfter(ts: readonly IToken[], offset: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid]!.startOffset < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -4,7 +4,7 @@
  */
 import type { CstNode, IToken } from "chevrotain";
 import type { Diagnostic, Span } from "../../compiler/ir.js";
-import type { SourceMap } from "../span.js";
+import { firstAtOrAfter, type SourceMap } from "../span.js";
 import { offsetRange } from "./cst.js";
 
 /**
@@ -33,18 +33,6 @@ export class DocIndex {
     }
     return lines.length > 0 ? lines.join("\n") : undefined;
   }
-}
-
-/** Index of the first token in `ts` (sorted by offset) starting at or after `offset`; `ts.length` when none. */
-function firstAtOrAfter(ts: readonly IToken[], offset: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid]!.startOffset < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The IR builder's context for one file. */
