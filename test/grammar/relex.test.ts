@@ -66,6 +66,8 @@ const PIECES = [
   "{",
   "é",
   "#",
+  "\r\n",
+  "\r",
 ];
 
 /** One edit: a piece inserted, a few characters deleted, or a piece put right before or after a line's first word. */
