@@ -2,7 +2,8 @@
  * `npm run bench:compiler`: every figure of issue #13's table. On the
  * synthetic schema (bench/synthetic.ts) of 100, 500 and 1,000 tables: wall
  * time and peak memory of `resc check`, `resc openapi` (and the document's
- * size) and `resc generate`; `resc check` on Pagila; and a service's start
+ * size) and `resc generate`, without and with a typed client and command
+ * tree (`cli_dir`); `resc check` on Pagila; and a service's start
  * on a loaded Pagila database, from launch to its first 200 on
  * `GET /films/1`: the hand-written Hono server, the Hono module
  * `resc generate` writes (bench/generated-server.ts) and `resc serve`.
@@ -113,8 +114,8 @@ const calibration = `An empty Node process (\`node -e 0\`) took ${nodeSeconds(["
 const rows = [
   `Median of ${runs} runs, each a fresh process; memory: the largest peak RSS. ${calibration}`,
   "",
-  "| tables | resc check | resc openapi (size) | resc generate |",
-  "|---:|---|---|---|",
+  "| tables | resc check | resc openapi (size) | resc generate | resc generate with `cli_dir` |",
+  "|---:|---|---|---|---|",
 ];
 try {
   for (const n of opts.sizes.split(",").map(Number)) {
@@ -132,8 +133,18 @@ try {
     });
     const size = Buffer.byteLength(document);
     const generate = measure(["generate", file], dir);
+    // The same schema writing the typed client and the oclif command tree as well, as spec.resource does.
+    const withCli = path.join(dir, `c${n}.resource`);
+    await writeFile(
+      withCli,
+      syntheticSchema(n).replace(
+        "api {",
+        `generate {\n  dir      = "cli${n}"\n  package  = "app"\n  cli_dir  = "cli"\n  cli_name = "syn"\n}\n\napi {`,
+      ),
+    );
+    const generateCli = measure(["generate", withCli], dir);
     rows.push(
-      `| ${n} | ${fmt(check)} | ${fmt(openapi)} (${(size / 1e6).toFixed(1)} MB, ${Math.round(size / n / 1000)} KB/table) | ${fmt(generate)} |`,
+      `| ${n} | ${fmt(check)} | ${fmt(openapi)} (${(size / 1e6).toFixed(1)} MB, ${Math.round(size / n / 1000)} KB/table) | ${fmt(generate)} | ${fmt(generateCli)} |`,
     );
     process.stderr.write(`${n} tables done\n`);
   }

@@ -5,9 +5,9 @@
  * depth, doc-comment alignment, blank lines as prettier keeps them, long
  * import lists broken one name per line, long unions of string literals
  * and long interface type parameters broken as prettier breaks them. A
- * line it cannot settle (longer than 80 columns once indented) sends the
- * text to prettier itself, loaded only then, so the output is prettier's in
- * every case; test/golden.test.ts holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
+ * line it cannot settle (longer than 80 columns once indented) sends its
+ * top-level statement to prettier itself, loaded only then, so the output
+ * is prettier's in every case; test/golden.test.ts holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
  */
 
 const WIDTH = 80;
@@ -111,11 +111,21 @@ function breakInterfaceHeader(line: string): string[] | undefined {
  * needs more than re-indenting (the caller then runs prettier).
  */
 export function reindent(text: string): string | undefined {
+  const body = reindentLines(text.split("\n"));
+  return body === undefined ? undefined : body + "\n";
+}
+
+/**
+ * {@link reindent} over the lines of a text, without the final newline, so
+ * a caller that has cut the text into lines neither joins them to cut them
+ * again nor copies the result to drop that newline.
+ */
+function reindentLines(lines: readonly string[]): string | undefined {
   const out: string[] = [];
   let depth = 0;
   let comment = false;
   let pendingBlank = false;
-  for (const raw of text.split("\n")) {
+  for (const raw of lines) {
     const t = raw.trim();
     if (t === "") {
       pendingBlank = out.length > 0;
@@ -152,17 +162,92 @@ export function reindent(text: string): string | undefined {
     } else out.push(line);
   }
   if (depth !== 0 || comment) return undefined;
-  return out.join("\n") + "\n";
+  return out.join("\n");
+}
+
+/**
+ * `text` cut into lines and at its blank lines that stand between
+ * top-level statements (outside brackets and comments): the lines of
+ * pieces prettier formats alone exactly
+ * as it formats them in the file, since it keeps one blank line between
+ * statements and lays each out by itself.
+ */
+export function topLevelPieces(text: string): string[][] {
+  const pieces: string[][] = [];
+  let current: string[] = [];
+  let depth = 0;
+  let comment = false;
+  for (const raw of text.split("\n")) {
+    const t = raw.trim();
+    if (t === "" && depth === 0 && !comment) {
+      if (current.length > 0) pieces.push(current);
+      current = [];
+      continue;
+    }
+    current.push(raw);
+    if (comment || t.startsWith("/*")) comment = !t.endsWith("*/");
+    else depth += netDepth(t);
+  }
+  if (current.length > 0) pieces.push(current);
+  return pieces;
+}
+
+/** Loaded on the first piece {@link reindent} cannot settle, never otherwise (a cold start of prettier costs a fifth of a second). */
+async function prettierFormat(text: string): Promise<string> {
+  if (process.env.RESC_TRACE_FORMAT) process.stderr.write(`prettier fallback: ${text.slice(0, 120)}\n`);
+  const { format } = await import("prettier");
+  return format(text, { parser: "typescript" });
+}
+
+function withoutFinalNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/**
+ * A piece of a module and what it needs: nothing (`final`: a backend laid
+ * it out, doc-printer.ts), {@link reindent} statement by statement
+ * (`settle`: one member or statement per line, unindented), or prettier
+ * (`format`: laid out, but a line ran past the width where prettier may
+ * break differently).
+ */
+export interface ModulePiece {
+  readonly text: string;
+  readonly form: "final" | "settle" | "format";
+}
+
+/**
+ * A module (TypeScript) in prettier's final form with default options,
+ * from pieces separated by one blank line: a final piece as it is, a piece
+ * to settle cut at its top-level statements, each settled by
+ * {@link reindent} or, when it cannot, by prettier, so one long name costs the formatting
+ * of one statement, not of the whole module. Should prettier refuse a
+ * statement alone, the whole module goes through it.
+ */
+export async function finalFormPieces(pieces: readonly ModulePiece[]): Promise<string> {
+  const out: string[] = [];
+  try {
+    for (const piece of pieces) {
+      if (piece.form !== "settle") {
+        out.push(withoutFinalNewlines(piece.form === "final" ? piece.text : await prettierFormat(piece.text)));
+        continue;
+      }
+      for (const statement of topLevelPieces(piece.text)) {
+        out.push(reindentLines(statement) ?? withoutFinalNewlines(await prettierFormat(statement.join("\n"))));
+      }
+    }
+  } catch {
+    return prettierFormat(pieces.map((p) => p.text).join("\n\n"));
+  }
+  return out.join("\n\n") + "\n";
 }
 
 /**
  * `text` (TypeScript) in prettier's final form with default options:
- * {@link reindent} when it settles every line, else prettier itself.
+ * {@link reindent} for each top-level statement that it settles, prettier
+ * for the others ({@link finalFormPieces}).
  */
 export async function finalForm(text: string): Promise<string> {
-  const fast = reindent(text);
-  if (fast !== undefined) return fast;
-  if (process.env.RESC_TRACE_FORMAT) process.stderr.write(`prettier fallback: ${text.slice(0, 120)}\n`);
-  const { format } = await import("prettier");
-  return format(text, { parser: "typescript" });
+  return finalFormPieces([{ text, form: "settle" }]);
 }

@@ -15,7 +15,7 @@
 import type { Schema } from "../../ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
-import { finalForm } from "../final-form.js";
+import { finalForm, finalFormPieces } from "../final-form.js";
 import { CLIENT_CORE } from "./core.js";
 import { generatedHeader } from "./names.js";
 import { resourcesModule } from "./resources.js";
@@ -38,7 +38,7 @@ export async function emitClient(schema: Schema, dir: string): Promise<Generated
   // The core is stored as prettier prints it (test/golden-format.test.ts): the schema's modules are settled here.
   const [types, index] = await Promise.all([
     finalForm(`${header}\n${typesModule(service)}`),
-    finalForm(`${header}\n${resourcesModule(service)}\n`),
+    finalFormPieces([{ text: header, form: "settle" }, ...resourcesModule(service)]),
   ]);
   return [
     { path: joinPath(dir, "http.ts"), contents: `${header}\n${CLIENT_CORE}` },

@@ -1,0 +1,306 @@
+/**
+ * One served table's part of the typed client's `index.ts` (its path and
+ * codecs constants, its item type, its resource class), laid out in
+ * prettier's final form by the document printer: a method's signature,
+ * its call and its type arguments break where prettier breaks them, which
+ * depends on the width of the table's names (issue #13;
+ * docs/decisions/1327-laid-out-client-methods.md).
+ */
+import type { TableDescriptor } from "../../../runtime/descriptor.js";
+import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import {
+  group,
+  hardline,
+  ifBreak,
+  indent,
+  indentIfBreak,
+  join,
+  line,
+  printDoc,
+  softline,
+  type Doc,
+} from "../doc-printer.js";
+import type { ModulePiece } from "../final-form.js";
+import { constantCase, docComment, propertyKey } from "./names.js";
+import { clientTypeNames, singleKey } from "./types.js";
+import { filterCodec } from "./value-types.js";
+
+const WIDTH = 80;
+
+/** A bracketed, comma-separated list as prettier prints arguments and parameters: one per line when it breaks. */
+function list(open: string, items: readonly Doc[], close: string, trailingComma: boolean): Doc {
+  return group([
+    open,
+    indent([softline, join([",", line], items)]),
+    trailingComma ? ifBreak(",") : "",
+    softline,
+    close,
+  ]);
+}
+
+/** A generic type reference; a lone argument that is a bare name stays inline, as prettier keeps it. */
+function typeRef(name: string, args: readonly Doc[]): Doc {
+  if (args.length === 1 && typeof args[0] === "string" && /^[\w$.]+$/.test(args[0])) return [name, "<", args[0], ">"];
+  return [name, list("<", args, ">", false)];
+}
+
+/**
+ * A type parameter `[const ]N extends A | B = D`: the constraint and the
+ * default each move to the next line when they do not fit, and a union
+ * constraint moves to its own line before it breaks before its `|`s, as
+ * prettier prints them.
+ */
+function typeParam(name: string, constraint: readonly string[] | undefined, fallback: string): Doc {
+  const parts: Doc[] = [name];
+  if (constraint) {
+    const id = Symbol("constraint");
+    const union = group(indent([softline, group([ifBreak("| "), join([line, "| "], constraint)])]));
+    parts.push(" extends", group(indent(line), id), indentIfBreak(constraint.length > 1 ? union : constraint[0], id));
+  }
+  const id = Symbol("default");
+  parts.push(" =", group(indent(line), id), indentIfBreak(fallback, id));
+  return group(parts);
+}
+
+/** A call; type arguments are given as for {@link typeRef}. */
+function call(callee: string, typeArgs: readonly Doc[], args: readonly Doc[]): Doc {
+  return [typeArgs.length > 0 ? typeRef(callee, typeArgs) : callee, list("(", args, ")", true)];
+}
+
+/** `key: "string"`: prettier moves a string value under its key rather than overflow (break-after-operator). */
+function stringProperty(key: string, value: string): Doc {
+  return [key, ":", group(indent([line, value]))];
+}
+
+/** `this.client`, whose member access prettier may break onto its own line. */
+const THIS_CLIENT: Doc = ["this", group(indent([softline, ".client"]))];
+
+/** An object literal written on one line, broken one property per line when it does not fit. */
+function object(properties: readonly Doc[]): Doc {
+  return group(["{", indent([line, join([",", line], properties)]), ifBreak(","), line, "}"]);
+}
+
+/** A method: type parameters, parameters with the return type, and a body of statements. */
+function method(
+  head: string,
+  typeParams: readonly Doc[],
+  params: readonly Doc[],
+  returns: Doc,
+  body: readonly Doc[],
+): Doc {
+  return [
+    head,
+    typeParams.length > 0 ? list("<", typeParams, ">", true) : "",
+    group(["(", indent([softline, join([",", line], params)]), ifBreak(","), softline, ")", ": ", returns]),
+    " {",
+    indent([hardline, join(hardline, body)]),
+    hardline,
+    "}",
+  ];
+}
+
+/** `const expand` of a read with `expand`: its layout depends on nothing the schema names. */
+const EXPAND_STATEMENT: Doc = [
+  "const expand: [string, string][] =",
+  indent([
+    hardline,
+    "query.expand && query.expand.length > 0",
+    indent([hardline, '? [["expand", query.expand.join(",")]]', hardline, ": [];"]),
+  ]),
+];
+
+/** `text` (a doc comment) with every line indented by `pad`. */
+function indentComment(text: string, pad: string): string {
+  return text.replace(/^(?=.)/gm, pad);
+}
+
+/** `const <T>_CODECS: ColumnCodecs = {…};`, laid out "fluid": the object moves to the next line only when its opening brace would not fit. */
+function codecsConstant(table: TableDescriptor, stem: string): Doc {
+  const entries = vocabulary(table)
+    .filterable.map((n) => table.columns.find((c) => c.name === n))
+    .flatMap((c) => {
+      const codec = c ? filterCodec(c) : undefined;
+      return c && codec ? [stringProperty(propertyKey(c.name), JSON.stringify(codec))] : [];
+    });
+  const id = Symbol("assignment");
+  const value = entries.length === 0 ? "{}" : object(entries);
+  return [
+    "const ",
+    group([`${stem}_CODECS: ColumnCodecs`, " =", group(indent(line), id), indentIfBreak(value, id)]),
+    ";",
+  ];
+}
+
+/** `const <T>_PATH = "…";`: a string prettier moves to the next line when it does not fit (break-after-operator). */
+function pathConstant(path: string, stem: string): Doc {
+  return ["const ", group([`${stem}_PATH`, " =", group(indent([line, JSON.stringify(path)]))]), ";"];
+}
+
+/** `export type <T>Item<…> = …;` laid out as prettier lays out a type alias (break-lhs with two parameters, fluid with one). */
+function itemAlias(table: TableDescriptor, expandable: boolean): Doc {
+  const n = clientTypeNames(table);
+  const selected = typeRef("Selected", [n.row, "S", n.key]);
+  if (expandable) {
+    const right = group([selected, indent([" &", line, typeRef("Expanded", [n.expansions, "E"])])]);
+    const params = list(
+      "<",
+      [typeParam("S", undefined, "undefined"), typeParam("E", undefined, "undefined")],
+      ">",
+      true,
+    );
+    return ["export ", group(["type ", n.item, params, " =", " ", right]), ";"];
+  }
+  const id = Symbol("assignment");
+  return [
+    "export ",
+    group([
+      group(["type ", n.item, list("<", [typeParam("S", undefined, "undefined")], ">", true)]),
+      " =",
+      group(indent(line), id),
+      indentIfBreak(selected, id),
+    ]),
+    ";",
+  ];
+}
+
+/** The methods of a resource class, one per exposed operation (spec: guarantee 4). */
+function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc }[] {
+  const resource = table.resource;
+  if (!resource) return [];
+  const n = clientTypeNames(table);
+  const expandable = table.relations.some((r) => r.expandable);
+  const key = singleKey(table);
+  const PATH = `${stem}_PATH`;
+  const CODECS = `${stem}_CODECS`;
+  const eParam = typeParam("const E", [`readonly ${n.relation}[]`, "undefined"], "undefined");
+  const typeParams = [typeParam("const S", [`readonly ${n.column}[]`, "undefined"], "undefined")];
+  if (expandable) typeParams.push(eParam);
+  const sel = expandable ? ["S", "E"] : ["S"];
+  const item = typeRef(n.item, sel);
+  const listQuery = ["query: ", typeRef(n.listQuery, sel), " = {}"];
+  const page = typeRef("ListPage", [item]);
+  const out: { doc: string; code: Doc }[] = [];
+  const itemPath = call("itemPath", [], [PATH, "id"]);
+  const json = (type: Doc, request: readonly Doc[]): Doc => [
+    "return ",
+    call("requestJson", [type], [THIS_CLIENT, object(request), "options"]),
+    ";",
+  ];
+  if (resource.ops.list) {
+    const fetchArgs = [THIS_CLIENT, PATH, CODECS, "query", "options"];
+    out.push(
+      {
+        doc: `GET ${resource.path}: one page. \`select\` narrows the rows, \`expand\` adds relations.\n@throws ProblemError when the service refuses the query (400 lists what is allowed)`,
+        code: method("list", typeParams, [listQuery, "options?: CallOptions"], typeRef("Promise", [page]), [
+          ["return ", call("fetchPage", [item], fetchArgs), ";"],
+        ]),
+      },
+      {
+        doc: `GET ${resource.path}, page after page: follows \`next_cursor\` until the last page.`,
+        code: method(
+          "pages",
+          typeParams,
+          [listQuery, "options?: CallOptions"],
+          typeRef("AsyncGenerator", [page, "void", "undefined"]),
+          [["return ", call("walkPages", [item], fetchArgs), ";"]],
+        ),
+      },
+    );
+  }
+  const readDoc = `GET ${resource.path}/{id}: one row.\n@throws ProblemError 404 when there is no such row`;
+  if (resource.ops.read && key && expandable) {
+    const read = typeRef(n.item, ["undefined", "E"]);
+    out.push({
+      doc: readDoc,
+      code: method(
+        "get",
+        [eParam],
+        [`id: ${n.id}`, ["query: ", typeRef(n.readQuery, ["E"]), " = {}"], "options?: CallOptions"],
+        typeRef("Promise", [read]),
+        [EXPAND_STATEMENT, json(read, [stringProperty("method", '"GET"'), ["path: ", itemPath], "query: expand"])],
+      ),
+    });
+  } else if (resource.ops.read && key) {
+    out.push({
+      doc: readDoc,
+      code: method("get", [], [`id: ${n.id}`, "options?: CallOptions"], typeRef("Promise", [n.row]), [
+        json(n.row, [stringProperty("method", '"GET"'), ["path: ", itemPath]]),
+      ]),
+    });
+  }
+  if (resource.ops.create) {
+    out.push({
+      doc: `POST ${resource.path}: creates a row and returns it as stored.\n@throws ProblemError 400 (body refused), 409 (duplicate), 422 (constraint)`,
+      code: method("create", [], [`body: ${n.create}`, "options?: CallOptions"], typeRef("Promise", [n.row]), [
+        json(n.row, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body"]),
+      ]),
+    });
+  }
+  if (resource.ops.update && key) {
+    out.push({
+      doc: `PATCH ${resource.path}/{id}: changes the fields given and returns the written row.\n@throws ProblemError 400 (empty or refused change), 404, 409, 422`,
+      code: method(
+        "update",
+        [],
+        [`id: ${n.id}`, `body: ${n.update}`, "options?: CallOptions"],
+        typeRef("Promise", [n.row]),
+        [json(n.row, [stringProperty("method", '"PATCH"'), ["path: ", itemPath], "body"])],
+      ),
+    });
+  }
+  if (resource.ops.delete && key) {
+    out.push({
+      doc: `DELETE ${resource.path}/{id}: deletes the row.\n@throws ProblemError 404 when there is no such row`,
+      code: method("async delete", [], [`id: ${n.id}`, "options?: CallOptions"], typeRef("Promise", ["void"]), [
+        [
+          "await ",
+          group(
+            call(
+              "this.client.do",
+              [],
+              [object([stringProperty("method", '"DELETE"'), ["path: ", itemPath]]), "options"],
+            ),
+          ),
+          ";",
+        ],
+      ]),
+    });
+  }
+  return out;
+}
+
+/**
+ * The pieces of `index.ts` for one served table, printed in final form:
+ * its constants, then its item type and class; none for a table without a
+ * resource. A printed line over 80
+ * columns, which prettier might lay out otherwise, sends those two
+ * statements to the formatter instead.
+ */
+export function resourcePieces(table: TableDescriptor): ModulePiece[] {
+  const resource = table.resource;
+  if (!resource) return [];
+  const n = clientTypeNames(table);
+  const stem = constantCase(table.name);
+  const expandable = table.relations.some((r) => r.expandable);
+  const constants = `${printDoc(pathConstant(resource.path, stem))}\n\n${printDoc(codecsConstant(table, stem))}`;
+  const itemDoc = docComment(
+    `A row of \`${resource.path}\` as returned for a given \`select\`${expandable ? " and `expand`" : ""}.`,
+  );
+  const doc = resource.doc ?? table.doc;
+  const classDoc = docComment(`${doc ? `${doc}\n\n` : ""}The operations of \`${resource.path}\`.`);
+  const code = methods(table, stem).map((m) => ({ doc: m.doc, text: printDoc(m.code, 2, WIDTH) }));
+  const alias = printDoc(itemAlias(table, expandable), 0, WIDTH);
+  const members = code.map((m) => `${indentComment(docComment(m.doc), "  ")}  ${m.text}`);
+  const laidOut =
+    `${itemDoc}${alias}\n\n` +
+    `${classDoc}export class ${n.resource} {\n  private readonly client: HttpClient;\n\n` +
+    `  constructor(client: HttpClient) {\n    this.client = client;\n  }\n\n${members.join("\n\n")}\n}`;
+  // Comments may run long (prettier never rewraps them); code lines are measured after the two-space class indentation.
+  const fits = [alias, ...code.map((m) => m.text)].every((t) =>
+    t.split("\n").every((l, i) => (i === 0 && t !== alias ? l.length + 2 : l.length) <= WIDTH),
+  );
+  return [
+    { text: constants, form: "final" },
+    { text: laidOut, form: fits ? "final" : "format" },
+  ];
+}
