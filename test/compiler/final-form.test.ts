@@ -9,6 +9,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { compileSource, emitClient, emitCommandTree, emitHono } from "../../compiler/index.js";
+import { finalForm, finalFormPieces } from "../../compiler/backends/final-form.js";
 
 // Counts how often generation falls back to prettier; the checks below format with the real one.
 const calls = vi.hoisted(() => ({ format: 0 }));
@@ -88,5 +89,34 @@ describe("generated code is in final form for names of every width", () => {
     calls.format = 0;
     for (const length of [1, 4, 8, 12, 16, 20, 24]) await emitAll(schemaOfLength(length));
     expect(calls.format).toBe(0);
+  });
+});
+
+describe("finalForm sends to prettier only what it cannot settle", () => {
+  const long = `export const ${"x".repeat(40)} = someFunction(${"argument".repeat(6)}, another);`;
+
+  it("formats the one overlong statement and settles the others", async () => {
+    const { format } = await vi.importActual<typeof import("prettier")>("prettier");
+    const text = `export interface A {\nb: string;\n}\n\n${long}\n\nexport type C = "c";\n`;
+    calls.format = 0;
+    const out = await finalForm(text);
+    expect(out).toBe(await format(text, { parser: "typescript" }));
+    expect(calls.format).toBe(1);
+  });
+
+  it("formats a piece marked for the formatter and keeps a final piece as it is", async () => {
+    const { format } = await vi.importActual<typeof import("prettier")>("prettier");
+    const out = await finalFormPieces([
+      { text: "const a = 1;", form: "final" },
+      { text: long, form: "format" },
+    ]);
+    expect(out).toBe(`const a = 1;\n\n${await format(long, { parser: "typescript" })}`);
+  });
+
+  it("formats the whole text when a statement cannot stand alone", async () => {
+    const { format } = await vi.importActual<typeof import("prettier")>("prettier");
+    // A template literal spanning a blank line cuts the text where no statement ends.
+    const text = `export const t = \`one\n\ntwo\`;\nexport const ${"y".repeat(70)} = 1;\n`;
+    expect(await finalForm(text)).toBe(await format(text, { parser: "typescript" }));
   });
 });
