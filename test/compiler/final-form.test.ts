@@ -85,6 +85,23 @@ describe("generated code is in final form for names of every width", () => {
     }
   });
 
+  it("imports from types.ts exactly the types the client's classes name", async () => {
+    for (const length of [1, 7, 30]) {
+      const files = await emitAll(schemaOfLength(length));
+      const index = files.find((f) => f.path === "client/index.ts")?.contents ?? "";
+      const match = /import type \{([^}]*)\} from "\.\/types\.js";/.exec(index);
+      const imported = (match?.[1] ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .sort();
+      const body = index.slice((match?.index ?? 0) + (match?.[0].length ?? 0));
+      const suffixes = "Row|Create|Update|Column|Key|Id|Relation|Expansions|ListQuery|ReadQuery";
+      const named = [...new Set(body.match(new RegExp(`\\b[A-Z]\\w*?(?:${suffixes})\\b`, "g")))].sort();
+      expect(imported, `at ${length}`).toEqual(named);
+    }
+  });
+
   it("does not load the formatter for names of ordinary length", async () => {
     calls.format = 0;
     for (const length of [1, 4, 8, 12, 16, 20, 24]) await emitAll(schemaOfLength(length));

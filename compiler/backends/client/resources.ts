@@ -9,7 +9,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../../../runtime/descri
 import type { ModulePiece } from "../final-form.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { resourcePieces } from "./resource-class.js";
-import { clientTypeNames } from "./types.js";
+import { clientTypeNames, singleKey } from "./types.js";
 
 /** Members of `Client` a resource member may not take. */
 const RESERVED_MEMBERS = new Set(["baseURL", "token", "transport", "do", "prepare", "with", "constructor"]);
@@ -18,6 +18,33 @@ const RESERVED_MEMBERS = new Set(["baseURL", "token", "transport", "do", "prepar
 export function clientMember(table: TableDescriptor): string {
   const name = camelCase(resourceName(table.resource?.path ?? table.name));
   return RESERVED_MEMBERS.has(name) ? `${name}Resource` : name;
+}
+
+/**
+ * The types of `types.ts` a table's part of `index.ts` names, in the order
+ * they are imported: what its item alias and its methods spell, known from
+ * its operations rather than searched for in a text of megabytes.
+ */
+function namedTypes(table: TableDescriptor): string[] {
+  const ops = table.resource?.ops;
+  if (!ops) return [];
+  const n = clientTypeNames(table);
+  const key = singleKey(table) !== undefined;
+  const expandable = table.relations.some((r) => r.expandable);
+  const read = ops.read && key;
+  const uses: [string, boolean][] = [
+    [n.row, true],
+    [n.create, ops.create],
+    [n.update, ops.update && key],
+    [n.column, ops.list],
+    [n.key, true],
+    [n.id, key && (ops.read || ops.update || ops.delete)],
+    [n.relation, expandable && (ops.list || read)],
+    [n.expansions, expandable],
+    [n.listQuery, ops.list],
+    [n.readQuery, read && expandable],
+  ];
+  return uses.filter(([, used]) => used).map(([name]) => name);
 }
 
 /**
@@ -42,24 +69,7 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
   const coreTypes = ["CallOptions", "ClientOptions", "ColumnCodecs", "Expanded", "ListPage", "Selected"].filter(
     (t) => t === "ClientOptions" || used(t),
   );
-  // A class names only its own table's types, so each table's are looked for in its own text, with one pattern.
-  const usedTypes = perTable.flatMap(({ table, text }) => {
-    const n = clientTypeNames(table);
-    const names = [
-      n.row,
-      n.create,
-      n.update,
-      n.column,
-      n.key,
-      n.id,
-      n.relation,
-      n.expansions,
-      n.listQuery,
-      n.readQuery,
-    ];
-    const found = new Set(text.match(new RegExp(`\\b(?:${names.join("|")})\\b`, "g")));
-    return names.filter((name) => found.has(name));
-  });
+  const usedTypes = served.flatMap(namedTypes);
   const head = [
     `import { ${coreValues.join(", ")}, type ${coreTypes.join(", type ")} } from "./http.js";`,
     usedTypes.length > 0 ? `import type { ${usedTypes.join(", ")} } from "./types.js";` : "",
