@@ -31,11 +31,16 @@ function tableName(length: number, salt: string): string {
   return name.slice(0, length).replace(/_$/, "x");
 }
 
-/** Three tables per length: expandable both ways with every operation, plain with every operation, list-only with a composite key. */
+/**
+ * Four tables per length: expandable both ways with every operation, plain
+ * with every operation, list and create with a composite key, and item
+ * operations only with an expandable reference.
+ */
 function schemaOfLength(length: number): string {
   const a = tableName(length, "a");
   const b = tableName(length, "b");
   const c = tableName(length, "c");
+  const d = tableName(length, "d");
   return `api {\n  title = "Widths"\n  version = "1.0.0"\n}\n
 table ${a} {
   id       bigint  @primary_key @default(identity) @sortable
@@ -62,6 +67,13 @@ table ${c} {
   n  text @filterable
   @@primary_key([x, y])
   resource "/${c}" {\n    ops = [list, create]\n  }
+}
+
+table ${d} {
+  id     integer @primary_key
+  owner_id bigint @ref(owner, ${a}, expandable)
+  @@index([owner_id])
+  resource "/${d}" {\n    ops = [read, update, delete]\n  }
 }
 `;
 }
