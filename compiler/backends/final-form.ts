@@ -10,6 +10,9 @@
  * is prettier's in every case; test/golden.test.ts holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
  */
 
+import { printDoc, type Doc } from "./doc-printer.js";
+import { list, typeParam } from "./ts-docs.js";
+
 const WIDTH = 80;
 
 /** The net bracket depth a line of code opens, ignoring string literals and a trailing `//` comment. */
@@ -77,8 +80,21 @@ function breakTypeArguments(pad: string, t: string): string[] | undefined {
 }
 
 /**
+ * A member `name: { a: A; b: B };` over the width, its object type broken
+ * one member per line as prettier breaks it; undefined when the line is no
+ * such member or a part still does not fit.
+ */
+function breakTypeLiteralMember(pad: string, t: string): string[] | undefined {
+  const m = /^([A-Za-z_$][\w$]*\??: )\{ (.*) \};$/.exec(t);
+  if (!m) return undefined;
+  const members = splitTopLevel(m[2], ";").filter((x) => x !== "");
+  const lines = [`${pad}${m[1]}{`, ...members.map((x) => `${pad}  ${x};`), `${pad}};`];
+  return lines.every((l) => l.length <= WIDTH) ? lines : undefined;
+}
+
+/**
  * `export type X = "a" | "b";` over the width, as prettier breaks a union
- * of string literals: the members on the next line when they fit there,
+ * of string literals or bare names (`number | bigint | string`): the members on the next line when they fit there,
  * else one per line after a leading `|`; undefined for any other alias or
  * when a line still does not fit.
  */
@@ -86,7 +102,7 @@ function breakUnionAlias(line: string): string[] | undefined {
   const m = /^(export type [A-Za-z_$][\w$]* =) (.*);$/.exec(line);
   if (!m) return undefined;
   const members = splitTopLevel(m[2], " | ");
-  if (!members.every((x) => /^"(?:[^"\\]|\\.)*"$/.test(x))) return undefined;
+  if (!members.every((x) => /^"(?:[^"\\]|\\.)*"$|^[A-Za-z_$][\w$]*$/.test(x))) return undefined;
   const lines =
     `  ${m[2]};`.length <= WIDTH || members.length === 1
       ? [m[1], `  ${m[2]};`]
@@ -94,15 +110,25 @@ function breakUnionAlias(line: string): string[] | undefined {
   return lines.every((l) => l.length <= WIDTH) || members.length === 1 ? lines : undefined;
 }
 
+/** A type parameter's text (`[const ]N[ extends A | B][ = D]`) as a document; undefined for any other text. */
+function typeParamDoc(text: string): Doc | undefined {
+  const m = /^((?:const )?[A-Za-z_$][\w$]*)(?: extends (.+?))?(?: = (.+))?$/.exec(text);
+  if (!m) return undefined;
+  return typeParam(m[1], m[2] === undefined ? undefined : splitTopLevel(m[2], " | "), m[3]);
+}
+
 /**
- * `export interface X<A extends …, B …> extends Y {` over the width, as
- * prettier breaks it: one type parameter per line with a trailing comma;
- * undefined when the line is no such header or a parameter still does not fit.
+ * `export interface X<A extends …, B …> extends Y {` over the width, laid
+ * out as prettier lays it out (its type parameters one per line, each
+ * breaking after `extends` or `=` when it still does not fit, ts-docs.ts);
+ * undefined when the line is no such header or a line still does not fit.
  */
 function breakInterfaceHeader(line: string): string[] | undefined {
   const m = /^(export interface [A-Za-z_$][\w$]*)<(.*)>((?: extends [^{]+)?) \{$/.exec(line);
   if (!m) return undefined;
-  const lines = [`${m[1]}<`, ...splitArgs(m[2]).map((p) => `  ${p},`), `>${m[3]} {`];
+  const params = splitArgs(m[2]).map(typeParamDoc);
+  if (params.some((p) => p === undefined)) return undefined;
+  const lines = printDoc([m[1], list("<", params as Doc[], ">", true), m[3], " {"], 0, WIDTH).split("\n");
   return lines.every((l) => l.length <= WIDTH) ? lines : undefined;
 }
 
@@ -153,7 +179,7 @@ function reindentLines(lines: readonly string[]): string | undefined {
       const broken =
         pad === ""
           ? (breakImport(line) ?? breakUnionAlias(line) ?? breakInterfaceHeader(line))
-          : breakTypeArguments(pad, t);
+          : (breakTypeArguments(pad, t) ?? breakTypeLiteralMember(pad, t));
       if (!broken) {
         if (process.env.RESC_TRACE_FORMAT) process.stderr.write(`cannot settle: ${line}\n`);
         return undefined;

@@ -21,64 +21,15 @@ import {
   type Doc,
 } from "../doc-printer.js";
 import type { ModulePiece } from "../final-form.js";
+import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
 import { clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
 
 const WIDTH = 80;
 
-/** A bracketed, comma-separated list as prettier prints arguments and parameters: one per line when it breaks. */
-function list(open: string, items: readonly Doc[], close: string, trailingComma: boolean): Doc {
-  return group([
-    open,
-    indent([softline, join([",", line], items)]),
-    trailingComma ? ifBreak(",") : "",
-    softline,
-    close,
-  ]);
-}
-
-/** A generic type reference; a lone argument that is a bare name stays inline, as prettier keeps it. */
-function typeRef(name: string, args: readonly Doc[]): Doc {
-  if (args.length === 1 && typeof args[0] === "string" && /^[\w$.]+$/.test(args[0])) return [name, "<", args[0], ">"];
-  return [name, list("<", args, ">", false)];
-}
-
-/**
- * A type parameter `[const ]N extends A | B = D`: the constraint and the
- * default each move to the next line when they do not fit, and a union
- * constraint moves to its own line before it breaks before its `|`s, as
- * prettier prints them.
- */
-function typeParam(name: string, constraint: readonly string[] | undefined, fallback: string): Doc {
-  const parts: Doc[] = [name];
-  if (constraint) {
-    const id = Symbol("constraint");
-    const union = group(indent([softline, group([ifBreak("| "), join([line, "| "], constraint)])]));
-    parts.push(" extends", group(indent(line), id), indentIfBreak(constraint.length > 1 ? union : constraint[0], id));
-  }
-  const id = Symbol("default");
-  parts.push(" =", group(indent(line), id), indentIfBreak(fallback, id));
-  return group(parts);
-}
-
-/** A call; type arguments are given as for {@link typeRef}. */
-function call(callee: string, typeArgs: readonly Doc[], args: readonly Doc[]): Doc {
-  return [typeArgs.length > 0 ? typeRef(callee, typeArgs) : callee, list("(", args, ")", true)];
-}
-
-/** `key: "string"`: prettier moves a string value under its key rather than overflow (break-after-operator). */
-function stringProperty(key: string, value: string): Doc {
-  return [key, ":", group(indent([line, value]))];
-}
-
 /** `this.client`, whose member access prettier may break onto its own line. */
 const THIS_CLIENT: Doc = ["this", group(indent([softline, ".client"]))];
-
-/** An object literal written on one line, broken one property per line when it does not fit. */
-function object(properties: readonly Doc[]): Doc {
-  return group(["{", indent([line, join([",", line], properties)]), ifBreak(","), line, "}"]);
-}
 
 /** A method: type parameters, parameters with the return type, and a body of statements. */
 function method(

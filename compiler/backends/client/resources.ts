@@ -6,7 +6,9 @@
  * copied per resource.
  */
 import type { ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { group, indent, indentIfBreak, line, printDoc, type Doc } from "../doc-printer.js";
 import type { ModulePiece } from "../final-form.js";
+import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { resourcePieces } from "./resource-class.js";
 import { clientTypeNames, singleKey } from "./types.js";
@@ -81,13 +83,29 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
   return [{ text: head, form: "settle" }, ...perTable.flatMap((t) => t.pieces), clientClass(service, served)];
 }
 
-/** `index.ts`'s \`Client\`, laid out in final form; left to the formatter when a line of code runs over 80 columns. */
+/**
+ * `this.<member> = new <T>Resource(this);`, laid out "fluid" as prettier lays out an assignment: the `new` moves to
+ * the next line when its opening parenthesis would not fit, then its argument to its own line.
+ */
+function memberInit(member: string, resource: string): Doc {
+  const id = Symbol("assignment");
+  return [
+    group([`this.${member}`, " =", group(indent(line), id), indentIfBreak(["new ", call(resource, [], ["this"])], id)]),
+    ";",
+  ];
+}
+
+/**
+ * `index.ts`'s `Client`, in final form: a member declaration cannot break
+ * (prettier leaves a long one long), its initialization is laid out by
+ * {@link memberInit}.
+ */
 function clientClass(service: ServiceDescriptor, served: readonly TableDescriptor[]): ModulePiece {
   const members = served.map(
     (t) =>
       `${docComment(`\`${t.resource?.path}\``).replace(/^(?=.)/gm, "  ")}  readonly ${clientMember(t)}: ${clientTypeNames(t).resource};`,
   );
-  const inits = served.map((t) => `    this.${clientMember(t)} = new ${clientTypeNames(t).resource}(this);`);
+  const inits = served.map((t) => `    ${printDoc(memberInit(clientMember(t), clientTypeNames(t).resource), 4)}`);
   const text =
     `${docComment(`The typed client of ${service.title} ${service.version}: one member per resource.\n\n\`new Client({ baseURL, token, transport })\`; every option may be left out (default base address: DEFAULT_BASE_URL).`)}` +
     `export class Client extends HttpClient {\n${members.join("\n")}\n\n` +
@@ -95,6 +113,5 @@ function clientClass(service: ServiceDescriptor, served: readonly TableDescripto
     "  /** A client with some options changed; the others are kept. */\n" +
     "  with(changes: ClientOptions): Client {\n" +
     "    return new Client({\n      baseURL: this.baseURL,\n      token: this.token,\n      transport: this.transport,\n      ...changes,\n    });\n  }\n}";
-  const fits = text.split("\n").every((l) => l.length <= 80 || /^\s*(\/\*\*|\*)/.test(l));
-  return { text, form: fits ? "final" : "format" };
+  return { text, form: "final" };
 }
