@@ -44,10 +44,13 @@ export function docComment(text: string | undefined): string {
   return `/**\n${body.join("\n")}\n */\n`;
 }
 
-/** How often `c` occurs in `text`, without building substrings (the text may be megabytes). */
-function count(text: string, c: string): number {
+/**
+ * How often `c` occurs in `text`, without building substrings (the text may
+ * be megabytes), counting no further than `limit + 1`: enough to compare.
+ */
+function count(text: string, c: string, limit = Infinity): number {
   let n = 0;
-  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) n++;
+  for (let i = text.indexOf(c); i !== -1 && n <= limit; i = text.indexOf(c, i + 1)) n++;
   return n;
 }
 
@@ -59,7 +62,9 @@ function count(text: string, c: string): number {
  * prettier leaves them.
  */
 export function stringLiteral(text: string): string {
-  const q = count(text, '"') > count(text, "'") ? "'" : '"';
+  // A JSON text has few single quotes and a million double ones: count those only as far as the comparison needs.
+  const singles = count(text, "'");
+  const q = count(text, '"', singles) > singles ? "'" : '"';
   let escaped = text.replace(q === "'" ? /[\\']/g : /[\\"]/g, "\\$&");
   if (/[\n\r]/.test(escaped)) escaped = escaped.replace(/\n/g, "\\n").replace(/\r/g, "\\r");
   return `${q}${escaped}${q}`;
