@@ -2,112 +2,97 @@
  * The document printer (compiler/backends/doc-printer.ts) lays documents
  * out as prettier's own printer does (decision 1327): seeded random
  * documents (groups, indentation, soft, plain and hard lines, text that
- * depends on a break, fluid assignments) are printed by both and compared.
+ * depends on a break, fluid assignments) are built once with our builders
+ * and once with prettier's, from the same seed, and printed by each.
  */
 import { doc as prettierDoc } from "prettier";
 import { describe, expect, it } from "vitest";
 import * as ours from "../../compiler/backends/doc-printer.js";
+import { rng } from "../support/rng.js";
+
+/** The document builders a random document is made with: ours or prettier's, behind one shape. */
+interface Builders<D> {
+  line: D;
+  softline: D;
+  hardline: D;
+  group(contents: D[], id?: symbol): D;
+  indent(contents: D[]): D;
+  ifBreak(broken: string, flat: string): D;
+  indentIfBreak(contents: D, id: symbol): D;
+  join(separator: D[], parts: D[]): D;
+}
+
+const OURS: Builders<ours.Doc> = {
+  line: ours.line,
+  softline: ours.softline,
+  hardline: ours.hardline,
+  group: (contents, id) => ours.group(contents, id),
+  indent: (contents) => ours.indent(contents),
+  ifBreak: (broken, flat) => ours.ifBreak(broken, flat),
+  indentIfBreak: (contents, id) => ours.indentIfBreak(contents, id),
+  join: (separator, parts) => ours.join(separator, parts),
+};
 
 type PrettierDoc = Parameters<typeof prettierDoc.printer.printDocToString>[0];
 const b = prettierDoc.builders;
+const PRETTIER: Builders<PrettierDoc> = {
+  line: b.line,
+  softline: b.softline,
+  hardline: b.hardline,
+  group: (contents, id) => b.group(contents, id ? { id } : {}),
+  indent: (contents) => b.indent(contents),
+  ifBreak: (broken, flat) => b.ifBreak(broken, flat),
+  indentIfBreak: (contents, id) => b.indentIfBreak(contents, { groupId: id }),
+  join: (separator, parts) => b.join(separator, parts),
+};
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The same random document built twice: with our builders and with prettier's. */
-function randomDoc(next: () => number, depth: number): [ours.Doc, PrettierDoc] {
-  const pick = Math.floor(next() * (depth > 3 ? 3 : 9));
+/** A random document drawn from `next`; the same draws give the same document whatever the builders. */
+function randomDoc<D>(next: () => number, depth: number, B: Builders<D>): D | string {
   const word = (): string => "abcdefghijklmnopqrstuvwxyz".slice(0, 1 + Math.floor(next() * 14));
-  switch (pick) {
+  const children = (min: number, spread: number): (D | string)[] =>
+    Array.from({ length: min + Math.floor(next() * spread) }, () => randomDoc(next, depth + 1, B));
+  switch (Math.floor(next() * (depth > 3 ? 3 : 9))) {
     case 0:
-    case 1: {
-      const w = word();
-      return [w, w];
-    }
-    case 2: {
-      const which = Math.floor(next() * 3);
-      return which === 0
-        ? [ours.line, b.line]
-        : which === 1
-          ? [ours.softline, b.softline]
-          : [ours.hardline, b.hardline];
-    }
+    case 1:
+      return word();
+    case 2:
+      return [B.line, B.softline, B.hardline][Math.floor(next() * 3)];
     case 3:
-    case 4: {
-      const parts = Array.from({ length: 1 + Math.floor(next() * 4) }, () => randomDoc(next, depth + 1));
-      return [ours.group(parts.map((p) => p[0])), b.group(parts.map((p) => p[1]))];
-    }
-    case 5: {
-      const [o, p] = randomDoc(next, depth + 1);
-      return [ours.indent(["x", ours.softline, o]), b.indent(["x", b.softline, p])];
-    }
-    case 6: {
-      const [o, p] = randomDoc(next, depth + 1);
-      return [
-        [o, ours.ifBreak(",", ";")],
-        [p, b.ifBreak(",", ";")],
-      ];
-    }
+    case 4:
+      return B.group(children(1, 4) as D[]);
+    case 5:
+      return B.indent(["x", B.softline, randomDoc(next, depth + 1, B)] as D[]);
+    case 6:
+      return B.group([randomDoc(next, depth + 1, B), B.ifBreak(",", ";")] as D[]);
     case 7: {
       // A fluid assignment: the value moves to the next line when its start does not fit.
-      const [o, p] = randomDoc(next, depth + 1);
-      const id = Symbol("ours");
-      const pid = Symbol("prettier");
-      return [
-        ours.group(["left =", ours.group(ours.indent(ours.line), id), ours.indentIfBreak(o, id)]),
-        b.group(["left =", b.group(b.indent(b.line), { id: pid }), b.indentIfBreak(p, { groupId: pid })]),
-      ];
+      const id = Symbol("assignment");
+      return B.group([
+        "left =",
+        B.group([B.indent([B.line])], id),
+        B.indentIfBreak(randomDoc(next, depth + 1, B) as D, id),
+      ] as D[]);
     }
-    default: {
-      const parts = Array.from({ length: 2 + Math.floor(next() * 3) }, () => randomDoc(next, depth + 1));
-      return [
-        ours.group([
-          "(",
-          ours.indent([
-            ours.softline,
-            ours.join(
-              [",", ours.line],
-              parts.map((p) => p[0]),
-            ),
-          ]),
-          ours.softline,
-          ")",
-        ]),
-        b.group([
-          "(",
-          b.indent([
-            b.softline,
-            b.join(
-              [",", b.line],
-              parts.map((p) => p[1]),
-            ),
-          ]),
-          b.softline,
-          ")",
-        ]),
-      ];
-    }
+    default:
+      return B.group([
+        "(",
+        B.indent([B.softline, B.join([",", B.line] as D[], children(2, 3) as D[])]),
+        B.softline,
+        ")",
+      ] as D[]);
   }
 }
 
 describe("printDoc lays documents out as prettier's printer", () => {
   it("agrees on 2,000 random documents at widths 20, 40 and 80", () => {
-    const next = random(1327);
     let broken = 0;
     for (let i = 0; i < 2000; i++) {
-      const [o, p] = randomDoc(next, 0);
       const width = [20, 40, 80][i % 3];
-      const expected = prettierDoc.printer.printDocToString(p, { printWidth: width, tabWidth: 2, useTabs: false })
+      const mine = randomDoc(rng(i + 1), 0, OURS);
+      const theirs = randomDoc(rng(i + 1), 0, PRETTIER);
+      const expected = prettierDoc.printer.printDocToString(theirs, { printWidth: width, tabWidth: 2, useTabs: false })
         .formatted as string;
-      expect(ours.printDoc(o, 0, width), `document ${i} at ${width}`).toBe(expected);
+      expect(ours.printDoc(mine, 0, width), `document ${i} at ${width}`).toBe(expected);
       if (expected.includes("\n")) broken++;
     }
     // The sample must exercise breaking, not only flat documents.
