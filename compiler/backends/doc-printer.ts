@@ -11,6 +11,9 @@
  * break and its inner groups are tried again one by one.
  */
 
+/** prettier's default print width, in columns: every generated TypeScript file is laid out within it. */
+export const PRINT_WIDTH = 80;
+
 /** A line: a space (or nothing, when soft) in a flat group, a newline at the current indentation in a broken one. */
 export interface Line {
   readonly kind: "line";
@@ -188,12 +191,12 @@ function fits(doc: Doc, rest: Commands, width: number): boolean {
 }
 
 /**
- * `doc` printed within `width` columns (prettier's default, 80) starting at
+ * `doc` printed within `width` columns ({@link PRINT_WIDTH}) starting at
  * column `indentation`, which is also the indentation of its broken lines.
  * The first line carries no indentation (the caller has placed it);
  * trailing spaces before a newline are dropped, as prettier drops them.
  */
-export function printDoc(doc: Doc, indentation = 0, width = 80): string {
+export function printDoc(doc: Doc, indentation = 0, width = PRINT_WIDTH): string {
   let out = "";
   let column = indentation;
   const commands = new Commands();

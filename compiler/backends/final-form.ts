@@ -10,10 +10,8 @@
  * is prettier's in every case; test/golden.test.ts holds every golden file to that (docs/decisions/1321-generated-code-in-final-form.md).
  */
 
-import { printDoc, type Doc } from "./doc-printer.js";
+import { PRINT_WIDTH as WIDTH, printDoc, type Doc } from "./doc-printer.js";
 import { list, typeParam } from "./ts-docs.js";
-
-const WIDTH = 80;
 
 /** The net bracket depth a line of code opens, ignoring string literals and a trailing `//` comment. */
 function netDepth(code: string): number {
@@ -94,9 +92,10 @@ function breakTypeLiteralMember(pad: string, t: string): string[] | undefined {
 
 /**
  * `export type X = "a" | "b";` over the width, as prettier breaks a union
- * of string literals or bare names (`number | bigint | string`): the members on the next line when they fit there,
- * else one per line after a leading `|`; undefined for any other alias or
- * when a line still does not fit.
+ * of string literals or bare names (`number | bigint | string`): the
+ * members on the next line when they fit there, else one per line after a
+ * leading `|`; undefined for any other alias or when a line still does not
+ * fit.
  */
 function breakUnionAlias(line: string): string[] | undefined {
   const m = /^(export type [A-Za-z_$][\w$]* =) (.*);$/.exec(line);
@@ -192,13 +191,12 @@ function reindentLines(lines: readonly string[]): string | undefined {
 }
 
 /**
- * `text` cut into lines and at its blank lines that stand between
- * top-level statements (outside brackets and comments): the lines of
- * pieces prettier formats alone exactly
- * as it formats them in the file, since it keeps one blank line between
- * statements and lays each out by itself.
+ * `text` cut into lines, and at its blank lines that stand between
+ * top-level statements (outside brackets and comments): pieces prettier
+ * formats alone exactly as it formats them in the file, since it keeps one
+ * blank line between statements and lays each out by itself.
  */
-export function topLevelPieces(text: string): string[][] {
+function topLevelPieces(text: string): string[][] {
   const pieces: string[][] = [];
   let current: string[] = [];
   let depth = 0;
@@ -218,6 +216,16 @@ export function topLevelPieces(text: string): string[][] {
   return pieces;
 }
 
+/**
+ * Whether every line of code in `text` fits in the print width; doc
+ * comment lines do not count, since prettier never rewraps a comment.
+ * A laid-out piece whose code runs past the width is handed to prettier
+ * (`format`), where a group laid out as plain text might break.
+ */
+export function codeFits(text: string): boolean {
+  return text.split("\n").every((l) => l.length <= WIDTH || /^\s*(\/\*\*|\*)/.test(l));
+}
+
 /** Loaded on the first piece {@link reindent} cannot settle, never otherwise (a cold start of prettier costs a fifth of a second). */
 async function prettierFormat(text: string): Promise<string> {
   if (process.env.RESC_TRACE_FORMAT) process.stderr.write(`prettier fallback: ${text.slice(0, 120)}\n`);
@@ -225,6 +233,7 @@ async function prettierFormat(text: string): Promise<string> {
   return format(text, { parser: "typescript" });
 }
 
+/** `text` without the newlines that end it (prettier ends its output with one; pieces are joined by a blank line). */
 function withoutFinalNewlines(text: string): string {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
@@ -247,9 +256,11 @@ export interface ModulePiece {
  * A module (TypeScript) in prettier's final form with default options,
  * from pieces separated by one blank line: a final piece as it is, a piece
  * to settle cut at its top-level statements, each settled by
- * {@link reindent} or, when it cannot, by prettier, so one long name costs the formatting
- * of one statement, not of the whole module. Should prettier refuse a
- * statement alone, the whole module goes through it.
+ * {@link reindent} or, when it cannot, by prettier, so one long name costs
+ * the formatting of one statement, not of the whole module. Should prettier
+ * refuse a statement alone (the cut fell inside one, say in a multi-line
+ * template literal), the whole module goes through it.
+ * @throws what prettier throws for text that is not TypeScript
  */
 export async function finalFormPieces(pieces: readonly ModulePiece[]): Promise<string> {
   const out: string[] = [];

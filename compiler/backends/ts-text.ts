@@ -34,14 +34,18 @@ export function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
-/** A TSDoc block for `text`, or nothing; `*\/` inside the text is broken so it cannot end the comment. */
-export function docComment(text: string | undefined): string {
+/**
+ * A TSDoc block for `text`, or nothing; `*\/` inside the text is broken so
+ * it cannot end the comment. Each line starts with `pad` (the indentation
+ * of the member it documents) and the block ends with a newline.
+ */
+export function docComment(text: string | undefined, pad = ""): string {
   if (text === undefined || text.trim() === "") return "";
   const body = text
     .replace(/\*\//g, "*\\/")
     .split("\n")
     .map((l) => ` * ${l}`.trimEnd());
-  return `/**\n${body.join("\n")}\n */\n`;
+  return `${pad}/**\n${body.map((l) => pad + l).join("\n")}\n${pad} */\n`;
 }
 
 /**

@@ -20,13 +20,11 @@ import {
   softline,
   type Doc,
 } from "../doc-printer.js";
-import type { ModulePiece } from "../final-form.js";
+import { codeFits, type ModulePiece } from "../final-form.js";
 import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
 import { clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
-
-const WIDTH = 80;
 
 /** `this.client`, whose member access prettier may break onto its own line. */
 const THIS_CLIENT: Doc = ["this", group(indent([softline, ".client"]))];
@@ -59,11 +57,6 @@ const EXPAND_STATEMENT: Doc = [
     indent([hardline, '? [["expand", query.expand.join(",")]]', hardline, ": [];"]),
   ]),
 ];
-
-/** `text` (a doc comment) with every line indented by `pad`. */
-function indentComment(text: string, pad: string): string {
-  return text.replace(/^(?=.)/gm, pad);
-}
 
 /** `const <T>_CODECS: ColumnCodecs = {…};`, laid out "fluid": the object moves to the next line only when its opening brace would not fit. */
 function codecsConstant(table: TableDescriptor, stem: string): Doc {
@@ -221,11 +214,11 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
 }
 
 /**
- * The pieces of `index.ts` for one served table, printed in final form:
- * its constants, then its item type and class; none for a table without a
- * resource. A printed line over 80
- * columns, which prettier might lay out otherwise, sends those two
- * statements to the formatter instead.
+ * The pieces of `index.ts` for one served table (spec: Typed client), in
+ * final form: its constants, then its item type and class; none for a
+ * table without a resource. Should a line of code in the item type or the
+ * class run past the print width ({@link codeFits}), those two statements
+ * go to the formatter instead.
  */
 export function resourcePieces(table: TableDescriptor): ModulePiece[] {
   const resource = table.resource;
@@ -239,19 +232,14 @@ export function resourcePieces(table: TableDescriptor): ModulePiece[] {
   );
   const doc = resource.doc ?? table.doc;
   const classDoc = docComment(`${doc ? `${doc}\n\n` : ""}The operations of \`${resource.path}\`.`);
-  const code = methods(table, stem).map((m) => ({ doc: m.doc, text: printDoc(m.code, 2, WIDTH) }));
-  const alias = printDoc(itemAlias(table, expandable), 0, WIDTH);
-  const members = code.map((m) => `${indentComment(docComment(m.doc), "  ")}  ${m.text}`);
+  const members = methods(table, stem).map((m) => `${docComment(m.doc, "  ")}  ${printDoc(m.code, 2)}`);
+  const alias = printDoc(itemAlias(table, expandable));
   const laidOut =
     `${itemDoc}${alias}\n\n` +
     `${classDoc}export class ${n.resource} {\n  private readonly client: HttpClient;\n\n` +
     `  constructor(client: HttpClient) {\n    this.client = client;\n  }\n\n${members.join("\n\n")}\n}`;
-  // Comments may run long (prettier never rewraps them); code lines are measured after the two-space class indentation.
-  const fits = [alias, ...code.map((m) => m.text)].every((t) =>
-    t.split("\n").every((l, i) => (i === 0 && t !== alias ? l.length + 2 : l.length) <= WIDTH),
-  );
   return [
     { text: constants, form: "final" },
-    { text: laidOut, form: fits ? "final" : "format" },
+    { text: laidOut, form: codeFits(laidOut) ? "final" : "format" },
   ];
 }

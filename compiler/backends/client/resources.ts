@@ -96,14 +96,14 @@ function memberInit(member: string, resource: string): Doc {
 }
 
 /**
- * `index.ts`'s `Client`, in final form: a member declaration cannot break
- * (prettier leaves a long one long), its initialization is laid out by
- * {@link memberInit}.
+ * `index.ts`'s `Client` (spec: Typed client), in final form: a member
+ * declaration cannot break (prettier leaves a long one long), its
+ * initialization is laid out by {@link memberInit}.
  */
 function clientClass(service: ServiceDescriptor, served: readonly TableDescriptor[]): ModulePiece {
   const members = served.map(
     (t) =>
-      `${docComment(`\`${t.resource?.path}\``).replace(/^(?=.)/gm, "  ")}  readonly ${clientMember(t)}: ${clientTypeNames(t).resource};`,
+      `${docComment(`\`${t.resource?.path}\``, "  ")}  readonly ${clientMember(t)}: ${clientTypeNames(t).resource};`,
   );
   const inits = served.map((t) => `    ${printDoc(memberInit(clientMember(t), clientTypeNames(t).resource), 4)}`);
   const text =
