@@ -21,6 +21,13 @@ export interface CatalogColumn {
   identity?: "a" | "d";
   /** The expression of a generated (stored) column. */
   generated?: string;
+  /**
+   * For a `serial` column: the sequence the column owns and takes its
+   * default from (`nextval('<name>'::regclass)`), so `default` is absent.
+   * Two serial columns compare equal whatever their sequences are called
+   * (a renamed table keeps its sequence's old name).
+   */
+  serial?: string;
 }
 
 /** A table constraint, keyed by its definition (names differ between databases). */
@@ -72,24 +79,57 @@ export interface CatalogDomain {
   checkNames: string[];
 }
 
-/** One namespace's tables, enums and domains, each list sorted by name. */
+/** One namespace's tables, enums, domains and sequences, each list sorted by name. */
 export interface Catalog {
   enums: { name: string; values: string[] }[];
   domains: CatalogDomain[];
   tables: CatalogTable[];
+  /**
+   * Sequences that stand on their own: not an identity column's and not a
+   * serial column's (those come and go with their column). A default
+   * `nextval('s')` names one of these (docs/decisions/1250-sequences.md).
+   */
+  sequences: string[];
+  /**
+   * The extensions installed in the database (any namespace), but
+   * `plpgsql`, which every database has: a `citext` column or a
+   * `uuid_generate_v4()` default needs its extension first.
+   */
+  extensions: string[];
 }
 
-async function rows(db: Executor, text: string, values: string[]): Promise<Record<string, string | null>[]> {
+/** The sequence a `nextval('…'::regclass)` default names, as written there (possibly schema-qualified), or undefined. */
+export function nextvalSequence(expression: string): string | undefined {
+  return /^nextval\('((?:[^']|'')+)'::regclass\)$/
+    .exec(expression)?.[1]
+    ?.replace(/''/g, "'");
+}
+
+/** The last part of a possibly qualified, possibly quoted name: `public."My seq"` → `My seq`. */
+function lastNamePart(name: string): string {
+  const m = /(?:^|\.)(?:"((?:[^"]|"")+)"|([^."]+))$/.exec(name);
+  return m ? (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!) : name;
+}
+
+async function rows(
+  db: Executor,
+  text: string,
+  values: string[],
+): Promise<Record<string, string | null>[]> {
   return (await db.query({ text, values })).rows;
 }
 
 /**
  * Reads the catalog of namespace `schema` (default `public`). Views,
- * partitions' children, sequences and functions are not read: the
- * language has no way to say them.
+ * partitions' children and functions are not read: the language has no
+ * way to say them. Sequences are read by name only (what a `nextval`
+ * default needs to exist), never their position.
  * @throws the driver's error when the database cannot be queried
  */
-export async function readCatalog(db: Executor, schema = "public"): Promise<Catalog> {
+export async function readCatalog(
+  db: Executor,
+  schema = "public",
+): Promise<Catalog> {
   const enums = await rows(
     db,
     `select t.typname as name, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
@@ -113,7 +153,11 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     db,
     `select c.relname as tbl, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
-            pg_get_expr(d.adbin, d.adrelid) as def
+            pg_get_expr(d.adbin, d.adrelid) as def,
+            (select s.relname from pg_depend dep join pg_class s on s.oid = dep.objid and s.relkind = 'S'
+              where dep.classid = 'pg_class'::regclass and dep.refclassid = 'pg_class'::regclass
+                and dep.refobjid = c.oid and dep.refobjsubid = a.attnum and dep.deptype = 'a'
+              order by s.relname limit 1) as ownseq
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
      left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
@@ -148,17 +192,51 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     [schema],
   );
 
+  const sequences = await rows(
+    db,
+    `select s.relname as name
+     from pg_class s join pg_namespace n on n.oid = s.relnamespace
+     where n.nspname = $1 and s.relkind = 'S'
+       and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = s.oid
+                         and d.refclassid = 'pg_class'::regclass and d.deptype = 'i')
+     order by s.relname`,
+    [schema],
+  );
+
+  const extensions = await rows(
+    db,
+    `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text is not null order by extname`,
+    [schema],
+  );
+
   const tables = new Map<string, CatalogTable>();
+  const serialSequences = new Set<string>();
   const table = (name: string): CatalogTable => {
     let t = tables.get(name);
-    if (!t) tables.set(name, (t = { name, columns: [], constraints: [], indexes: [] }));
+    if (!t)
+      tables.set(
+        name,
+        (t = { name, columns: [], constraints: [], indexes: [] }),
+      );
     return t;
   };
   for (const r of columns) {
-    const col: CatalogColumn = { name: r.name!, type: r.type!, notNull: r.notnull === "true" };
+    const col: CatalogColumn = {
+      name: r.name!,
+      type: r.type!,
+      notNull: r.notnull === "true",
+    };
     if (r.ident === "a" || r.ident === "d") col.identity = r.ident;
+    const named = r.def !== null ? nextvalSequence(r.def) : undefined;
     if (r.gen === "s" && r.def !== null) col.generated = r.def;
-    else if (r.def !== null) col.default = r.def;
+    else if (
+      r.ownseq !== null &&
+      named !== undefined &&
+      lastNamePart(named) === r.ownseq
+    ) {
+      col.serial = r.ownseq;
+      serialSequences.add(r.ownseq);
+    } else if (r.def !== null) col.default = r.def;
     table(r.tbl!).columns.push(col);
   }
   for (const r of constraints) {
@@ -168,13 +246,20 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
       definition: r.def!,
       columns: r.cols ? r.cols.split("\n") : [],
     };
-    if (r.ftbl) k.references = { table: r.ftbl, columns: r.fcols ? r.fcols.split("\n") : [] };
+    if (r.ftbl)
+      k.references = {
+        table: r.ftbl,
+        columns: r.fcols ? r.fcols.split("\n") : [],
+      };
     table(r.tbl!).constraints.push(k);
   }
   for (const r of indexes) {
     const def = r.def!;
     // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
-    const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
+    const shape = def.replace(
+      /^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /,
+      "$1",
+    );
     const ix: CatalogIndex = {
       name: r.name!,
       shape,
@@ -200,5 +285,9 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
       return d;
     }),
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    sequences: sequences
+      .map((r) => r.name!)
+      .filter((n) => !serialSequences.has(n)),
+    extensions: extensions.map((r) => r.name!),
   };
 }

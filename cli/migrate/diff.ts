@@ -6,7 +6,12 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogTable } from "./catalog.js";
+import type {
+  Catalog,
+  CatalogColumn,
+  CatalogConstraint,
+  CatalogTable,
+} from "./catalog.js";
 
 /** One statement of a migration. */
 export interface Step {
@@ -21,13 +26,19 @@ const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** Type changes that keep every value: a wider integer, a longer or unbounded string, a wider numeric. */
 function widens(from: string, to: string): boolean {
   const ints = ["smallint", "integer", "bigint"];
-  if (ints.includes(from) && ints.includes(to)) return ints.indexOf(to) >= ints.indexOf(from);
-  if (ints.includes(from) && (to === "numeric" || to === "double precision")) return true;
+  if (ints.includes(from) && ints.includes(to))
+    return ints.indexOf(to) >= ints.indexOf(from);
+  if (ints.includes(from) && (to === "numeric" || to === "double precision"))
+    return true;
   const len = (t: string, base: string): number | undefined => {
     const m = new RegExp(`^${base}\\((\\d+)\\)$`).exec(t);
     return m ? Number(m[1]) : undefined;
   };
-  if (to === "text" && (/^character varying/.test(from) || from === "character varying")) return true;
+  if (
+    to === "text" &&
+    (/^character varying/.test(from) || from === "character varying")
+  )
+    return true;
   const a = len(from, "character varying");
   const b = len(to, "character varying");
   if (a !== undefined && b !== undefined) return b >= a;
@@ -35,44 +46,145 @@ function widens(from: string, to: string): boolean {
   return false;
 }
 
+/** `serial`, `bigserial` or `smallserial`: the spelling that creates a column's owned sequence with it. */
+function serialType(type: string): string | undefined {
+  return { integer: "serial", bigint: "bigserial", smallint: "smallserial" }[
+    type
+  ];
+}
+
 function columnDefinition(c: CatalogColumn): string {
-  let s = `${q(c.name)} ${c.type}`;
-  if (c.identity) s += ` GENERATED ${c.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY`;
-  if (c.generated !== undefined) s += ` GENERATED ALWAYS AS (${c.generated}) STORED`;
+  const serial = c.serial !== undefined ? serialType(c.type) : undefined;
+  let s = `${q(c.name)} ${serial ?? c.type}`;
+  if (c.identity)
+    s += ` GENERATED ${c.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY`;
+  if (c.generated !== undefined)
+    s += ` GENERATED ALWAYS AS (${c.generated}) STORED`;
   if (c.default !== undefined) s += ` DEFAULT ${c.default}`;
   if (c.notNull) s += " NOT NULL";
   return s;
 }
 
-const byName = <T extends { name: string }>(xs: readonly T[]): Map<string, T> => new Map(xs.map((x) => [x.name, x]));
+const byName = <T extends { name: string }>(xs: readonly T[]): Map<string, T> =>
+  new Map(xs.map((x) => [x.name, x]));
 
 /** Constraints keyed by kind and definition: a renamed constraint with the same meaning is no change. */
-const constraintKey = (c: CatalogConstraint): string => `${c.kind}:${c.definition}`;
+const constraintKey = (c: CatalogConstraint): string =>
+  `${c.kind}:${c.definition}`;
 
-function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn): Step[] {
+/** Every sequence of a catalog: the standalone ones and those serial columns own. */
+function allSequences(catalog: Catalog): Set<string> {
+  const out = new Set(catalog.sequences);
+  for (const t of catalog.tables)
+    for (const c of t.columns) if (c.serial !== undefined) out.add(c.serial);
+  return out;
+}
+
+/** `SELECT setval(…)` so the sequence's next value follows the column's largest. */
+function followMax(sequence: string, table: string, column: string): string {
+  return `SELECT setval(${lit(q(sequence))}, coalesce(max(${q(column)}), 0) + 1, false) FROM ${q(table)};`;
+}
+
+/**
+ * The steps that change how a column is numbered (identity, serial, or
+ * neither) without recreating it, so its values stay: an adopted serial
+ * key that becomes an identity, or the reverse, is a change of default and
+ * never a dropped column (docs/decisions/1250-sequences.md).
+ */
+function numberingSteps(
+  table: string,
+  from: CatalogColumn,
+  to: CatalogColumn,
+  ctx: DiffContext,
+): Step[] {
   const t = q(table);
   const c = q(to.name);
   const out: Step[] = [];
-  if (from.generated !== to.generated || Boolean(from.identity) !== Boolean(to.identity)) {
+  if (from.identity && !to.identity)
+    out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP IDENTITY;` });
+  if (from.serial !== undefined && to.serial === undefined) {
+    if (to.default === undefined)
+      out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` });
+    // Still named by a default somewhere: it stays, owned by nothing; otherwise it goes with the numbering.
+    if (ctx.toSequences.has(from.serial))
+      out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} OWNED BY NONE;` });
+    // Dropped at once: an identity added next must not find it through pg_get_serial_sequence.
+    else out.push({ sql: `DROP SEQUENCE ${q(from.serial)};` });
+  }
+  if (to.serial !== undefined && from.serial === undefined) {
+    if (!ctx.fromSequences.has(to.serial)) {
+      const as = to.type === "bigint" ? "" : ` AS ${to.type}`;
+      out.push({
+        sql: `CREATE SEQUENCE ${q(to.serial)}${as} OWNED BY ${t}.${c};`,
+      });
+      out.push({ sql: followMax(to.serial, table, to.name) });
+    } else
+      out.push({ sql: `ALTER SEQUENCE ${q(to.serial)} OWNED BY ${t}.${c};` });
+    out.push({
+      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT nextval(${lit(q(to.serial))}::regclass);`,
+    });
+  }
+  if (to.identity && !from.identity) {
+    if (from.default !== undefined && from.serial === undefined)
+      out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` });
+    if (!from.notNull)
+      out.push({
+        sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`,
+        destructive: `makes ${table}.${to.name} NOT NULL for its identity; fails while a row holds NULL there`,
+      });
+    out.push({
+      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} ADD GENERATED ${to.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY;`,
+    });
+    out.push({
+      sql: `SELECT setval(pg_get_serial_sequence(${lit(q(table))}, ${lit(to.name)}), coalesce(max(${c}), 0) + 1, false) FROM ${t};`,
+    });
+  }
+  return out;
+}
+
+function columnSteps(
+  table: string,
+  from: CatalogColumn,
+  to: CatalogColumn,
+  ctx: DiffContext,
+): Step[] {
+  const t = q(table);
+  const c = q(to.name);
+  const out: Step[] = [];
+  if (from.generated !== to.generated) {
     out.push({
       sql: `ALTER TABLE ${t} DROP COLUMN ${c};`,
-      destructive: `recreates column ${table}.${to.name} (identity or generated expression changed); its values are lost`,
+      destructive: `recreates column ${table}.${to.name} (its generated expression changed); its values are lost`,
     });
     out.push({ sql: `ALTER TABLE ${t} ADD COLUMN ${columnDefinition(to)};` });
     return out;
   }
   if (from.type !== to.type) {
-    const step: Step = { sql: `ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${to.type} USING ${c}::${to.type};` };
+    const step: Step = {
+      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${to.type} USING ${c}::${to.type};`,
+    };
     if (!widens(from.type, to.type))
       step.destructive = `changes ${table}.${to.name} from ${from.type} to ${to.type}; values that do not convert make it fail, or are cut`;
     out.push(step);
+    if (from.serial !== undefined && to.serial !== undefined)
+      out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} AS ${to.type};` });
   }
+  const numbering = numberingSteps(table, from, to, ctx);
+  out.push(...numbering);
   if (from.identity && to.identity && from.identity !== to.identity) {
     out.push({
       sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET GENERATED ${to.identity === "a" ? "ALWAYS" : "BY DEFAULT"};`,
     });
   }
-  if (from.default !== to.default) {
+  // A numbering change above already set (or dropped) the default it needs.
+  const defaultHandled =
+    numbering.length > 0 &&
+    (to.serial !== undefined || to.identity !== undefined);
+  if (
+    from.default !== to.default &&
+    !defaultHandled &&
+    !(from.serial !== undefined && to.default === undefined)
+  ) {
     out.push({
       sql:
         to.default === undefined
@@ -80,7 +192,10 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn): Ste
           : `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${to.default};`,
     });
   }
-  if (from.notNull !== to.notNull) {
+  if (
+    from.notNull !== to.notNull &&
+    !(to.identity && !from.identity && to.notNull)
+  ) {
     out.push(
       to.notNull
         ? {
@@ -95,42 +210,46 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn): Ste
 
 function createTable(t: CatalogTable): string {
   const parts = t.columns.map((c) => `  ${columnDefinition(c)}`);
-  for (const k of t.constraints.filter((k) => k.kind !== "f")) parts.push(`  CONSTRAINT ${q(k.name)} ${k.definition}`);
+  for (const k of t.constraints.filter((k) => k.kind !== "f"))
+    parts.push(`  CONSTRAINT ${q(k.name)} ${k.definition}`);
   return `CREATE TABLE ${q(t.name)} (\n${parts.join(",\n")}\n);`;
 }
 
-/**
- * The steps from `from` to `to`.
- * @param renames `table.column` → the old column name, and `table` → the old table name, from `@renamed_from`
- */
-export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
-  const early: Step[] = [];
-  const tablesNew: Step[] = [];
-  const columns: Step[] = [];
-  const dropConstraints: Step[] = [];
-  const addConstraints: Step[] = [];
-  const addForeign: Step[] = [];
-  const indexes: Step[] = [];
-  const late: Step[] = [];
+/** The buckets of a diff, in the order they are written, and what every part of it needs to see. */
+interface DiffContext {
+  early: Step[];
+  dropConstraints: Step[];
+  tablesNew: Step[];
+  columns: Step[];
+  addConstraints: Step[];
+  addForeign: Step[];
+  indexes: Step[];
+  late: Step[];
+  fromSequences: ReadonlySet<string>;
+  toSequences: ReadonlySet<string>;
+}
 
-  // Enums: new types first; new values appended; a removed value or type is destructive.
+/** New enums and values first; a removed value or type is destructive. */
+function enumSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
   const fromEnums = byName(from.enums);
   for (const e of to.enums) {
     const old = fromEnums.get(e.name);
     if (!old) {
-      early.push({ sql: `CREATE TYPE ${q(e.name)} AS ENUM (${e.values.map(lit).join(", ")});` });
+      ctx.early.push({
+        sql: `CREATE TYPE ${q(e.name)} AS ENUM (${e.values.map(lit).join(", ")});`,
+      });
       continue;
     }
     e.values.forEach((v, i) => {
       if (old.values.includes(v)) return;
       const before = e.values.slice(i + 1).find((x) => old.values.includes(x));
-      early.push({
+      ctx.early.push({
         sql: `ALTER TYPE ${q(e.name)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};`,
       });
     });
     const gone = old.values.filter((v) => !e.values.includes(v));
     if (gone.length > 0) {
-      early.push({
+      ctx.early.push({
         sql: `-- enum ${e.name}: PostgreSQL cannot drop the values ${gone.join(", ")}; recreate the type by hand`,
         destructive: `enum ${e.name} loses the values ${gone.join(", ")}`,
       });
@@ -138,36 +257,47 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
   }
   const toEnums = byName(to.enums);
   for (const e of from.enums)
-    if (!toEnums.has(e.name)) late.push({ sql: `DROP TYPE ${q(e.name)};`, destructive: `drops enum type ${e.name}` });
+    if (!toEnums.has(e.name))
+      ctx.late.push({
+        sql: `DROP TYPE ${q(e.name)};`,
+        destructive: `drops enum type ${e.name}`,
+      });
+}
 
+function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
   const fromDomains = byName(from.domains);
   for (const d of to.domains) {
     const old = fromDomains.get(d.name);
     const create = `CREATE DOMAIN ${q(d.name)} AS ${d.type}${d.default !== undefined ? ` DEFAULT ${d.default}` : ""}${d.notNull ? " NOT NULL" : ""}${d.checks.map((c) => ` ${c}`).join("")};`;
-    if (!old) early.push({ sql: create });
+    if (!old) ctx.early.push({ sql: create });
     else if (old.type !== d.type) {
-      early.push({
+      ctx.early.push({
         sql: `-- domain ${d.name} changes its base type; PostgreSQL cannot alter that in place: recreate it by hand:\n-- ${create}`,
         destructive: `domain ${d.name} changes from ${old.type} to ${d.type}`,
       });
     } else {
       const n = q(d.name);
       old.checks.forEach((c, i) => {
-        if (!d.checks.includes(c)) early.push({ sql: `ALTER DOMAIN ${n} DROP CONSTRAINT ${q(old.checkNames[i]!)};` });
+        if (!d.checks.includes(c))
+          ctx.early.push({
+            sql: `ALTER DOMAIN ${n} DROP CONSTRAINT ${q(old.checkNames[i]!)};`,
+          });
       });
       for (const c of d.checks.filter((c) => !old.checks.includes(c))) {
-        early.push({
+        ctx.early.push({
           sql: `ALTER DOMAIN ${n} ADD ${c};`,
           destructive: `adds ${c} to domain ${d.name}; fails while a stored value breaks it`,
         });
       }
       if (old.default !== d.default)
-        early.push({
+        ctx.early.push({
           sql:
-            d.default === undefined ? `ALTER DOMAIN ${n} DROP DEFAULT;` : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};`,
+            d.default === undefined
+              ? `ALTER DOMAIN ${n} DROP DEFAULT;`
+              : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};`,
         });
       if (old.notNull !== d.notNull) {
-        early.push(
+        ctx.early.push(
           d.notNull
             ? {
                 sql: `ALTER DOMAIN ${n} SET NOT NULL;`,
@@ -180,7 +310,198 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
   }
   const toDomains = byName(to.domains);
   for (const d of from.domains)
-    if (!toDomains.has(d.name)) late.push({ sql: `DROP DOMAIN ${q(d.name)};`, destructive: `drops domain ${d.name}` });
+    if (!toDomains.has(d.name))
+      ctx.late.push({
+        sql: `DROP DOMAIN ${q(d.name)};`,
+        destructive: `drops domain ${d.name}`,
+      });
+}
+
+/**
+ * Standalone sequences (those a `nextval` default names): created before
+ * any table that uses them, dropped after every column that used them.
+ * A serial column's own sequence comes and goes with the column.
+ */
+function sequenceSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
+  for (const s of to.sequences)
+    if (!ctx.fromSequences.has(s))
+      ctx.early.push({ sql: `CREATE SEQUENCE ${q(s)};` });
+  for (const s of from.sequences)
+    if (!ctx.toSequences.has(s))
+      ctx.late.push({ sql: `DROP SEQUENCE ${q(s)};` });
+}
+
+/**
+ * Whether adding constraint `k` can fail on rows the table already holds.
+ * It cannot when every column it covers is new in this migration and
+ * starts out NULL in every row (nullable, no default), or is numbered by
+ * a serial or identity (distinct values): a NULL never breaks a unique or
+ * a check, nor refers to a missing row (docs/decisions/1240-migrations.md).
+ */
+function mayFailOnRows(
+  k: CatalogConstraint,
+  added: ReadonlyMap<string, CatalogColumn>,
+): boolean {
+  if (k.columns.length === 0) return true;
+  return !k.columns.every((name) => {
+    const c = added.get(name);
+    if (!c) return false;
+    const allNull =
+      !c.notNull &&
+      c.default === undefined &&
+      c.serial === undefined &&
+      !c.identity;
+    const distinct =
+      (c.serial !== undefined || c.identity !== undefined) &&
+      k.kind !== "c" &&
+      k.kind !== "f";
+    return (allNull && c.generated === undefined) || distinct;
+  });
+}
+
+function constraintSteps(
+  table: string,
+  old: CatalogTable,
+  t: CatalogTable,
+  added: ReadonlyMap<string, CatalogColumn>,
+  ctx: DiffContext,
+): void {
+  const oldKeys = new Map(old.constraints.map((k) => [constraintKey(k), k]));
+  const newKeys = new Map(t.constraints.map((k) => [constraintKey(k), k]));
+  for (const [key, k] of oldKeys) {
+    if (!newKeys.has(key))
+      ctx.dropConstraints.push({
+        sql: `ALTER TABLE ${q(table)} DROP CONSTRAINT ${q(k.name)};`,
+      });
+  }
+  for (const [key, k] of newKeys) {
+    if (oldKeys.has(key)) continue;
+    const step: Step = {
+      sql: `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
+    };
+    if (mayFailOnRows(k, added)) {
+      step.destructive =
+        k.kind === "f"
+          ? `adds ${k.definition} to ${table}; fails while a row refers to a missing one`
+          : `adds ${k.definition} to ${table}; fails while existing rows break it`;
+    }
+    (k.kind === "f" ? ctx.addForeign : ctx.addConstraints).push(step);
+  }
+}
+
+function indexSteps(
+  table: string,
+  old: CatalogTable,
+  t: CatalogTable,
+  ctx: DiffContext,
+): void {
+  const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
+  const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
+  for (const [shape, i] of oldIx)
+    if (!newIx.has(shape))
+      ctx.indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
+  for (const [shape, i] of newIx)
+    if (!oldIx.has(shape))
+      ctx.indexes.push({
+        sql: `${i.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(table)} `)};`,
+      });
+}
+
+function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
+  ctx.tablesNew.push({ sql: createTable(t) });
+  for (const k of t.constraints.filter((k) => k.kind === "f"))
+    ctx.addForeign.push({
+      sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
+    });
+  for (const ix of t.indexes)
+    ctx.indexes.push({
+      sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};`,
+    });
+}
+
+/** Columns of a kept table: renamed, added, changed, dropped. Returns the columns added. */
+function tableColumnSteps(
+  old: CatalogTable,
+  t: CatalogTable,
+  renames: ReadonlyMap<string, string>,
+  ctx: DiffContext,
+): Map<string, CatalogColumn> {
+  const oldCols = byName(old.columns);
+  const seen = new Set<string>();
+  const added = new Map<string, CatalogColumn>();
+  for (const c of t.columns) {
+    let prev = oldCols.get(c.name);
+    const wasCol = renames.get(`${t.name}.${c.name}`);
+    if (!prev && wasCol !== undefined && oldCols.has(wasCol)) {
+      prev = oldCols.get(wasCol)!;
+      seen.add(wasCol);
+      ctx.columns.push({
+        sql: `ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(wasCol)} TO ${q(c.name)};`,
+      });
+    }
+    if (!prev) {
+      const step: Step = {
+        sql: `ALTER TABLE ${q(t.name)} ADD COLUMN ${columnDefinition(c)};`,
+      };
+      const filled =
+        c.default !== undefined ||
+        c.identity ||
+        c.serial !== undefined ||
+        c.generated !== undefined;
+      if (c.notNull && !filled) {
+        step.destructive = `adds NOT NULL column ${t.name}.${c.name} without a default; fails while the table holds rows`;
+      }
+      ctx.columns.push(step);
+      added.set(c.name, c);
+      continue;
+    }
+    seen.add(c.name);
+    ctx.columns.push(...columnSteps(t.name, { ...prev, name: c.name }, c, ctx));
+  }
+  for (const c of old.columns) {
+    if (!seen.has(c.name) && !t.columns.some((x) => x.name === c.name)) {
+      ctx.late.push({
+        sql: `ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)};`,
+        destructive: `drops column ${t.name}.${c.name} and its values`,
+      });
+    }
+  }
+  return added;
+}
+
+/**
+ * The steps from `from` to `to`, in the order of
+ * docs/decisions/1240-migrations.md: types and sequences, dropped
+ * constraints, new tables, columns, new constraints, foreign keys,
+ * indexes, then what goes away.
+ * @param renames `table.column` → the old column name, and `table` → the old table name, from `@renamed_from`
+ */
+export function diffCatalogs(
+  from: Catalog,
+  to: Catalog,
+  renames: ReadonlyMap<string, string> = new Map(),
+): Step[] {
+  const ctx: DiffContext = {
+    early: [],
+    dropConstraints: [],
+    tablesNew: [],
+    columns: [],
+    addConstraints: [],
+    addForeign: [],
+    indexes: [],
+    late: [],
+    fromSequences: allSequences(from),
+    toSequences: allSequences(to),
+  };
+  // Extensions first: types, functions and operator classes of theirs may be used by anything after.
+  // One the schema no longer needs is left installed: something outside the schema may use it.
+  for (const e of to.extensions)
+    if (!from.extensions.includes(e))
+      ctx.early.push({ sql: `CREATE EXTENSION IF NOT EXISTS ${q(e)};` });
+  enumSteps(from, to, ctx);
+  domainSteps(from, to, ctx);
+  sequenceSteps(from, to, ctx);
+  const lateSequences = ctx.late.splice(0);
 
   const fromTables = byName(from.tables);
   const renamedTables = new Set<string>();
@@ -190,75 +511,33 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     if (!old && was !== undefined && fromTables.has(was)) {
       old = fromTables.get(was)!;
       renamedTables.add(was);
-      early.push({ sql: `ALTER TABLE ${q(was)} RENAME TO ${q(t.name)};` });
+      ctx.early.push({ sql: `ALTER TABLE ${q(was)} RENAME TO ${q(t.name)};` });
     }
     if (!old) {
-      tablesNew.push({ sql: createTable(t) });
-      for (const k of t.constraints.filter((k) => k.kind === "f"))
-        addForeign.push({ sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};` });
-      for (const ix of t.indexes)
-        indexes.push({ sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
+      newTableSteps(t, ctx);
       continue;
     }
-    const oldCols = byName(old.columns);
-    const seen = new Set<string>();
-    for (const c of t.columns) {
-      let prev = oldCols.get(c.name);
-      const wasCol = renames.get(`${t.name}.${c.name}`);
-      if (!prev && wasCol !== undefined && oldCols.has(wasCol)) {
-        prev = oldCols.get(wasCol)!;
-        seen.add(wasCol);
-        columns.push({ sql: `ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(wasCol)} TO ${q(c.name)};` });
-      }
-      if (!prev) {
-        const step: Step = { sql: `ALTER TABLE ${q(t.name)} ADD COLUMN ${columnDefinition(c)};` };
-        if (c.notNull && c.default === undefined && !c.identity && c.generated === undefined) {
-          step.destructive = `adds NOT NULL column ${t.name}.${c.name} without a default; fails while the table holds rows`;
-        }
-        columns.push(step);
-        continue;
-      }
-      seen.add(c.name);
-      columns.push(...columnSteps(t.name, { ...prev, name: c.name }, c));
-    }
-    for (const c of old.columns) {
-      if (!seen.has(c.name) && !t.columns.some((x) => x.name === c.name)) {
-        late.push({
-          sql: `ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)};`,
-          destructive: `drops column ${t.name}.${c.name} and its values`,
-        });
-      }
-    }
-    const oldKeys = new Map(old.constraints.map((k) => [constraintKey(k), k]));
-    const newKeys = new Map(t.constraints.map((k) => [constraintKey(k), k]));
-    for (const [key, k] of oldKeys) {
-      if (!newKeys.has(key)) dropConstraints.push({ sql: `ALTER TABLE ${q(t.name)} DROP CONSTRAINT ${q(k.name)};` });
-    }
-    for (const [key, k] of newKeys) {
-      if (oldKeys.has(key)) continue;
-      const step: Step = { sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};` };
-      if (k.kind !== "f") step.destructive = `adds ${k.definition} to ${t.name}; fails while existing rows break it`;
-      (k.kind === "f" ? addForeign : addConstraints).push(step);
-    }
-    const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
-    const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
-    for (const [shape, i] of oldIx) if (!newIx.has(shape)) indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
-    for (const [shape, i] of newIx)
-      if (!oldIx.has(shape)) indexes.push({ sql: `${i.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};` });
+    const added = tableColumnSteps(old, t, renames, ctx);
+    constraintSteps(t.name, old, t, added, ctx);
+    indexSteps(t.name, old, t, ctx);
   }
   const toTables = byName(to.tables);
   for (const t of from.tables) {
     if (!toTables.has(t.name) && !renamedTables.has(t.name))
-      late.unshift({ sql: `DROP TABLE ${q(t.name)};`, destructive: `drops table ${t.name} and its rows` });
+      ctx.late.unshift({
+        sql: `DROP TABLE ${q(t.name)};`,
+        destructive: `drops table ${t.name} and its rows`,
+      });
   }
   return [
-    ...early,
-    ...dropConstraints,
-    ...tablesNew,
-    ...columns,
-    ...addConstraints,
-    ...addForeign,
-    ...indexes,
-    ...late,
+    ...ctx.early,
+    ...ctx.dropConstraints,
+    ...ctx.tablesNew,
+    ...ctx.columns,
+    ...ctx.addConstraints,
+    ...ctx.addForeign,
+    ...ctx.indexes,
+    ...ctx.late,
+    ...lateSequences,
   ];
 }

@@ -1,13 +1,13 @@
 /**
  * The scratch database `resc migrate diff` compares in: an in-memory
- * PGlite where the committed migrations are replayed into one namespace and
- * the schema's DDL is applied to another, so both states are read by the
- * same catalog queries (docs/decisions/1240-migrations.md). Nothing touches
- * a real server.
+ * PGlite where the committed migrations are replayed, read, and the
+ * schema's DDL is then applied to the emptied database and read, so both
+ * states are read by the same catalog queries
+ * (docs/decisions/1240-migrations.md). Nothing touches a real server.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
-import type { Executor } from "../../runtime/exec/executor.js";
+import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
 import { readCatalog, type Catalog } from "./catalog.js";
 
 /** A migration file's name and text. */
@@ -24,34 +24,45 @@ export interface ScratchStates {
   desired: Catalog;
 }
 
-async function inNamespace(db: Executor, ns: string, sql: string): Promise<void> {
-  await db.script(`CREATE SCHEMA IF NOT EXISTS ${ns}; SET search_path TO ${ns};\n${sql}`);
-}
-
-async function catalogOf(db: Executor, ns: string): Promise<Catalog> {
-  // Names read while the namespace is on the search path come back unqualified, as in the migration files.
-  await db.script(`SET search_path TO ${ns}`);
-  return readCatalog(db, ns);
-}
+/** Empties namespace `public`, so the next script starts from a new database's state. */
+const RESET =
+  "DROP SCHEMA public CASCADE; CREATE SCHEMA public; SET search_path TO public;";
 
 /**
- * Replays `migrations` in order, applies `ddl`, and reads both.
- * @throws Error naming the migration file whose SQL failed
+ * Replays `migrations` in order and reads what they build, then empties
+ * the database, applies `ddl` and reads that. Both run in namespace
+ * `public` with the default search path, as on a real server, so a
+ * name qualified with `public.` (Pagila's `nextval('public.…_seq')`)
+ * means what it means there, and names read back unqualified as a live
+ * database's do (docs/decisions/1250-sequences.md).
+ * @throws Error naming the migration file whose SQL failed, or saying the schema's own DDL failed
  */
-export async function scratchStates(migrations: readonly MigrationText[], ddl: string): Promise<ScratchStates> {
-  const pglite = new PGlite();
+export async function scratchStates(
+  migrations: readonly MigrationText[],
+  ddl: string,
+): Promise<ScratchStates> {
+  const pglite = new PGlite({ extensions: await pgliteExtensions() });
   const db = createPgliteExecutor(pglite);
   try {
     for (const m of migrations) {
       try {
-        await inNamespace(db, "resc_current", m.sql);
+        await db.script(m.sql);
       } catch (e) {
-        throw new Error(`migration ${m.name} does not apply to the state before it: ${(e as Error).message}`);
+        throw new Error(
+          `migration ${m.name} does not apply to the state before it: ${(e as Error).message}`,
+        );
       }
     }
-    await inNamespace(db, "resc_current", "");
-    await inNamespace(db, "resc_desired", ddl);
-    return { current: await catalogOf(db, "resc_current"), desired: await catalogOf(db, "resc_desired") };
+    const current = await readCatalog(db, "public");
+    await db.script(RESET);
+    try {
+      await db.script(ddl);
+    } catch (e) {
+      throw new Error(
+        `the schema's DDL (resc sql) does not apply to an empty database: ${(e as Error).message}`,
+      );
+    }
+    return { current, desired: await readCatalog(db, "public") };
   } finally {
     await db.close();
   }

@@ -55,13 +55,16 @@ export function resourceType(formatted: string, userTypes: ReadonlySet<string>):
   return `${name}${b.takesModifiers && m[2] ? m[2].replace(/\s+/g, "") : ""}${arr}`;
 }
 
+/** The serial type of each integer type: a column numbered from the sequence it owns. */
+const SERIAL_OF: Readonly<Record<string, string>> = { smallint: "smallserial", integer: "serial", bigint: "bigserial" };
+
 /** `@default(…)` for a catalog default, or undefined for none. */
 function defaultAttr(c: CatalogColumn, enumValues: ReadonlyMap<string, string[]>): string | undefined {
   if (c.identity) return "@default(identity)";
   const d = c.default;
   if (d === undefined) return undefined;
-  // A serial column: its sequence numbers the rows, as an identity column does (decision 1200).
-  if (/^nextval\('[^']+'::regclass\)$/.test(d)) return "@default(identity)";
+  // A nextval on a sequence the column does not own stays that sequence (a serial column has no
+  // default here: its type says it, docs/decisions/1250-sequences.md); it falls through to sql(…).
   if (/^-?\d+(\.\d+)?$/.test(d) || d === "true" || d === "false") return `@default(${d})`;
   if (/^\(?-\d+(\.\d+)?\)?$/.test(d)) return `@default(${d.replace(/[()]/g, "")})`;
   if (d === "NULL") return undefined;
@@ -172,7 +175,10 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     const kept = new Set<string>();
     const relations = new Set<string>(t.columns.map((c) => c.name));
     for (const c of t.columns) {
-      const type = resourceType(c.type, userTypes);
+      const written = resourceType(c.type, userTypes);
+      // A column that owns the sequence it is numbered from is what `serial` makes (decision 1250).
+      const serial = c.serial !== undefined ? SERIAL_OF[c.type] : undefined;
+      const type = serial ?? written;
       if (!ident(c.name) || type === undefined || c.generated !== undefined) {
         const why =
           c.generated !== undefined

@@ -113,7 +113,8 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   }
   // Loaded on demand: applications on a PostgreSQL server never pay for the WASM build.
   const { PGlite } = await import("@electric-sql/pglite");
-  const db = new PGlite(dir);
+  const { pgliteExtensions } = await import("./pglite-extensions.js");
+  const db = new PGlite(dir, { extensions: await pgliteExtensions() });
   await db.waitReady;
   const executor = createPgliteExecutor(db);
   if (migrate) {

@@ -8,6 +8,7 @@
  */
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
+import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
 import { createPgExecutor } from "../../runtime/exec/pg.js";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import type { Executor } from "../../runtime/exec/executor.js";
@@ -133,7 +134,7 @@ function executorFor(url: string) {
 export async function createTestDatabase(label = "t"): Promise<TestDatabase> {
   const admin = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
   if (!admin) {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: await pgliteExtensions() });
     await pglite.waitReady;
     return {
       kind: "pglite",

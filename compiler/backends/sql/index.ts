@@ -9,6 +9,7 @@ import { quoteIdent } from "../../ident.js";
 import type { ColumnDecl, DomainDecl, Schema } from "../../ir.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
+import { namedSequences } from "./sequences.js";
 import { createIndex, createTable, indexName, referencesClause } from "./table.js";
 import { ddlType, stringLiteral } from "./types.js";
 
@@ -34,8 +35,8 @@ function usesCitext(schema: Schema): boolean {
 
 /**
  * The DDL of a valid schema (spec: the SQL backend of docs/architecture):
- * a header comment, then `CREATE TYPE … AS ENUM`, `CREATE DOMAIN`,
- * `CREATE TABLE` (columns, NOT NULL, DEFAULT, identity, keys, UNIQUE,
+ * a header comment, then `CREATE TYPE … AS ENUM`, `CREATE DOMAIN`, the
+ * sequences `nextval` defaults name (`CREATE SEQUENCE`), `CREATE TABLE` (columns, NOT NULL, DEFAULT, identity, keys, UNIQUE,
  * CHECK, REFERENCES), `ALTER TABLE … ADD FOREIGN KEY` for references that
  * close a cycle, and `CREATE INDEX`. Computed columns are not stored.
  * Ends with a newline.
@@ -52,6 +53,7 @@ export function emitSql(schema: Schema): string {
     const check = d.check !== undefined ? ` CHECK (${d.check})` : "";
     out.push(`CREATE DOMAIN ${quoteIdent(d.name)} AS ${ddlType(d.base)}${check};`);
   }
+  for (const s of namedSequences(schema)) out.push(`CREATE SEQUENCE ${s};`);
   const order = orderTables(schema.tables);
   const deferred = new Set<ColumnDecl>(order.deferred.map((d) => d.column));
   for (const table of order.tables) out.push(createTable(index, table, deferred));
