@@ -100,9 +100,7 @@ export interface Catalog {
 
 /** The sequence a `nextval('…'::regclass)` default names, as written there (possibly schema-qualified), or undefined. */
 export function nextvalSequence(expression: string): string | undefined {
-  return /^nextval\('((?:[^']|'')+)'::regclass\)$/
-    .exec(expression)?.[1]
-    ?.replace(/''/g, "'");
+  return /^nextval\('((?:[^']|'')+)'::regclass\)$/.exec(expression)?.[1]?.replace(/''/g, "'");
 }
 
 /** The last part of a possibly qualified, possibly quoted name: `public."My seq"` → `My seq`. */
@@ -111,11 +109,7 @@ function lastNamePart(name: string): string {
   return m ? (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!) : name;
 }
 
-async function rows(
-  db: Executor,
-  text: string,
-  values: string[],
-): Promise<Record<string, string | null>[]> {
+async function rows(db: Executor, text: string, values: string[]): Promise<Record<string, string | null>[]> {
   return (await db.query({ text, values })).rows;
 }
 
@@ -126,10 +120,7 @@ async function rows(
  * default needs to exist), never their position.
  * @throws the driver's error when the database cannot be queried
  */
-export async function readCatalog(
-  db: Executor,
-  schema = "public",
-): Promise<Catalog> {
+export async function readCatalog(db: Executor, schema = "public"): Promise<Catalog> {
   const enums = await rows(
     db,
     `select t.typname as name, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
@@ -213,11 +204,7 @@ export async function readCatalog(
   const serialSequences = new Set<string>();
   const table = (name: string): CatalogTable => {
     let t = tables.get(name);
-    if (!t)
-      tables.set(
-        name,
-        (t = { name, columns: [], constraints: [], indexes: [] }),
-      );
+    if (!t) tables.set(name, (t = { name, columns: [], constraints: [], indexes: [] }));
     return t;
   };
   for (const r of columns) {
@@ -229,11 +216,7 @@ export async function readCatalog(
     if (r.ident === "a" || r.ident === "d") col.identity = r.ident;
     const named = r.def !== null ? nextvalSequence(r.def) : undefined;
     if (r.gen === "s" && r.def !== null) col.generated = r.def;
-    else if (
-      r.ownseq !== null &&
-      named !== undefined &&
-      lastNamePart(named) === r.ownseq
-    ) {
+    else if (r.ownseq !== null && named !== undefined && lastNamePart(named) === r.ownseq) {
       col.serial = r.ownseq;
       serialSequences.add(r.ownseq);
     } else if (r.def !== null) col.default = r.def;
@@ -256,10 +239,7 @@ export async function readCatalog(
   for (const r of indexes) {
     const def = r.def!;
     // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
-    const shape = def.replace(
-      /^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /,
-      "$1",
-    );
+    const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
     const ix: CatalogIndex = {
       name: r.name!,
       shape,
@@ -285,9 +265,7 @@ export async function readCatalog(
       return d;
     }),
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    sequences: sequences
-      .map((r) => r.name!)
-      .filter((n) => !serialSequences.has(n)),
+    sequences: sequences.map((r) => r.name!).filter((n) => !serialSequences.has(n)),
     extensions: extensions.map((r) => r.name!),
   };
 }

@@ -20,10 +20,7 @@ export function migrationsDir(schemaFile: string, dir?: string): string {
 
 /** `catalog` without resc's own history table. */
 export function withoutHistory(catalog: Catalog): Catalog {
-  return {
-    ...catalog,
-    tables: catalog.tables.filter((t) => t.name !== HISTORY_TABLE),
-  };
+  return { ...catalog, tables: catalog.tables.filter((t) => t.name !== HISTORY_TABLE) };
 }
 
 /**
@@ -34,9 +31,7 @@ export function declaredRenames(schema: Schema): Map<string, string> {
   const out = new Map<string, string>();
   for (const t of schema.tables) {
     if (t.renamedFrom !== undefined) out.set(t.name, t.renamedFrom);
-    for (const c of t.columns)
-      if (c.renamedFrom !== undefined)
-        out.set(`${t.name}.${c.name}`, c.renamedFrom);
+    for (const c of t.columns) if (c.renamedFrom !== undefined) out.set(`${t.name}.${c.name}`, c.renamedFrom);
   }
   return out;
 }
@@ -48,21 +43,11 @@ export async function pendingSteps(
 ): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
   const states = await scratchStates(migrations, emitSql(schema));
-  return {
-    steps: diffCatalogs(
-      states.current,
-      states.desired,
-      declaredRenames(schema),
-    ),
-    migrations,
-  };
+  return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
 }
 
 /** The steps that would make the live database (namespace `public`) match `schema`: empty when it does. */
-export async function driftSteps(
-  db: Executor,
-  schema: Schema,
-): Promise<Step[]> {
+export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
   const live = withoutHistory(await readCatalog(db, "public"));
   return diffCatalogs(live, await catalogOfDdl(emitSql(schema)));
 }

@@ -6,12 +6,7 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
-import type {
-  Catalog,
-  CatalogColumn,
-  CatalogConstraint,
-  CatalogTable,
-} from "./catalog.js";
+import type { Catalog, CatalogColumn, CatalogConstraint, CatalogTable } from "./catalog.js";
 
 /** One statement of a migration. */
 export interface Step {
@@ -26,19 +21,13 @@ const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** Type changes that keep every value: a wider integer, a longer or unbounded string, a wider numeric. */
 function widens(from: string, to: string): boolean {
   const ints = ["smallint", "integer", "bigint"];
-  if (ints.includes(from) && ints.includes(to))
-    return ints.indexOf(to) >= ints.indexOf(from);
-  if (ints.includes(from) && (to === "numeric" || to === "double precision"))
-    return true;
+  if (ints.includes(from) && ints.includes(to)) return ints.indexOf(to) >= ints.indexOf(from);
+  if (ints.includes(from) && (to === "numeric" || to === "double precision")) return true;
   const len = (t: string, base: string): number | undefined => {
     const m = new RegExp(`^${base}\\((\\d+)\\)$`).exec(t);
     return m ? Number(m[1]) : undefined;
   };
-  if (
-    to === "text" &&
-    (/^character varying/.test(from) || from === "character varying")
-  )
-    return true;
+  if (to === "text" && (/^character varying/.test(from) || from === "character varying")) return true;
   const a = len(from, "character varying");
   const b = len(to, "character varying");
   if (a !== undefined && b !== undefined) return b >= a;
@@ -48,35 +37,28 @@ function widens(from: string, to: string): boolean {
 
 /** `serial`, `bigserial` or `smallserial`: the spelling that creates a column's owned sequence with it. */
 function serialType(type: string): string | undefined {
-  return { integer: "serial", bigint: "bigserial", smallint: "smallserial" }[
-    type
-  ];
+  return { integer: "serial", bigint: "bigserial", smallint: "smallserial" }[type];
 }
 
 function columnDefinition(c: CatalogColumn): string {
   const serial = c.serial !== undefined ? serialType(c.type) : undefined;
   let s = `${q(c.name)} ${serial ?? c.type}`;
-  if (c.identity)
-    s += ` GENERATED ${c.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY`;
-  if (c.generated !== undefined)
-    s += ` GENERATED ALWAYS AS (${c.generated}) STORED`;
+  if (c.identity) s += ` GENERATED ${c.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY`;
+  if (c.generated !== undefined) s += ` GENERATED ALWAYS AS (${c.generated}) STORED`;
   if (c.default !== undefined) s += ` DEFAULT ${c.default}`;
   if (c.notNull) s += " NOT NULL";
   return s;
 }
 
-const byName = <T extends { name: string }>(xs: readonly T[]): Map<string, T> =>
-  new Map(xs.map((x) => [x.name, x]));
+const byName = <T extends { name: string }>(xs: readonly T[]): Map<string, T> => new Map(xs.map((x) => [x.name, x]));
 
 /** Constraints keyed by kind and definition: a renamed constraint with the same meaning is no change. */
-const constraintKey = (c: CatalogConstraint): string =>
-  `${c.kind}:${c.definition}`;
+const constraintKey = (c: CatalogConstraint): string => `${c.kind}:${c.definition}`;
 
 /** Every sequence of a catalog: the standalone ones and those serial columns own. */
 function allSequences(catalog: Catalog): Set<string> {
   const out = new Set(catalog.sequences);
-  for (const t of catalog.tables)
-    for (const c of t.columns) if (c.serial !== undefined) out.add(c.serial);
+  for (const t of catalog.tables) for (const c of t.columns) if (c.serial !== undefined) out.add(c.serial);
   return out;
 }
 
@@ -91,23 +73,15 @@ function followMax(sequence: string, table: string, column: string): string {
  * key that becomes an identity, or the reverse, is a change of default and
  * never a dropped column (docs/decisions/1250-sequences.md).
  */
-function numberingSteps(
-  table: string,
-  from: CatalogColumn,
-  to: CatalogColumn,
-  ctx: DiffContext,
-): Step[] {
+function numberingSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
   const t = q(table);
   const c = q(to.name);
   const out: Step[] = [];
-  if (from.identity && !to.identity)
-    out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP IDENTITY;` });
+  if (from.identity && !to.identity) out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP IDENTITY;` });
   if (from.serial !== undefined && to.serial === undefined) {
-    if (to.default === undefined)
-      out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` });
+    if (to.default === undefined) out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` });
     // Still named by a default somewhere: it stays, owned by nothing; otherwise it goes with the numbering.
-    if (ctx.toSequences.has(from.serial))
-      out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} OWNED BY NONE;` });
+    if (ctx.toSequences.has(from.serial)) out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} OWNED BY NONE;` });
     // Dropped at once: an identity added next must not find it through pg_get_serial_sequence.
     else out.push({ sql: `DROP SEQUENCE ${q(from.serial)};` });
   }
@@ -118,8 +92,7 @@ function numberingSteps(
         sql: `CREATE SEQUENCE ${q(to.serial)}${as} OWNED BY ${t}.${c};`,
       });
       out.push({ sql: followMax(to.serial, table, to.name) });
-    } else
-      out.push({ sql: `ALTER SEQUENCE ${q(to.serial)} OWNED BY ${t}.${c};` });
+    } else out.push({ sql: `ALTER SEQUENCE ${q(to.serial)} OWNED BY ${t}.${c};` });
     out.push({
       sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT nextval(${lit(q(to.serial))}::regclass);`,
     });
@@ -142,12 +115,7 @@ function numberingSteps(
   return out;
 }
 
-function columnSteps(
-  table: string,
-  from: CatalogColumn,
-  to: CatalogColumn,
-  ctx: DiffContext,
-): Step[] {
+function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
   const t = q(table);
   const c = q(to.name);
   const out: Step[] = [];
@@ -177,14 +145,8 @@ function columnSteps(
     });
   }
   // A numbering change above already set (or dropped) the default it needs.
-  const defaultHandled =
-    numbering.length > 0 &&
-    (to.serial !== undefined || to.identity !== undefined);
-  if (
-    from.default !== to.default &&
-    !defaultHandled &&
-    !(from.serial !== undefined && to.default === undefined)
-  ) {
+  const defaultHandled = numbering.length > 0 && (to.serial !== undefined || to.identity !== undefined);
+  if (from.default !== to.default && !defaultHandled && !(from.serial !== undefined && to.default === undefined)) {
     out.push({
       sql:
         to.default === undefined
@@ -192,10 +154,7 @@ function columnSteps(
           : `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${to.default};`,
     });
   }
-  if (
-    from.notNull !== to.notNull &&
-    !(to.identity && !from.identity && to.notNull)
-  ) {
+  if (from.notNull !== to.notNull && !(to.identity && !from.identity && to.notNull)) {
     out.push(
       to.notNull
         ? {
@@ -210,8 +169,7 @@ function columnSteps(
 
 function createTable(t: CatalogTable): string {
   const parts = t.columns.map((c) => `  ${columnDefinition(c)}`);
-  for (const k of t.constraints.filter((k) => k.kind !== "f"))
-    parts.push(`  CONSTRAINT ${q(k.name)} ${k.definition}`);
+  for (const k of t.constraints.filter((k) => k.kind !== "f")) parts.push(`  CONSTRAINT ${q(k.name)} ${k.definition}`);
   return `CREATE TABLE ${q(t.name)} (\n${parts.join(",\n")}\n);`;
 }
 
@@ -292,9 +250,7 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
       if (old.default !== d.default)
         ctx.early.push({
           sql:
-            d.default === undefined
-              ? `ALTER DOMAIN ${n} DROP DEFAULT;`
-              : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};`,
+            d.default === undefined ? `ALTER DOMAIN ${n} DROP DEFAULT;` : `ALTER DOMAIN ${n} SET DEFAULT ${d.default};`,
         });
       if (old.notNull !== d.notNull) {
         ctx.early.push(
@@ -323,12 +279,8 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
  * A serial column's own sequence comes and goes with the column.
  */
 function sequenceSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
-  for (const s of to.sequences)
-    if (!ctx.fromSequences.has(s))
-      ctx.early.push({ sql: `CREATE SEQUENCE ${q(s)};` });
-  for (const s of from.sequences)
-    if (!ctx.toSequences.has(s))
-      ctx.late.push({ sql: `DROP SEQUENCE ${q(s)};` });
+  for (const s of to.sequences) if (!ctx.fromSequences.has(s)) ctx.early.push({ sql: `CREATE SEQUENCE ${q(s)};` });
+  for (const s of from.sequences) if (!ctx.toSequences.has(s)) ctx.late.push({ sql: `DROP SEQUENCE ${q(s)};` });
 }
 
 /**
@@ -338,23 +290,13 @@ function sequenceSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
  * a serial or identity (distinct values): a NULL never breaks a unique or
  * a check, nor refers to a missing row (docs/decisions/1240-migrations.md).
  */
-function mayFailOnRows(
-  k: CatalogConstraint,
-  added: ReadonlyMap<string, CatalogColumn>,
-): boolean {
+function mayFailOnRows(k: CatalogConstraint, added: ReadonlyMap<string, CatalogColumn>): boolean {
   if (k.columns.length === 0) return true;
   return !k.columns.every((name) => {
     const c = added.get(name);
     if (!c) return false;
-    const allNull =
-      !c.notNull &&
-      c.default === undefined &&
-      c.serial === undefined &&
-      !c.identity;
-    const distinct =
-      (c.serial !== undefined || c.identity !== undefined) &&
-      k.kind !== "c" &&
-      k.kind !== "f";
+    const allNull = !c.notNull && c.default === undefined && c.serial === undefined && !c.identity;
+    const distinct = (c.serial !== undefined || c.identity !== undefined) && k.kind !== "c" && k.kind !== "f";
     return (allNull && c.generated === undefined) || distinct;
   });
 }
@@ -389,17 +331,10 @@ function constraintSteps(
   }
 }
 
-function indexSteps(
-  table: string,
-  old: CatalogTable,
-  t: CatalogTable,
-  ctx: DiffContext,
-): void {
+function indexSteps(table: string, old: CatalogTable, t: CatalogTable, ctx: DiffContext): void {
   const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
   const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
-  for (const [shape, i] of oldIx)
-    if (!newIx.has(shape))
-      ctx.indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
+  for (const [shape, i] of oldIx) if (!newIx.has(shape)) ctx.indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
   for (const [shape, i] of newIx)
     if (!oldIx.has(shape))
       ctx.indexes.push({
@@ -443,11 +378,7 @@ function tableColumnSteps(
       const step: Step = {
         sql: `ALTER TABLE ${q(t.name)} ADD COLUMN ${columnDefinition(c)};`,
       };
-      const filled =
-        c.default !== undefined ||
-        c.identity ||
-        c.serial !== undefined ||
-        c.generated !== undefined;
+      const filled = c.default !== undefined || c.identity || c.serial !== undefined || c.generated !== undefined;
       if (c.notNull && !filled) {
         step.destructive = `adds NOT NULL column ${t.name}.${c.name} without a default; fails while the table holds rows`;
       }
@@ -476,11 +407,7 @@ function tableColumnSteps(
  * indexes, then what goes away.
  * @param renames `table.column` → the old column name, and `table` → the old table name, from `@renamed_from`
  */
-export function diffCatalogs(
-  from: Catalog,
-  to: Catalog,
-  renames: ReadonlyMap<string, string> = new Map(),
-): Step[] {
+export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
   const ctx: DiffContext = {
     early: [],
     dropConstraints: [],
@@ -496,8 +423,7 @@ export function diffCatalogs(
   // Extensions first: types, functions and operator classes of theirs may be used by anything after.
   // One the schema no longer needs is left installed: something outside the schema may use it.
   for (const e of to.extensions)
-    if (!from.extensions.includes(e))
-      ctx.early.push({ sql: `CREATE EXTENSION IF NOT EXISTS ${q(e)};` });
+    if (!from.extensions.includes(e)) ctx.early.push({ sql: `CREATE EXTENSION IF NOT EXISTS ${q(e)};` });
   enumSteps(from, to, ctx);
   domainSteps(from, to, ctx);
   sequenceSteps(from, to, ctx);

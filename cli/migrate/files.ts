@@ -52,10 +52,7 @@ export function slug(name: string): string {
 }
 
 /** The text of a migration: a header, then each step, destructive ones preceded by a marking comment. */
-export function migrationText(
-  schemaFile: string,
-  steps: readonly Step[],
-): string {
+export function migrationText(schemaFile: string, steps: readonly Step[]): string {
   const lines = [
     `-- Migration written by \`resc migrate diff\` from ${schemaFile}. Review it before committing;`,
     "-- once applied anywhere, do not edit it: write a new migration instead.",
@@ -77,14 +74,8 @@ export async function writeNextMigration(
   name: string,
   text: string,
 ): Promise<string> {
-  const last =
-    existing.length > 0
-      ? Number(FILE.exec(existing[existing.length - 1]!.name)![1])
-      : 0;
-  const file = path.join(
-    dir,
-    `${String(last + 1).padStart(4, "0")}_${slug(name)}.sql`,
-  );
+  const last = existing.length > 0 ? Number(FILE.exec(existing[existing.length - 1]!.name)![1]) : 0;
+  const file = path.join(dir, `${String(last + 1).padStart(4, "0")}_${slug(name)}.sql`);
   await mkdir(dir, { recursive: true });
   await writeFile(file, text, { flag: "wx" });
   return file;

@@ -32,19 +32,10 @@ async function ensureHistory(client: pg.Client): Promise<void> {
   );
 }
 
-async function recorded(
-  client: pg.Client,
-): Promise<{ name: string; checksum: string; applied_at: Date }[]> {
-  const exists = await client.query<{ t: string | null }>(
-    "SELECT to_regclass($1)::text AS t",
-    [HISTORY_TABLE],
-  );
+async function recorded(client: pg.Client): Promise<{ name: string; checksum: string; applied_at: Date }[]> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [HISTORY_TABLE]);
   if (exists.rows[0]?.t === null) return [];
-  return (
-    await client.query(
-      `SELECT name, checksum, applied_at FROM ${HISTORY_TABLE} ORDER BY name`,
-    )
-  ).rows;
+  return (await client.query(`SELECT name, checksum, applied_at FROM ${HISTORY_TABLE} ORDER BY name`)).rows;
 }
 
 function compare(
@@ -54,17 +45,9 @@ function compare(
   const byName = new Map(files.map((f) => [f.name, f]));
   const done = new Set(rows.map((r) => r.name));
   return {
-    applied: rows.map((r) => ({
-      name: r.name,
-      appliedAt: r.applied_at.toISOString(),
-    })),
+    applied: rows.map((r) => ({ name: r.name, appliedAt: r.applied_at.toISOString() })),
     pending: files.filter((f) => !done.has(f.name)).map((f) => f.name),
-    edited: rows
-      .filter(
-        (r) =>
-          byName.has(r.name) && byName.get(r.name)!.checksum !== r.checksum,
-      )
-      .map((r) => r.name),
+    edited: rows.filter((r) => byName.has(r.name) && byName.get(r.name)!.checksum !== r.checksum).map((r) => r.name),
     missing: rows.filter((r) => !byName.has(r.name)).map((r) => r.name),
   };
 }
@@ -77,10 +60,7 @@ async function connect(url: string): Promise<pg.Client> {
 }
 
 /** Where `files` stand against the database at `url`. */
-export async function migrationStatus(
-  url: string,
-  files: readonly MigrationFile[],
-): Promise<MigrationStatus> {
+export async function migrationStatus(url: string, files: readonly MigrationFile[]): Promise<MigrationStatus> {
   const client = await connect(url);
   try {
     return compare(files, await recorded(client));
@@ -111,9 +91,7 @@ export async function deployMigrations(
         );
       }
       if (status.missing.length > 0) {
-        throw new Error(
-          `applied migrations are missing from the directory: ${status.missing.join(", ")}`,
-        );
+        throw new Error(`applied migrations are missing from the directory: ${status.missing.join(", ")}`);
       }
       const applied: string[] = [];
       for (const name of status.pending) {
@@ -121,25 +99,21 @@ export async function deployMigrations(
         try {
           await client.query("BEGIN");
           await client.query(file.sql);
-          await client.query(
-            `INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`,
-            [file.name, file.checksum],
-          );
+          await client.query(`INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`, [
+            file.name,
+            file.checksum,
+          ]);
           await client.query("COMMIT");
         } catch (e) {
           await client.query("ROLLBACK").catch(() => {});
-          throw new Error(
-            `migration ${name} failed and was rolled back: ${(e as Error).message}`,
-          );
+          throw new Error(`migration ${name} failed and was rolled back: ${(e as Error).message}`);
         }
         applied.push(name);
         log(`applied ${name}`);
       }
       return applied;
     } finally {
-      await client
-        .query("SELECT pg_advisory_unlock($1)", [LOCK_KEY])
-        .catch(() => {});
+      await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => {});
     }
   } finally {
     await client.end();

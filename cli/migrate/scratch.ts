@@ -25,8 +25,7 @@ export interface ScratchStates {
 }
 
 /** Empties namespace `public`, so the next script starts from a new database's state. */
-const RESET =
-  "DROP SCHEMA public CASCADE; CREATE SCHEMA public; SET search_path TO public;";
+const RESET = "DROP SCHEMA public CASCADE; CREATE SCHEMA public; SET search_path TO public;";
 
 /**
  * Replays `migrations` in order and reads what they build, then empties
@@ -37,10 +36,7 @@ const RESET =
  * database's do (docs/decisions/1250-sequences.md).
  * @throws Error naming the migration file whose SQL failed, or saying the schema's own DDL failed
  */
-export async function scratchStates(
-  migrations: readonly MigrationText[],
-  ddl: string,
-): Promise<ScratchStates> {
+export async function scratchStates(migrations: readonly MigrationText[], ddl: string): Promise<ScratchStates> {
   const pglite = new PGlite({ extensions: await pgliteExtensions() });
   const db = createPgliteExecutor(pglite);
   try {
@@ -48,9 +44,7 @@ export async function scratchStates(
       try {
         await db.script(m.sql);
       } catch (e) {
-        throw new Error(
-          `migration ${m.name} does not apply to the state before it: ${(e as Error).message}`,
-        );
+        throw new Error(`migration ${m.name} does not apply to the state before it: ${(e as Error).message}`);
       }
     }
     const current = await readCatalog(db, "public");
@@ -58,9 +52,7 @@ export async function scratchStates(
     try {
       await db.script(ddl);
     } catch (e) {
-      throw new Error(
-        `the schema's DDL (resc sql) does not apply to an empty database: ${(e as Error).message}`,
-      );
+      throw new Error(`the schema's DDL (resc sql) does not apply to an empty database: ${(e as Error).message}`);
     }
     return { current, desired: await readCatalog(db, "public") };
   } finally {

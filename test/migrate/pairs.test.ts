@@ -148,12 +148,18 @@ describe("fixtures/migrate/numbering, keys", () => {
         await roundTrip(db, "numbering");
         const next: Record<string, string> = {};
         for (const t of ["plain", "counted", "stamped", "ticketed"]) {
-          const r = await db.query({ text: `INSERT INTO "${t}" (name) VALUES ('new') RETURNING id::text AS id`, values: [] });
+          const r = await db.query({
+            text: `INSERT INTO "${t}" (name) VALUES ('new') RETURNING id::text AS id`,
+            values: [],
+          });
           next[t] = r.rows[0]!.id!;
         }
         // plain held 1 and 7; counted 1-3; stamped 1-2; ticketed 1-4 (from a sequence it no longer uses).
         expect(next).toEqual({ plain: "8", counted: "4", stamped: "3", ticketed: "5" });
-        const ids = await db.query({ text: "SELECT string_agg(id::text, ',' ORDER BY id) AS ids FROM plain", values: [] });
+        const ids = await db.query({
+          text: "SELECT string_agg(id::text, ',' ORDER BY id) AS ids FROM plain",
+          values: [],
+        });
         expect(ids.rows[0]!.ids).toBe("1,7,8");
       }
     } finally {
