@@ -4,6 +4,7 @@ import * as Args from "@oclif/core/args";
 import { Command } from "@oclif/core/command";
 import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
+import type { Schema } from "../compiler/ir.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import type { HooksModule } from "./dev/hooks-module.js";
 import { listenFailure } from "./listen-failure.js";
@@ -56,17 +57,11 @@ export default class Dev extends Command {
     const { serve } = await import("@hono/node-server");
     const { buildDescriptor } = await import("../compiler/descriptor.js");
     const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
-    const { emitSql } = await import("../compiler/backends/sql/index.js");
-    const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const { loadSchema } = await import("./load.js");
     const { registrationErrors } = await import("../runtime/hooks/registration.js");
     const { createDevApp } = await import("./dev/app.js");
     const { loadHooksModule } = await import("./dev/hooks-module.js");
-    const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
-    const { findSchemaMismatches } = await import("./dev/schema-check.js");
-    const { evolveEmbedded } = await import("./dev/evolve.js");
     const { watchSchema } = await import("./dev/watch.js");
-    const { declaredRenames } = await import("./migrate/compare.js");
     const { args, flags } = await this.parse(Dev);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.error(r.message, { exit: 1 });
@@ -89,51 +84,20 @@ export default class Dev extends Command {
         ...(flags.hooks ? [] : ["pass the hooks with --hooks MODULE"]),
       ]);
     }
+    // The port first: a second `resc dev` on a taken port stops here, before it reads or changes any database.
+    let current: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } = startingApp();
+    const bound = await listen(serve, (req, env) => current.fetch(req, env), flags.port);
+    if ("failure" in bound) this.fail([bound.failure]);
+    const { server } = bound;
+    const shutDown = (): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
     let db: Executor;
-    if (flags["database-url"]) {
-      const pgExec = createPgExecutor({ connectionString: flags["database-url"] });
-      db = pgExec;
-      let mismatches: string[];
-      try {
-        mismatches = await findSchemaMismatches(db, r.schema);
-      } catch (e) {
-        await db.close();
-        this.error(`cannot reach the database: ${(e as Error).message}`, { exit: 1 });
-      }
-      if (mismatches.length > 0) {
-        await db.close();
-        this.error(`the database does not match ${args.file}:\n  - ${mismatches.join("\n  - ")}`, { exit: 1 });
-      }
-      // Open the pool before saying "serving", so the first burst does not wait for connections (bench/first-seconds.md).
-      await pgExec.warmUp();
-    } else {
-      // The embedded database refuses a directory made from other DDL (decision 0001).
-      let seed: string | undefined;
-      if (flags.seed) {
-        try {
-          seed = await readFile(flags.seed, "utf8");
-        } catch (e) {
-          this.fail([`cannot read the seed ${flags.seed}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`]);
-        }
-      }
-      try {
-        const ddl = emitSql(r.schema);
-        const emb = await openEmbeddedDatabase({
-          dataDir: path.resolve(flags["data-dir"]),
-          reset: flags.reset,
-          ddl,
-          seed,
-          log: (l) => this.log(l),
-          // A schema edited since the directory was made: migrate it, keeping the rows (issue #11 §4).
-          migrate: evolveEmbedded(ddl, declaredRenames(r.schema), flags["accept-data-loss"], (l) => this.log(l)),
-        });
-        db = emb.executor;
-      } catch (e) {
-        if (e instanceof EmbeddedDatabaseError) {
-          this.fail(/--reset/.test(e.message) ? [e.message] : [e.message, "run again with --reset to recreate it"]);
-        }
-        this.fail([`cannot open the embedded database: ${(e as Error).message}`]);
-      }
+    try {
+      db = flags["database-url"]
+        ? await this.openServer(flags["database-url"], r.schema, args.file)
+        : await this.openEmbedded(r.schema, flags);
+    } catch (e) {
+      await shutDown();
+      this.fail((e as Error).message.split("\n"));
     }
     const { app, mounted, docs } = createDevApp(service, {
       db,
@@ -144,13 +108,14 @@ export default class Dev extends Command {
     });
     if (!mounted.ok) {
       await db.close();
+      await shutDown();
       this.fail(mounted.errors.map((e) => e.message));
     }
     if (!docs.ok) {
       for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
     // The routes in use; --watch swaps them, requests in flight keep the app they started on.
-    let current = app;
+    current = app;
     const stopWatching = flags.watch
       ? watchSchema({
           file: args.file,
@@ -164,29 +129,122 @@ export default class Dev extends Command {
           log: (l) => this.log(l),
         })
       : () => {};
-    const failure = await new Promise<string | undefined>((resolve) => {
-      const server = serve(
-        { fetch: (req, env) => current.fetch(req, env), hostname: "127.0.0.1", port: flags.port },
-        (info) => {
-          this.log(
-            `resc: serving ${args.file} at http://127.0.0.1:${info.port}${flags.watch ? " (watching for changes)" : ""}`,
-          );
-        },
-      );
-      // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack (issue #10 §4).
-      server.once("error", (e: NodeJS.ErrnoException) => {
-        stopWatching();
-        void db.close().finally(() => resolve(listenFailure(e, flags.port)));
-      });
+    this.log(
+      `resc: serving ${args.file} at http://127.0.0.1:${bound.port}${flags.watch ? " (watching for changes)" : ""}`,
+    );
+    await new Promise<void>((resolve) => {
       const stop = () => {
         stopWatching();
         server.close(() => {
-          void db.close().finally(() => resolve(undefined));
+          void db.close().finally(() => resolve());
         });
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
-    if (failure !== undefined) this.fail([failure]);
   }
+
+  /**
+   * `--database-url`: a pool on a server that must already hold what the schema declares.
+   * @throws Error saying the server cannot be reached, or listing what it lacks
+   */
+  private async openServer(url: string, schema: Schema, file: string): Promise<Executor> {
+    const { createPgExecutor } = await import("../runtime/exec/pg.js");
+    const { findSchemaMismatches } = await import("./dev/schema-check.js");
+    const db = createPgExecutor({ connectionString: url });
+    let mismatches: string[];
+    try {
+      mismatches = await findSchemaMismatches(db, schema);
+    } catch (e) {
+      await db.close();
+      throw new Error(`cannot reach the database: ${(e as Error).message}`);
+    }
+    if (mismatches.length > 0) {
+      await db.close();
+      throw new Error(`the database does not match ${file}:\n  - ${mismatches.join("\n  - ")}`);
+    }
+    // Open the pool before saying "serving", so the first burst does not wait for connections (bench/first-seconds.md).
+    await db.warmUp();
+    return db;
+  }
+
+  /**
+   * The embedded database: locked for this process, created from the schema or migrated to it
+   * keeping its rows (decisions 0001, 1241, 1251).
+   * @throws Error saying what is wrong with the data directory or the seed, and what to do
+   */
+  private async openEmbedded(schema: Schema, flags: DevFlags): Promise<Executor> {
+    const { emitSql } = await import("../compiler/backends/sql/index.js");
+    const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
+    const { DataDirectoryLockedError } = await import("../runtime/exec/data-dir-lock.js");
+    const { evolveEmbedded } = await import("./dev/evolve.js");
+    const { declaredRenames } = await import("./migrate/compare.js");
+    let seed: string | undefined;
+    if (flags.seed) {
+      try {
+        seed = await readFile(flags.seed, "utf8");
+      } catch (e) {
+        throw new Error(`cannot read the seed ${flags.seed}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      }
+    }
+    try {
+      const ddl = emitSql(schema);
+      const emb = await openEmbeddedDatabase({
+        dataDir: path.resolve(flags["data-dir"]),
+        reset: flags.reset,
+        ddl,
+        seed,
+        log: (l) => this.log(l),
+        migrate: evolveEmbedded(ddl, declaredRenames(schema), flags["accept-data-loss"], (l) => this.log(l)),
+      });
+      return emb.executor;
+    } catch (e) {
+      if (e instanceof DataDirectoryLockedError) throw new Error(`${e.message} (--data-dir DIR)`);
+      if (e instanceof EmbeddedDatabaseError) {
+        throw new Error(/--reset/.test(e.message) ? e.message : `${e.message}\nrun again with --reset to recreate it`);
+      }
+      throw new Error(`cannot open the embedded database: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** The flags {@link Dev.openEmbedded} reads. */
+interface DevFlags {
+  seed?: string;
+  "data-dir": string;
+  reset: boolean;
+  "accept-data-loss": boolean;
+}
+
+/** What answers while the database opens: 503 with Retry-After, as a problem document. */
+function startingApp(): { fetch: (req: Request) => Response } {
+  return {
+    fetch: () =>
+      new Response(
+        JSON.stringify({
+          type: "/problems/starting",
+          title: "Service Unavailable",
+          status: 503,
+          detail: "The service is starting: its database is being opened.",
+          errors: [],
+        }),
+        { status: 503, headers: { "content-type": "application/problem+json", "retry-after": "1" } },
+      ),
+  };
+}
+
+/**
+ * Binds 127.0.0.1:`port` with `fetch` as the handler.
+ * @returns the server and the port bound (port 0 picks one), or the one-line reason it could not listen
+ */
+function listen(
+  serve: typeof import("@hono/node-server").serve,
+  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
+  port: number,
+): Promise<{ server: ReturnType<typeof import("@hono/node-server").serve>; port: number } | { failure: string }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, hostname: "127.0.0.1", port }, (info) => resolve({ server, port: info.port }));
+    // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack.
+    server.once("error", (e: NodeJS.ErrnoException) => resolve({ failure: listenFailure(e, port) }));
+  });
 }

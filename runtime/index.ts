@@ -45,6 +45,7 @@ export {
   type EmbeddedDatabase,
   type EmbeddedDatabaseOptions,
 } from "./exec/embedded.js";
+export { DataDirectoryLockedError, lockFileOf, type LockHolder } from "./exec/data-dir-lock.js";
 export type {
   Hooks,
   HookContext,

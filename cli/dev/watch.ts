@@ -18,11 +18,9 @@ import type { Schema } from "../../compiler/ir.js";
 import { SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { loadSchema } from "../load.js";
-import { readCatalog } from "../migrate/catalog.js";
 import { declaredRenames } from "../migrate/compare.js";
-import { diffCatalogs } from "../migrate/diff.js";
-import { catalogOfDdl } from "../migrate/scratch.js";
 import { createDevApp, type DevAppOptions } from "./app.js";
+import { migrateEmbedded } from "./evolve.js";
 import { findSchemaMismatches } from "./schema-check.js";
 
 /** What the watcher needs to rebuild the app. */
@@ -45,12 +43,10 @@ async function follow(o: WatchOptions, schema: Schema): Promise<string | undefin
     return missing.length > 0 ? `the database does not match:\n  - ${missing.join("\n  - ")}` : undefined;
   }
   const ddl = emitSql(schema);
-  const steps = diffCatalogs(await readCatalog(o.db, "public"), await catalogOfDdl(ddl), declaredRenames(schema));
-  const losses = steps.filter((s) => s.destructive);
-  if (losses.length > 0 && !o.acceptDataLoss) {
-    return `the change would lose data:\n${losses.map((s) => `  - ${s.destructive}`).join("\n")}\nrestart with --accept-data-loss to apply it`;
+  const result = await migrateEmbedded(o.db, ddl, declaredRenames(schema), o.acceptDataLoss);
+  if ("refused" in result) {
+    return `the change would lose data:\n${result.refused.map((s) => `  - ${s}`).join("\n")}\nrestart with --accept-data-loss to apply it`;
   }
-  if (steps.length > 0) await o.db.script(`BEGIN;\n${steps.map((s) => s.sql).join("\n")}\nCOMMIT;`);
   await writeFile(path.join(o.dataDir, SCHEMA_MARKER), createHash("sha256").update(ddl, "utf8").digest("hex") + "\n");
   return undefined;
 }

@@ -16,6 +16,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Executor } from "./executor.js";
 import { createPgliteExecutor } from "./pglite.js";
+import { lockDataDirectory } from "./data-dir-lock.js";
 
 /** Options of {@link openEmbeddedDatabase}. */
 export interface EmbeddedDatabaseOptions {
@@ -71,26 +72,51 @@ async function inspect(dir: string): Promise<"absent" | "empty" | "database" | "
   return entries.includes("PG_VERSION") ? "database" : "foreign";
 }
 
+/** Removes the database files in `dir`, keeping the (empty) directory. */
+async function empty(dir: string): Promise<void> {
+  for (const e of await readdir(dir)) await rm(path.join(dir, e), { recursive: true, force: true });
+}
+
 /**
  * Opens the database in `options.dataDir`, creating it when the directory
- * is absent or empty.
+ * is absent or empty. The directory is locked for this process first
+ * (`<dir>.lock` beside it, holding the pid; docs/decisions/1251-data-directory-lock.md)
+ * and stays locked until `executor.close()` or the process exits, so a
+ * second process never reads, migrates or resets it meanwhile.
  *
- * @throws EmbeddedDatabaseError when the directory holds something other
- *   than a database (never deleted, even with `reset`), when it was built
- *   from different DDL or its creation did not finish (the message suggests
- *   `reset`); the driver's error when the DDL or the seed fails (the
- *   half-made directory is then removed)
+ * @throws DataDirectoryLockedError when another live process holds the
+ *   directory (nothing is changed); EmbeddedDatabaseError when the
+ *   directory holds something other than a database (never deleted, even
+ *   with `reset`), when it was built from different DDL or its creation
+ *   did not finish (the message suggests `reset`); the driver's error when
+ *   the DDL or the seed fails (the half-made directory is then emptied)
  */
 export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const dir = path.resolve(options.dataDir);
   const log = options.log ?? (() => {});
-  let state = await inspect(dir);
-  if (state === "foreign") {
+  if ((await inspect(dir)) === "foreign") {
     throw new EmbeddedDatabaseError(`${dir} is not empty and holds no database; choose another data directory`);
   }
+  await mkdir(dir, { recursive: true });
+  const release = lockDataDirectory(dir);
+  try {
+    return await openLocked(dir, options, log, release);
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+async function openLocked(
+  dir: string,
+  options: EmbeddedDatabaseOptions,
+  log: (line: string) => void,
+  release: () => void,
+): Promise<EmbeddedDatabase> {
+  let state = await inspect(dir);
   if (options.reset && state === "database") {
-    await rm(dir, { recursive: true, force: true });
-    state = "absent";
+    await empty(dir);
+    state = "empty";
   }
   const fresh = state !== "database";
   const want = digest(options.ddl);
@@ -108,7 +134,6 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
     }
     if (!migrate) log(`reusing the embedded database in ${dir}`);
   } else {
-    await mkdir(dir, { recursive: true });
     log(`creating the embedded database in ${dir} (the first start runs initdb; later starts are quick)`);
   }
   // Loaded on demand: applications on a PostgreSQL server never pay for the WASM build.
@@ -116,7 +141,17 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   const { pgliteExtensions } = await import("./pglite-extensions.js");
   const db = new PGlite(dir, { extensions: await pgliteExtensions() });
   await db.waitReady;
-  const executor = createPgliteExecutor(db);
+  const opened = createPgliteExecutor(db);
+  const executor: Executor = {
+    ...opened,
+    close: async () => {
+      try {
+        await opened.close();
+      } finally {
+        release();
+      }
+    },
+  };
   if (migrate) {
     try {
       await options.migrate!(executor);
@@ -133,7 +168,7 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
       await writeFile(path.join(dir, SCHEMA_MARKER), want + "\n", "utf8");
     } catch (e) {
       await db.close().catch(() => {});
-      await rm(dir, { recursive: true, force: true });
+      await empty(dir);
       throw e;
     }
   }

@@ -5,10 +5,12 @@
  * naming it and the flags, until `--accept-data-loss`.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedDatabase, SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import { runNode } from "../support/run.js";
 import { freePort } from "../support/ports.js";
 
@@ -91,5 +93,85 @@ describe("resc dev and a changing schema", () => {
       const page = (await (await fetch(`${base}/notes`)).json()) as { items: unknown[] };
       expect(page.items).toEqual([{ id: 1, body: "kept" }]);
     });
+  });
+
+  it("a second resc dev on a taken port changes nothing: the first keeps serving the same directory", async () => {
+    await writeFile(path.join(dir, "schema.resource"), V1);
+    const marker = path.join(dir, "db", SCHEMA_MARKER);
+    await serving([], async (base) => {
+      const before = await readFile(marker, "utf8");
+      const port = new URL(base).port;
+      await writeFile(path.join(dir, "changed.resource"), V1.replace("  body text\n", "  body text\n  later text?\n"));
+      const second = await runNode(
+        [path.resolve("bin/resc.js"), "dev", "changed.resource", "--port", port, "--data-dir", "db"],
+        { cwd: dir, timeout: 60_000 },
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/port \d+ on 127\.0\.0\.1 is already in use/);
+      expect(second.stdout).not.toMatch(/migrated/);
+      expect(await readFile(marker, "utf8")).toBe(before);
+      const r = await fetch(`${base}/notes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"body":"still served"}',
+      });
+      expect(r.status).toBe(201);
+    });
+  });
+
+  it("one process at a time: a second resc dev on the same directory is refused, naming the holder's pid", async () => {
+    await writeFile(path.join(dir, "schema.resource"), V1);
+    await serving([], async () => {
+      const holder = JSON.parse(await readFile(path.join(dir, "db.lock"), "utf8")) as { pid: number };
+      const port = await freePort();
+      const second = await runNode(
+        [path.resolve("bin/resc.js"), "dev", "changed.resource", "--port", String(port), "--data-dir", "db"],
+        { cwd: dir, timeout: 60_000 },
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`is in use by process ${holder.pid}`);
+      expect(second.stderr).toMatch(/--data-dir/);
+    });
+    // Released at exit: the next start takes the directory.
+    expect(existsSync(path.join(dir, "db.lock"))).toBe(false);
+    await serving([], async (base) => expect((await fetch(`${base}/notes`)).status).toBe(200));
+  });
+
+  it("a stale lock (its process gone) is taken over", async () => {
+    await writeFile(path.join(dir, "schema.resource"), V1);
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => gone.once("exit", r));
+    await writeFile(
+      path.join(dir, "db.lock"),
+      JSON.stringify({ pid: gone.pid, command: "resc dev", since: new Date(0).toISOString() }),
+    );
+    await serving([], async (base) => expect((await fetch(`${base}/notes`)).status).toBe(200));
+  });
+
+  it("resc's migration history in the directory (npm start of a resc init project) is not part of the schema", async () => {
+    await writeFile(path.join(dir, "schema.resource"), V1);
+    const db = await openEmbeddedDatabase({
+      dataDir: path.join(dir, "db"),
+      ddl: "-- migrations: 0001_init.sql",
+      migrate: async (x) => {
+        await x.script(
+          "CREATE TABLE IF NOT EXISTS resc_migrations (name text PRIMARY KEY, checksum text NOT NULL DEFAULT '', applied_at timestamptz NOT NULL DEFAULT now());" +
+            "INSERT INTO resc_migrations (name) VALUES ('0001_init.sql') ON CONFLICT DO NOTHING;",
+        );
+      },
+    });
+    await db.executor.close();
+    const out = await serving([], async (base) => {
+      const page = (await (await fetch(`${base}/notes`)).json()) as { items: unknown[] };
+      expect(page.items.length).toBeGreaterThan(0);
+    });
+    expect(out).toMatch(/migrated the embedded database to the changed schema \(0 steps\); rows kept/);
+    const again = await openEmbeddedDatabase({ dataDir: path.join(dir, "db"), ddl: "", migrate: async () => {} });
+    try {
+      const r = await again.executor.query({ text: "SELECT name FROM resc_migrations", values: [] });
+      expect(r.rows).toEqual([{ name: "0001_init.sql" }]);
+    } finally {
+      await again.executor.close();
+    }
   });
 });
