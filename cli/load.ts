@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { compileSource } from "../compiler/compile.js";
 import { formatDiagnostics } from "../grammar/index.js";
-import type { Schema } from "../compiler/ir.js";
+import type { Diagnostic, Schema } from "../compiler/ir.js";
 import { shownPath } from "./shown-path.js";
 
 /** A compiled schema, or the reason there is none. */
@@ -31,12 +31,20 @@ export async function loadSchema(file: string, stderr: (s: string) => void): Pro
 /**
  * Compiles the already read `source` of `file`, as {@link loadSchema} does
  * after reading it (the compiled-schema cache reads the file itself, to
- * key its entry by the text). Diagnostics are written to `stderr`, once.
+ * key its entry by the text). Diagnostics are written to `stderr` once,
+ * with their code frames; or, when `record` is given, handed to it one by
+ * one instead (`resc serve` logs each as one JSON line).
  */
-export function compileLoaded(file: string, source: string, stderr: (s: string) => void): LoadResult {
+export function compileLoaded(
+  file: string,
+  source: string,
+  stderr: (s: string) => void,
+  record?: (d: Diagnostic) => void,
+): LoadResult {
   const shown = shownPath(file);
   const result = compileSource(source, shown);
-  if (result.diagnostics.length > 0) stderr(formatDiagnostics(result.diagnostics, source) + "\n");
+  if (record) result.diagnostics.forEach(record);
+  else if (result.diagnostics.length > 0) stderr(formatDiagnostics(result.diagnostics, source) + "\n");
   if (!result.ok) {
     const n = result.diagnostics.filter((d) => d.severity === "error").length;
     return { ok: false, message: `${shown}: ${n} error${n === 1 ? "" : "s"}` };

@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Schema } from "../compiler/ir.js";
+import type { Diagnostic, Schema } from "../compiler/ir.js";
 import type { LoadResult } from "./load.js";
 import { shownPath } from "./shown-path.js";
 
@@ -31,6 +31,8 @@ export const BUILD_ID: string | undefined = typeof RESC_BUILD_ID === "string" ? 
 interface Entry {
   key: string;
   diagnostics: string;
+  /** The same diagnostics as records, for a caller that logs them one by one. */
+  records?: Diagnostic[];
   warnings: number;
   schema: Schema;
 }
@@ -71,11 +73,12 @@ async function cacheFile(file: string): Promise<string | undefined> {
  * to `stderr` in both cases, as `loadSchema` (cli/load.ts) writes them.
  *
  * @param options.cache false to neither read nor write the cache (`--no-cache`)
+ * @param options.record when given, receives each diagnostic instead of `stderr` receiving the code frames
  */
 export async function loadSchemaCached(
   file: string,
   stderr: (s: string) => void,
-  options: { cache: boolean },
+  options: { cache: boolean; record?: (d: Diagnostic) => void },
 ): Promise<CachedLoad> {
   const none = { state: "off" as const, persist: () => Promise.resolve() };
   let source: string;
@@ -96,8 +99,9 @@ export async function loadSchemaCached(
     const entry = await readFile(target, "utf8")
       .then((text) => JSON.parse(text) as Partial<Entry> | null)
       .catch(() => undefined);
-    if (entry?.key === key && entry.schema !== undefined) {
-      if (entry.diagnostics) stderr(entry.diagnostics);
+    if (entry?.key === key && entry.schema !== undefined && (!options.record || entry.records !== undefined)) {
+      if (options.record) entry.records!.forEach(options.record);
+      else if (entry.diagnostics) stderr(entry.diagnostics);
       return {
         ...none,
         state: "hit",
@@ -107,12 +111,29 @@ export async function loadSchemaCached(
   }
   const { compileLoaded } = await import("./load.js");
   let diagnostics = "";
-  const result = compileLoaded(file, source, (s) => {
-    diagnostics += s;
-    stderr(s);
-  });
+  const records: Diagnostic[] = [];
+  const result = compileLoaded(
+    file,
+    source,
+    (s) => {
+      diagnostics += s;
+      stderr(s);
+    },
+    options.record
+      ? (d) => {
+          records.push(d);
+          options.record!(d);
+        }
+      : undefined,
+  );
   if (target === undefined || !result.ok) return { ...none, result };
-  const entry: Entry = { key, diagnostics, warnings: result.warnings, schema: result.schema };
+  const entry: Entry = {
+    key,
+    diagnostics,
+    ...(options.record ? { records } : {}),
+    warnings: result.warnings,
+    schema: result.schema,
+  };
   return { result, state: "miss", persist: () => write(target, entry) };
 }
 

@@ -66,8 +66,14 @@ export default class Serve extends Command {
       default: true,
       allowNo: true,
     }),
+    "drain-seconds": Flags.integer({
+      description:
+        "on SIGTERM, how long to keep serving with /ready at 503 before closing, so load balancers stop sending first",
+      default: 5,
+      min: 0,
+    }),
     "shutdown-timeout": Flags.integer({
-      description: "on SIGTERM, how long in-flight requests may take before connections are cut, ms",
+      description: "after the drain, how long in-flight requests may take before connections are cut, ms",
       default: 10000,
       min: 0,
     }),
@@ -77,9 +83,11 @@ export default class Serve extends Command {
     const { args, flags } = await this.parse(Serve);
     // node:cluster (and child_process under it) only for --workers: every command's start loads this file (issue #13).
     const cluster = flags.workers > 1 ? (await import("node:cluster")).default : undefined;
-    if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags["shutdown-timeout"]);
+    if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags);
+    const { serveLoggers, logDiagnostic } = await import("./serve/log.js");
+    const logs = serveLoggers(flags["log-level"]);
     const fail = (lines: string[]): never => {
-      process.stderr.write(`Error: ${lines.join("\n")}\n`);
+      logs.err.fatal(lines.join("\n"));
       return this.exit(1);
     };
     const url = databaseUrl(flags["database-url"]);
@@ -107,7 +115,10 @@ export default class Serve extends Command {
       import("./schema-cache.js"),
       import("./dev/schema-check.js"),
     ]);
-    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), { cache: flags.cache });
+    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), {
+      cache: flags.cache,
+      record: (d) => logDiagnostic(logs.err, d),
+    });
     const r = cached.result;
     if (!r.ok) await failClosing([r.message]);
     const schema = r.ok ? r.schema : undefined!;
@@ -160,6 +171,7 @@ export default class Serve extends Command {
     const readDb = replicas.length > 0 ? createReplicaRouter(replicas, db) : undefined;
     const closeAll = (): Promise<unknown> => Promise.all([db.close(), readDb?.close()]);
 
+    let askCluster: (() => Promise<string>) | undefined;
     const { app, ops, mounted } = createServeApp({
       schema,
       service,
@@ -169,7 +181,13 @@ export default class Serve extends Command {
       ...(loaded.hookData ? { hookData: loaded.hookData } : {}),
       ...(middleware ? { middleware } : {}),
       logLevel: flags["log-level"],
+      logger: logs.out,
+      // A worker's /metrics: the whole cluster's figures, asked of the primary at each scrape.
+      ...(cluster?.isWorker ? { metricsText: () => askCluster!() } : {}),
     });
+    // Offered to the primary's gathering from the start: it asks every worker at each scrape.
+    if (cluster?.isWorker)
+      askCluster = (await import("./serve/cluster-metrics.js")).clusterMetricsText(ops.metrics.registry);
     const checked = await checking;
     if ("unreachable" in checked) {
       await closeAll();
@@ -204,11 +222,20 @@ export default class Serve extends Command {
       const stop = (signal: string): void => {
         if (stopping) return;
         stopping = true;
+        // SIGTERM is what an orchestrator sends while it takes the node out of rotation: keep serving through the
+        // drain, /ready at 503, so no client meets a closed port. SIGINT is a person at a terminal: stop now.
+        const drainSeconds = signal === "SIGTERM" ? flags["drain-seconds"] : 0;
+        ops.drain();
         ops.logger.info(
-          { signal, in_flight: ops.inFlight },
-          "stopping: no new connections; finishing in-flight requests",
+          { signal, in_flight: ops.inFlight, drain_seconds: drainSeconds },
+          `draining: /ready answers 503; serving ${drainSeconds} s more before closing`,
         );
-        // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent.
+        setTimeout(() => close(server), drainSeconds * 1000).unref();
+      };
+      const close = (server: ReturnType<typeof serve>): void => {
+        ops.logger.info({ in_flight: ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
+        // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent
+        // (every response since the drain began said Connection: close).
         server.close(() => void Promise.all([db.close(), readDb?.close()]).finally(() => resolve(undefined)));
         const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
         s.closeIdleConnections?.();
@@ -229,34 +256,70 @@ export default class Serve extends Command {
 
   /**
    * The primary of `--workers N`: forks N processes running this same
-   * command (they share the listening port through node:cluster), passes
-   * SIGTERM/SIGINT on, and exits once they have; a worker that fails to
-   * start stops the others and the primary exits 1
+   * command (they share the listening port through node:cluster) and passes
+   * SIGTERM/SIGINT on, exiting once they have. A worker that exits before it
+   * ever listened (a start-up failure: the database lacks the schema, say)
+   * stops the others and the primary exits 1; one that dies while serving is
+   * forked again after a backoff (1 s, doubling to 30 s, back to 1 s once a
+   * worker has served a minute), each logged as a JSON line
    * (docs/decisions/1300-workers.md).
    */
-  private async supervise(cluster: Cluster, n: number, shutdownMillis: number): Promise<void> {
-    const workers = Array.from({ length: n }, () => cluster.fork());
+  private async supervise(
+    cluster: Cluster,
+    n: number,
+    flags: { "shutdown-timeout": number; "drain-seconds": number; "log-level": string },
+  ): Promise<void> {
+    const logger = (await import("./serve/log.js")).serveLoggers(flags["log-level"], "primary").out;
+    (await import("./serve/cluster-metrics.js")).answerClusterMetrics(cluster);
     let stopping = false;
+    let failed = false;
+    let backoffMs = 1000;
+    const live = new Set<import("node:cluster").Worker>();
+    const done = new Promise<void>((resolve) => {
+      const fork = (slot: number): void => {
+        const w = cluster.fork();
+        live.add(w);
+        let listening = false;
+        let since = 0;
+        w.once("listening", () => {
+          listening = true;
+          since = Date.now();
+        });
+        w.once("exit", (code, signal) => {
+          live.delete(w);
+          if (!stopping && !listening) {
+            logger.error({ worker: slot, code, signal }, "a worker failed to start; stopping the others");
+            failed = true;
+            stopAll("SIGTERM");
+          } else if (!stopping) {
+            if (Date.now() - since > 60_000) backoffMs = 1000;
+            logger.error(
+              { worker: slot, code, signal, restart_in_ms: backoffMs },
+              `worker ${slot} exited while serving; starting another in ${backoffMs} ms`,
+            );
+            setTimeout(() => {
+              if (!stopping) fork(slot);
+              else if (live.size === 0) resolve();
+            }, backoffMs);
+            backoffMs = Math.min(backoffMs * 2, 30_000);
+            return;
+          }
+          if (live.size === 0) resolve();
+        });
+      };
+      for (let i = 1; i <= n; i++) fork(i);
+    });
     const stopAll = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
-      for (const w of workers) if (!w.isDead()) w.process.kill(signal);
-      setTimeout(() => process.exit(1), shutdownMillis + 5000).unref();
+      for (const w of live) if (!w.isDead()) w.process.kill(signal);
+      // A worker that does not finish in time is not waited for.
+      const graceMs = flags["drain-seconds"] * 1000 + flags["shutdown-timeout"] + 5000;
+      setTimeout(() => process.exit(1), graceMs).unref();
     };
     process.once("SIGTERM", () => stopAll("SIGTERM"));
     process.once("SIGINT", () => stopAll("SIGINT"));
-    const codes = await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<number>((resolve) =>
-            w.once("exit", (code) => {
-              // A worker that ends on its own (start-up failure) takes the others down.
-              if (!stopping) stopAll("SIGTERM");
-              resolve(code ?? 1);
-            }),
-          ),
-      ),
-    );
-    if (codes.some((c) => c !== 0)) this.exit(1);
+    await done;
+    if (failed) this.exit(1);
   }
 }

@@ -29,6 +29,10 @@ export interface ServeAppOptions {
   middleware?: MiddlewareHandler;
   /** pino level. */
   logLevel: string;
+  /** The logger; default pino at `logLevel` on stdout. */
+  logger?: import("pino").Logger;
+  /** What `/metrics` answers, given this process's registry (`OperationsOptions.metricsText`). */
+  metricsText?: (local: import("prom-client").Registry) => Promise<string>;
 }
 
 /** Builds the app; `mounted` carries registration errors (nothing is mounted then). */
@@ -38,8 +42,10 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     db: o.db,
     pool: o.db.pool,
     level: o.logLevel,
+    ...(o.logger ? { logger: o.logger } : {}),
     readiness: async () => (await findSchemaMismatches(o.db, o.schema)).map((m) => `schema: ${m}`),
     ...(o.readDb ? { details: () => ({ replicas: o.readDb!.replicas() }) } : {}),
+    ...(o.metricsText ? { metricsText: o.metricsText } : {}),
   });
   app.notFound((c) =>
     problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),

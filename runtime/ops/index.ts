@@ -11,7 +11,9 @@ import type { Hono } from "hono";
 import { matchedRoutes } from "hono/route";
 import { requestId } from "hono/request-id";
 import pino, { type Logger } from "pino";
+import type { Registry } from "prom-client";
 import type { Executor } from "../exec/executor.js";
+import { isUnavailable } from "../http/db-errors.js";
 import { formatFault, type FaultReport } from "../http/fault-log.js";
 import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";
@@ -41,6 +43,12 @@ export interface OperationsOptions {
   logRequests?: boolean;
   /** Paths of the operational routes; defaults `/live`, `/ready`, `/metrics`. */
   paths?: { live?: string; ready?: string; metrics?: string };
+  /**
+   * The text `/metrics` answers, given this process's registry; default
+   * that registry's. `resc serve --workers N` answers every worker's
+   * figures aggregated (cli/serve/cluster-metrics.ts).
+   */
+  metricsText?: (local: Registry) => Promise<string>;
 }
 
 /** What {@link withOperations} gives back. */
@@ -51,6 +59,17 @@ export interface Operations {
   logError: (e: unknown, report: FaultReport) => void;
   /** Requests being served right now (for a graceful shutdown). */
   readonly inFlight: number;
+  /**
+   * Starts draining, before a shutdown: `/ready` answers 503 at once (so a
+   * load balancer or Kubernetes stops sending new requests here) while
+   * every other route keeps serving, and each response carries
+   * `Connection: close`, so a keep-alive client opens its next request
+   * elsewhere instead of reusing a connection that is about to close
+   * (docs/decisions/1252-graceful-drain.md).
+   */
+  drain(): void;
+  /** True once {@link Operations.drain} was called. */
+  readonly draining: boolean;
 }
 
 /** The route template a request matched (`/films/:id`), or `unmatched`. */
@@ -75,6 +94,7 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
   const metrics = createMetrics(options.pool);
   const paths = { live: "/live", ready: "/ready", metrics: "/metrics", ...options.paths };
   let inFlight = 0;
+  let draining = false;
 
   app.use(requestId());
   app.use(async (c, next) => {
@@ -84,6 +104,7 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
       await next();
     } finally {
       inFlight--;
+      if (draining) c.res.headers.set("connection", "close");
       const seconds = (performance.now() - start) / 1000;
       const route = routeOf(c);
       metrics.request(c.req.method, route, c.res.status, seconds);
@@ -104,20 +125,26 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
   });
   app.get(paths.live, (c) => c.json({ status: "live" }));
   app.get(paths.ready, async (c) => {
+    if (draining) return c.json({ status: "draining", problems: ["the service is shutting down"] }, 503);
     const problems: string[] = [];
     try {
       await options.db.query({ text: "SELECT 1", values: [] });
       if (options.readiness) problems.push(...(await options.readiness()));
     } catch (e) {
-      problems.push(`database: ${e instanceof Error ? e.message : String(e)}`);
+      // Said in our words: a probe's body is shown to whoever reads the health page, the driver's text
+      // (addresses, ports) goes to the log.
+      const said = isUnavailable(e) ? "the database cannot be reached" : "the database did not answer a check";
+      logger.warn({ err: e instanceof Error ? e.message : String(e) }, `readiness: ${said}`);
+      problems.push(`database: ${said}`);
     }
     return c.json(
       { status: problems.length === 0 ? "ready" : "not ready", problems, ...(options.details?.() ?? {}) },
       problems.length === 0 ? 200 : 503,
     );
   });
+  const metricsText = options.metricsText ?? ((local: Registry) => local.metrics());
   app.get(paths.metrics, async (c) =>
-    c.body(await metrics.registry.metrics(), 200, { "content-type": metrics.registry.contentType }),
+    c.body(await metricsText(metrics.registry), 200, { "content-type": metrics.registry.contentType }),
   );
 
   return {
@@ -139,6 +166,12 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
     },
     get inFlight() {
       return inFlight;
+    },
+    drain() {
+      draining = true;
+    },
+    get draining() {
+      return draining;
     },
   };
 }

@@ -48,6 +48,8 @@ async function startNode(): Promise<{ child: ChildProcess; base: string }> {
       String(port),
       "--log-level",
       "warn",
+      "--drain-seconds",
+      "0",
     ],
     {
       cwd: dir,

@@ -76,7 +76,15 @@ async function run(
     // After a miss the entry is written once the server answers, off the path to its first response.
     for (let i = 0; i < 250 && state === "miss" && (entryKey() === undefined || entryKey() === before); i++)
       await new Promise((r) => setTimeout(r, 20));
-    const printed = lines.filter((l) => !l.startsWith("{")).join("\n");
+    // Every line is one JSON object (docs/deploy.md, "Logs"); the diagnostics are the lines with a code.
+    const records = lines.filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const printed = records
+      .filter((r) => r.code !== undefined)
+      .map(
+        (r) =>
+          `${r.level === 40 ? "warning" : "error"}[${String(r.code)}] ${String(r.file)}:${String(r.line)}:${String(r.column)} ${String(r.msg)}`,
+      )
+      .join("\n");
     const { packages, own } = loadedModules(trace);
     return { state, printed, pets, document, loaded: new Set([...packages, ...own]) };
   } finally {

@@ -27,7 +27,19 @@ async function start(): Promise<ChildProcess> {
   stdout = "";
   const c = spawn(
     process.execPath,
-    ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--shutdown-timeout", "5000"],
+    [
+      "bin/resc.js",
+      "serve",
+      FILE,
+      "--database-url",
+      db.url!,
+      "--port",
+      String(port),
+      "--shutdown-timeout",
+      "5000",
+      "--drain-seconds",
+      "0",
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -76,9 +88,16 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
         timeout: 60_000,
       });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/does not match/);
-      expect(r.stderr).toMatch(/table "naps" is missing/);
-      expect(r.stderr).toMatch(/resc migrate deploy/);
+      // One JSON line, a log collector's to read (docs/deploy.md, "Logs").
+      const said = r.stderr
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(said).toHaveLength(1);
+      expect(said[0]!.level).toBe(60);
+      expect(said[0]!.msg).toMatch(/does not match/);
+      expect(said[0]!.msg).toMatch(/table "naps" is missing/);
+      expect(said[0]!.msg).toMatch(/resc migrate deploy/);
     } finally {
       await empty.drop();
     }
@@ -155,7 +174,19 @@ describe.skipIf(db.kind !== "pg")("resc serve --workers 2", () => {
     let out = "";
     const c = spawn(
       process.execPath,
-      ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--port", String(port), "--workers", "2"],
+      [
+        "bin/resc.js",
+        "serve",
+        FILE,
+        "--database-url",
+        db.url!,
+        "--port",
+        String(port),
+        "--workers",
+        "2",
+        "--drain-seconds",
+        "0",
+      ],
       {
         stdio: ["ignore", "pipe", "pipe"],
       },
