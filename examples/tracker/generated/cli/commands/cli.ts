@@ -9,8 +9,11 @@
  * Your project needs the npm package `@oclif/core` (version 4):
  * `npm install @oclif/core`. The code is ES modules with `.js` import
  * specifiers; it compiles under `"module": "NodeNext"` in an ESM or a
- * CommonJS project (docs/clients.md, "A binary").
+ * CommonJS project (docs/clients.md, "A binary"). It uses Node's API and
+ * says so itself: TypeScript 7 gives a file no Node types its project did
+ * not list, so the directive below brings `@types/node` and the API is imported.
  */
+/// <reference types="node" />
 import {
   Args,
   Command,
@@ -21,6 +24,13 @@ import {
   run,
   type Interfaces,
 } from "@oclif/core";
+import {
+  argv as processArgv,
+  cwd,
+  env as processEnv,
+  stderr,
+  stdout,
+} from "node:process";
 import {
   DEFAULT_BASE_URL,
   HttpClient,
@@ -234,7 +244,7 @@ export function objectMembers(text: string): [string, string][] {
 }
 
 function writeOut(text: string): void {
-  process.stdout.write(text + "\n");
+  stdout.write(text + "\n");
 }
 
 /** A refusal before any request was sent. */
@@ -255,7 +265,7 @@ function reportFailure(e: unknown): number | undefined {
   } else {
     return undefined;
   }
-  process.stderr.write(lines.join("\n") + "\n");
+  stderr.write(lines.join("\n") + "\n");
   return e instanceof UsageError ? 2 : 1;
 }
 
@@ -370,7 +380,7 @@ abstract class ResourceCommand extends Command {
 
   /** Flag, then the client value, then the environment, then the default (spec: Command-line client rule 2). */
   protected client(flags: Record<string, unknown>): HttpClient {
-    const env = this.ctx.options.env ?? process.env;
+    const env = this.ctx.options.env ?? processEnv;
     const given = this.ctx.options.client;
     const prefix = this.ctx.info.envPrefix;
     const pick = (...values: (string | undefined)[]): string | undefined =>
@@ -562,7 +572,7 @@ async function followCursors(
   query: [string, string][],
   first: string,
 ): Promise<string> {
-  const progress = process.stderr.isTTY === true;
+  const progress = stderr.isTTY === true;
   const base = query.filter(
     ([name]) => name !== "page" && name !== "cursor" && name !== "count",
   );
@@ -578,7 +588,7 @@ async function followCursors(
     // A cursor that does not move would loop forever; the pages so far are all there is.
     if (cursor === undefined || seen.has(cursor)) break;
     seen.add(cursor);
-    if (progress) process.stderr.write("\r" + pages + " pages read…");
+    if (progress) stderr.write("\r" + pages + " pages read…");
     const request: ApiRequest = {
       method: "GET",
       path,
@@ -587,7 +597,7 @@ async function followCursors(
     members = new Map(objectMembers(await client.do(request)));
     pages++;
   }
-  if (progress) process.stderr.write("\r" + pages + " pages read.\n");
+  if (progress) stderr.write("\r" + pages + " pages read.\n");
   let merged = '{"items":[' + items.join(",") + "]";
   const perPage = head.get("per_page");
   if (perPage !== undefined) merged += ',"per_page":' + perPage;
@@ -873,7 +883,7 @@ export function createCommandTree(
       commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
     if (r.delete && r.key) commands[r.name + ":delete"] = deleteCommand(ctx, r);
   }
-  const root = process.cwd();
+  const root = cwd();
   const pjson = {
     name: info.bin,
     version: info.version,
@@ -912,7 +922,7 @@ export function createCommandTree(
   } as unknown as Interfaces.Plugin;
 
   const runTree = async (
-    argv: string[] = process.argv.slice(2),
+    argv: string[] = processArgv.slice(2),
   ): Promise<void> => {
     const config = await Config.load({
       root,
