@@ -1,42 +1,63 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (decision 1323).
 import * as Args from "@oclif/core/args";
 import { Command } from "@oclif/core/command";
 import * as Flags from "@oclif/core/flags";
+import type { Schema } from "../compiler/ir.js";
+
+/** The generate block `resc init` adds to a schema that has none. */
+const GENERATE_BLOCK = (name: string): string =>
+  `\ngenerate {\n  dir      = "generated"\n  package  = "app"\n  cli_dir  = "cli"\n  cli_name = "${name}"\n}\n`;
 
 /**
  * `resc init [DIR]`: a new project that runs with `npm install && npm start`
- * and passes `npm test` (issue #11 §1; docs/decisions/1242-init.md): an
- * example schema with a `generate` block, `server.ts` and `app.ts` mounting
- * the generated module, `hooks.ts`, the first migration, a smoke test and a
- * README. Refuses a non-empty directory unless `--force`.
+ * and passes `npm test` (docs/decisions/1242-init.md): a schema with a
+ * `generate` block, `server.ts` and `app.ts` mounting the generated module
+ * and its API description, `hooks.ts`, the first migration, tests, a
+ * command-line client to build, and a README. The files are copied from
+ * `templates/init/` in the resc package. `--schema FILE` starts from a
+ * schema of the user's instead of the notes example. Refuses a non-empty
+ * directory unless `--force`.
  */
 export default class Init extends Command {
   static override description = "Start a new resc project in DIR (default: the current directory).";
-  static override examples = ["<%= config.bin %> init notes && cd notes && npm install && npm start"];
+  static override examples = [
+    "<%= config.bin %> init notes && cd notes && npm install && npm start",
+    "<%= config.bin %> init shop --schema shop.resource",
+  ];
   static override args = { dir: Args.string({ description: "the project directory", default: "." }) };
   static override flags = {
     force: Flags.boolean({
       description: "write into a directory that is not empty (existing files are kept unless overwritten)",
     }),
     name: Flags.string({ description: "the package name (default: the directory's name)" }),
+    schema: Flags.string({
+      description: "start from this .resource file instead of the notes example (its first migration is written)",
+    }),
   };
 
+  /** Writes a line-oriented error (no oclif rewrapping) and exits 1. */
+  private fail(message: string): never {
+    process.stderr.write(`Error: ${message}\n`);
+    return this.exit(1);
+  }
+
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { compileSource } = await import("../compiler/compile.js");
+    const { formatDiagnostics } = await import("../grammar/index.js");
     const { migrationText } = await import("./migrate/files.js");
     const { pendingSteps } = await import("./migrate/compare.js");
-    const t = await import("./init/templates.js");
+    const { rescSource } = await import("./init/resc-source.js");
+    const { packageJson } = await import("./init/package-json.js");
     const { args, flags } = await this.parse(Init);
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);
     if (existing.length > 0 && !flags.force) {
-      this.error(
+      this.fail(
         `${dir} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}); choose an empty directory or pass --force`,
-        { exit: 1 },
       );
     }
     const name =
@@ -44,31 +65,92 @@ export default class Init extends Command {
         .toLowerCase()
         .replace(/[^a-z0-9-]+/g, "-")
         .replace(/^-+|-+$/g, "") || "api";
-    const pkg = JSON.parse(await readFile(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
-      version: string;
-    };
-    const compiled = compileSource(t.SCHEMA, "schema.resource");
-    if (!compiled.ok) this.error("the example schema does not compile (a bug of resc init)", { exit: 2 });
-    const first = await pendingSteps(compiled.schema, path.join(dir, "migrations"));
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const templates = path.join(root, "templates", "init");
+    const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { version: string };
+
+    let schemaText: string;
+    if (flags.schema) {
+      schemaText = await readFile(flags.schema, "utf8").catch((e: NodeJS.ErrnoException) =>
+        this.fail(`cannot read ${flags.schema}: ${e.code ?? String(e)}`),
+      );
+    } else
+      schemaText = (await readFile(path.join(templates, "schema.resource"), "utf8")).replace(
+        '"notes"\n}',
+        `"${name}"\n}`,
+      );
+    let compiled = compileSource(schemaText, "schema.resource");
+    if (compiled.ok && compiled.schema.generate === undefined) {
+      schemaText = schemaText.replace(/\n*$/, "\n") + GENERATE_BLOCK(name);
+      compiled = compileSource(schemaText, "schema.resource");
+    }
+    if (!compiled.ok) {
+      process.stderr.write(formatDiagnostics(compiled.diagnostics, schemaText) + "\n");
+      this.fail(`${flags.schema ?? "the example schema"} does not compile; resc init writes nothing`);
+    }
+    const schema = compiled.schema;
+    const layout = projectLayout(schema);
+    const first = await pendingSteps(schema, path.join(dir, "migrations"));
+    const source = await rescSource(root, pkg.version);
+    const collection = schema.tables.find((t) => t.resource?.ops.includes("list"))?.resource?.path ?? "/";
+
+    const template = (file: string): Promise<string> => readFile(path.join(templates, file), "utf8");
+    const app = (await template("app.ts")).replaceAll("./generated/app/", `./${layout.module}/`);
+    let readme = (await template("README.md")).replaceAll("NAME", layout.bin ?? name);
+    if (flags.schema) {
+      // The example requests name the notes example's columns: a schema of the user's gets plain ones.
+      readme = readme
+        .replace(/^curl 'http:\/\/127\.0\.0\.1:3000\/notes\?[^']*'$/m, `curl 'http://127.0.0.1:3000${collection}'`)
+        .replace(/^curl -X POST .*\n/m, "")
+        .replace(/^npx (\S+) notes list --done false$/m, `npx $1 ${collection.slice(1)} list`);
+    }
     const files: [string, string][] = [
-      ["package.json", t.packageJson(name, pkg.version)],
-      ["schema.resource", t.SCHEMA],
-      ["app.ts", t.APP],
-      ["server.ts", t.SERVER],
-      ["hooks.ts", t.HOOKS],
-      ["test/smoke.test.ts", t.SMOKE_TEST],
+      ["package.json", packageJson(name, source.spec, layout.bin)],
+      ["schema.resource", schemaText],
+      ["app.ts", app],
+      ["server.ts", await template("server.ts")],
+      ["hooks.ts", await template(flags.schema ? "hooks-empty.ts" : "hooks.ts")],
+      [
+        "test/smoke.test.ts",
+        (await template("test/smoke.test.ts")).replaceAll("../generated/app/", `../${layout.module}/`),
+      ],
+      ...(flags.schema ? [] : [["test/notes.test.ts", await template("test/notes.test.ts")] as [string, string]]),
       ["migrations/0001_init.sql", migrationText("schema.resource", first.steps)],
-      ["README.md", t.README(name)],
-      [".gitignore", t.GITIGNORE],
-      ["tsconfig.json", t.TSCONFIG],
+      ["README.md", readme],
+      [".gitignore", await template("gitignore")],
+      ["tsconfig.json", await template("tsconfig.json")],
     ];
+    if (layout.tree !== undefined) {
+      files.push(
+        ["cli/main.ts", (await template("cli/main.ts")).replaceAll("../generated/cli/", `../${layout.tree}/`)],
+        ["tsconfig.cli.json", await template("tsconfig.cli.json")],
+      );
+    }
     for (const [file, text] of files) {
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
       await writeFile(path.join(dir, file), text);
     }
     const cd = path.relative(process.cwd(), dir);
     this.log(
-      `wrote ${files.length} files in ${dir}\nnext:\n${cd ? `  cd ${cd}\n` : ""}  npm install\n  npm start    # http://127.0.0.1:3000/notes\n  npm test`,
+      [
+        `wrote ${files.length} files in ${dir}; resc comes from ${source.from} (${source.spec})`,
+        "next:",
+        ...(cd ? [`  cd ${cd}`] : []),
+        "  npm install",
+        `  npm start    # http://127.0.0.1:3000${collection}, API description at /docs`,
+        "  npm test",
+        ...(layout.tree !== undefined ? [`  npm run build:cli && npx ${layout.bin} --help`] : []),
+      ].join("\n"),
     );
   }
+}
+
+/** Where the generated module and command tree of `schema` land, relative to the project, and the binary's name. */
+function projectLayout(schema: Schema): { module: string; tree?: string; bin?: string } {
+  const g = schema.generate;
+  const dir = (g?.dir ?? "generated").replace(/\/+$/, "");
+  return {
+    module: `${dir}/${g?.package ?? "api"}`,
+    ...(g?.cliDir !== undefined ? { tree: `${dir}/${g.cliDir}`, bin: g.cliName ?? "api" } : {}),
+  };
 }

@@ -47,7 +47,7 @@ function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDe
     searchable: column.searchable,
     hidden: column.hidden,
     // A computed column is an expression: never written (docs/decisions/0206-computed-columns.md).
-    readOnly: column.readOnly || computed,
+    readOnly: column.readOnly || column.stamped || computed,
     // A key names its row in URLs and Location headers; changing it through
     // PATCH would move the row (docs/decisions/0004-keys-are-immutable.md).
     immutable: column.immutable || computed || table.primaryKey.includes(column.name),
@@ -56,6 +56,7 @@ function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDe
   if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
   if (column.sortable?.nulls) d.nulls = column.sortable.nulls;
   if (computed) d.computed = column.computed;
+  if (column.stamped) d.stamped = true;
   if (column.doc !== undefined) d.doc = column.doc;
   return d;
 }

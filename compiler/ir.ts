@@ -171,6 +171,12 @@ export interface ColumnDecl {
   searchable: boolean;
   hidden: boolean;
   readOnly: boolean;
+  /**
+   * `@stamped`: the application's BeforeCreate hook sets it on every create.
+   * Not in the create body (as `@read_only`); the resource mounts only once
+   * that hook is registered (docs/decisions/1253-create-body-completeness.md).
+   */
+  stamped: boolean;
   immutable: boolean;
   /** `@computed("sql expression")`: not stored; computed from the row when selected. */
   computed?: string;

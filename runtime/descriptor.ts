@@ -50,6 +50,8 @@ export interface ColumnDescriptor {
   searchable: boolean;
   hidden: boolean;
   readOnly: boolean;
+  /** `@stamped`: a BeforeCreate hook sets it (so it is also read-only); the table's resource needs that hook to mount. */
+  stamped?: true;
   immutable: boolean;
   /** For a computed column: the SQL expression over the table's columns (trusted schema text). */
   computed?: string;

@@ -9,6 +9,7 @@ import { SchemaIndex } from "../schema-index.js";
 import { checkArrays } from "./arrays.js";
 import { checkCeilings } from "./ceilings.js";
 import { checkComputed } from "./computed.js";
+import { checkCreateBody } from "./create-body.js";
 import { ValidationContext, type Rule } from "./context.js";
 import { checkDefaults } from "./defaults.js";
 import { checkGenerateBlock } from "./generate-block.js";
@@ -33,6 +34,7 @@ const RULES: Rule[] = [
   checkArrays,
   checkSorting,
   checkHidden,
+  checkCreateBody,
   checkComputed,
   checkSoftDelete,
   checkRelations,

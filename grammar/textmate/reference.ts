@@ -109,6 +109,11 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
       "Not in the create body (the handler clears it); only a hook sets it, such as a tenant id stamped by BeforeCreate.",
     spec: "read-only",
   },
+  stamped: {
+    syntax: "@stamped",
+    summary:
+      "Set by the application's BeforeCreate hook on every create: not in the create body, and the resource mounts only once that hook is registered.",
+  },
   immutable: { syntax: "@immutable", summary: "Not in the update body: set once, on create.", spec: "immutable" },
   renamed_from: {
     syntax: "@renamed_from(old_name)",

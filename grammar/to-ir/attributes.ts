@@ -73,6 +73,7 @@ const handlers: Record<string, Handler> = {
   searchable: flag((c) => (c.searchable = true)),
   hidden: flag((c) => (c.hidden = true)),
   read_only: flag((c) => (c.readOnly = true)),
+  stamped: flag((c) => (c.stamped = true)),
   immutable: flag((c) => (c.immutable = true)),
   soft_delete: flag((c) => (c.softDelete = true)),
 

@@ -34,6 +34,7 @@ function readColumn(n: CstNode, ctx: Ctx): ColumnWithType | undefined {
     searchable: false,
     hidden: false,
     readOnly: false,
+    stamped: false,
     immutable: false,
     softDelete: false,
     attributes: [],

@@ -1,8 +1,9 @@
 /**
  * Registration checks (spec: Column capabilities, last paragraph): a table
  * declaring `@@scoped`, or carrying a `@soft_delete` column, is served only
- * once a BeforeQuery hook confines it. Decisions in
- * docs/decisions/0600-hooks.md.
+ * once a BeforeQuery hook confines it; one whose resource creates rows and
+ * has a `@stamped` column, only once a BeforeCreate hook sets it. Decisions
+ * in docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Hooks } from "../hooks.js";
@@ -20,7 +21,7 @@ export interface RegistrationError {
   resource: string;
   /** The table the registration is about (schema spelling). */
   table: string;
-  /** `missing-hook`: a required BeforeQuery hook is absent; `unknown-table`: a hook names no table of the schema. */
+  /** `missing-hook`: a required BeforeQuery (or, for `@stamped`, BeforeCreate) hook is absent; `unknown-table`: a hook names no table of the schema. */
   kind: "missing-hook" | "unknown-table";
   /**
    * For `missing-hook`, the declaration requiring the hook:
@@ -68,6 +69,19 @@ export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, bas
     if (!table.resource) continue;
     const path = basePath + table.resource.path;
     if (!confined(table)) errors.push(...missing(path, table));
+    if (table.resource.ops.create && hooks.beforeCreate?.[table.name] === undefined) {
+      // A create could never be stored without the hook that sets these (docs/decisions/1253-create-body-completeness.md).
+      for (const c of table.columns.filter((c) => c.stamped)) {
+        const declaration = `@stamped column ${table.name}.${c.name}`;
+        errors.push({
+          resource: path,
+          table: table.name,
+          kind: "missing-hook",
+          declaration,
+          message: `${path}: ${declaration} requires a BeforeCreate hook (hooks.beforeCreate.${table.name}) before it is served`,
+        });
+      }
+    }
     const reported = new Set<string>();
     for (const rel of table.relations) {
       const target = byName.get(rel.target);

@@ -1,0 +1,75 @@
+/**
+ * The service: the routes `resc generate` wrote to generated/app, mounted
+ * on a Hono app, with the API description at /openapi.json and /docs.
+ *
+ * - DATABASE_URL set: that PostgreSQL, which `npm run migrate:deploy` keeps
+ *   up to date (nothing is applied from here).
+ * - Otherwise: an embedded PostgreSQL in .resc/db, made from migrations/ and
+ *   brought up to date with any new migration at start, keeping its rows.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import process from "node:process";
+import { Hono } from "hono";
+import {
+  createPgExecutor,
+  mountDocs,
+  openEmbeddedDatabase,
+  problemResponse,
+  ProblemError,
+  type Executor,
+} from "resc/runtime";
+import { mount } from "./generated/app/index.js";
+import { openapi } from "./generated/app/openapi.js";
+import { hooks } from "./hooks.js";
+
+/** The migrations, in order. */
+async function migrations(): Promise<{ name: string; sql: string }[]> {
+  const names = (await readdir("migrations")).filter((n) => /^\d+_.*\.sql$/.test(n)).sort();
+  return Promise.all(names.map(async (name) => ({ name, sql: await readFile(`migrations/${name}`, "utf8") })));
+}
+
+/** Applies the migrations the embedded database has not seen, each with its history row. */
+async function applyPending(db: Executor): Promise<void> {
+  await db.script(
+    "CREATE TABLE IF NOT EXISTS resc_migrations (name text PRIMARY KEY, checksum text NOT NULL DEFAULT '', applied_at timestamptz NOT NULL DEFAULT now())",
+  );
+  const done = new Set((await db.query({ text: "SELECT name FROM resc_migrations", values: [] })).rows.map((r) => r.name));
+  for (const m of await migrations()) {
+    if (done.has(m.name)) continue;
+    await db.transaction(async (tx) => {
+      await tx.script(m.sql);
+      await tx.query({ text: "INSERT INTO resc_migrations (name) VALUES ($1)", values: [m.name] });
+    });
+  }
+}
+
+/** Opens the database this process serves. */
+export async function openDatabase(dataDir = ".resc/db"): Promise<Executor> {
+  if (process.env.DATABASE_URL) return createPgExecutor({ connectionString: process.env.DATABASE_URL });
+  const names = (await migrations()).map((m) => m.name).join(", ");
+  const { executor } = await openEmbeddedDatabase({
+    dataDir,
+    // What built the directory is the list of migrations; a new one is applied by `migrate`.
+    ddl: `-- migrations: ${names}`,
+    migrate: applyPending,
+  });
+  await applyPending(executor);
+  return executor;
+}
+
+/** The app: the generated routes and their description, problem documents for unknown paths and faults. */
+export function createApp(db: Executor): Hono {
+  const app = new Hono();
+  app.notFound((c) =>
+    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
+  );
+  app.onError((e, c) => {
+    console.error(e);
+    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
+  });
+  const mounted = mount(app, { db, hooks });
+  if (!mounted.ok) throw new Error(mounted.errors.map((e) => e.message).join("\n"));
+  const docs = mountDocs(app, openapi);
+  if (!docs.ok) console.warn(`the API description is not served: ${docs.errors.map((e) => e.message).join("; ")}`);
+  return app;
+}

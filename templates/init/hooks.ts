@@ -1,0 +1,15 @@
+/**
+ * Hooks: the application's code around every request (see resc's docs/hooks.md).
+ * This one refuses a note without a title; add BeforeQuery hooks to confine
+ * reads, BeforeCreate to stamp read-only columns, AfterCommit to follow writes.
+ */
+import type { Hooks } from "resc/runtime";
+
+export const hooks: Hooks = {
+  validateCreate: {
+    notes: (_ctx, values) =>
+      typeof values.title === "string" && values.title.trim() === ""
+        ? [{ location: "body.title", detail: "a note needs a title" }]
+        : [],
+  },
+};
