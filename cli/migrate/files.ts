@@ -51,6 +51,39 @@ export function slug(name: string): string {
   );
 }
 
+/** The marking comment `resc migrate diff` writes before a destructive step; {@link destructiveNotes} reads it back. */
+const DESTRUCTIVE_MARK = "-- resc: DESTRUCTIVE: ";
+
+/**
+ * Why each step of a migration file can lose data or fail on existing rows,
+ * as its marking comments say, in file order (empty for a safe migration).
+ * `migrate status` and `migrate deploy` list them before anything runs.
+ */
+export function destructiveNotes(sql: string): string[] {
+  return sql
+    .split("\n")
+    .filter((l) => l.startsWith(DESTRUCTIVE_MARK))
+    .map((l) => l.slice(DESTRUCTIVE_MARK.length).trim());
+}
+
+/**
+ * The migrations in `dir`, in order, for a command that applies or reports them.
+ * @throws Error naming the directory (absolute) when it does not exist, and where migrations are written
+ */
+export async function requireMigrations(dir: string): Promise<MigrationFile[]> {
+  const absolute = path.resolve(dir);
+  try {
+    await readdir(absolute);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    throw new Error(
+      `no migrations directory at ${absolute}; pass --dir DIR, or run from the folder that holds migrations/ ` +
+        "(resc migrate diff writes it beside the schema)",
+    );
+  }
+  return readMigrations(absolute);
+}
+
 /** The text of a migration: a header, then each step, destructive ones preceded by a marking comment. */
 export function migrationText(schemaFile: string, steps: readonly Step[]): string {
   const lines = [
@@ -59,7 +92,7 @@ export function migrationText(schemaFile: string, steps: readonly Step[]): strin
     "",
   ];
   for (const s of steps) {
-    if (s.destructive) lines.push(`-- resc: DESTRUCTIVE: ${s.destructive}`);
+    if (s.destructive) lines.push(`${DESTRUCTIVE_MARK}${s.destructive}`);
     lines.push(s.sql, "");
   }
   return lines.join("\n");

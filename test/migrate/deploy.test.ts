@@ -81,6 +81,21 @@ describe.skipIf(db.kind !== "pg")("migrations end to end", () => {
     );
   });
 
+  it("status and deploy name a pending destructive step before it runs", async () => {
+    const status = await resc(["migrate", "status", db.url!]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`migrations in ${path.join(dir, "migrations")}`);
+    expect(status.stdout).toMatch(
+      /^pending {2}0003_drop_due\.sql {2}\(1 destructive\)\n\s+DESTRUCTIVE: drops column projects\.due_on/m,
+    );
+    // A deploy from elsewhere without --dir names the directory it looked in, and applies nothing.
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), "resc-elsewhere-"));
+    const lost = await runNode([path.resolve("bin/resc.js"), "migrate", "deploy", db.url!], { cwd: elsewhere });
+    await rm(elsewhere, { recursive: true, force: true });
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain(`no migrations directory at ${path.join(elsewhere, "migrations")}`);
+  });
+
   it("applies each migration once when two deploys start together", async () => {
     const files = await readMigrations(path.join(dir, "migrations"));
     const [a, b] = await Promise.all([deployMigrations(db.url!, files), deployMigrations(db.url!, files)]);
