@@ -56,6 +56,14 @@ function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDe
   if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
   if (column.sortable?.nulls) d.nulls = column.sortable.nulls;
   if (computed) d.computed = column.computed;
+  // Declared bounds, checked before the database is asked (docs/decisions/1254-value-limits.md).
+  const written = type.domains.length > 0 ? type.domains[type.domains.length - 1]!.base : column.type;
+  const builtin = type.base.kind === "builtin" ? type.base.type.name : undefined;
+  if (builtin === "numeric" && written.args.length > 0) {
+    d.precision = written.args[0]!;
+    d.scale = written.args[1] ?? 0;
+  }
+  if ((builtin === "varchar" || builtin === "character") && written.args.length > 0) d.maxLength = written.args[0]!;
   if (column.stamped) d.stamped = true;
   if (column.doc !== undefined) d.doc = column.doc;
   return d;

@@ -50,6 +50,11 @@ export interface ColumnDescriptor {
   searchable: boolean;
   hidden: boolean;
   readOnly: boolean;
+  /** `numeric(p, s)`: at most `precision` digits, `scale` of them after the point (values are rounded to `scale`). */
+  precision?: number;
+  scale?: number;
+  /** `varchar(n)`, `character(n)`: at most `n` characters. */
+  maxLength?: number;
   /** `@stamped`: a BeforeCreate hook sets it (so it is also read-only); the table's resource needs that hook to mount. */
   stamped?: true;
   immutable: boolean;

@@ -128,12 +128,19 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
         visibleLocations(table, keyColumns(err.detail), "no such referenced row, or still referenced"),
       );
     case "23502": {
-      const col = typeof err.column === "string" ? [err.column] : [];
+      // Named when the table shows the column; a hidden one is said to be hidden, never named.
+      const column = typeof err.column === "string" ? err.column : undefined;
+      const shown = column !== undefined && table?.columns.some((c) => c.name === column && !c.hidden) === true;
+      const detail = shown
+        ? `The column ${column} requires a value; none was given and it has no default.`
+        : column !== undefined && table !== undefined
+          ? "A hidden column requires a value that neither the request nor a hook supplied."
+          : "A required value is missing.";
       return new ProblemError(
         422,
         "not-null-violation",
-        "A required value is missing.",
-        visibleLocations(table, col, "must not be null"),
+        detail,
+        visibleLocations(table, column !== undefined ? [column] : [], "must not be null"),
       );
     }
     case "23514":

@@ -6,7 +6,7 @@
  */
 import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import { badRequest } from "../problem.js";
-import { decodeJsonValue, type WriteValue } from "./codecs.js";
+import { checkBounds, decodeJsonValue, type WriteValue } from "./codecs.js";
 import { ProblemList } from "./problems.js";
 import { vocabulary, type TableVocabulary } from "./vocabulary.js";
 
@@ -52,7 +52,8 @@ function decodeFields(table: TableDescriptor, body: unknown, op: WriteOp, proble
       problems.add(`body.${field}`, col, { allowed: writable });
       continue;
     }
-    const d = decodeJsonValue(col, value);
+    const decoded = decodeJsonValue(col, value);
+    const d = decoded.ok ? checkBounds(col, decoded.value) : decoded;
     if (d.ok) out[field] = d.value;
     else problems.add(`body.${field}`, `invalid value for ${field}: ${d.detail}`, { value, allowed: d.allowed });
   }

@@ -197,6 +197,55 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
   return decodeJsonScalar(col, v);
 }
 
+/**
+ * Whether decimal text (as {@link decodeText} accepts it, exponent included)
+ * fits `numeric(precision, scale)`: PostgreSQL rounds it to `scale` digits
+ * after the point (half away from zero), then refuses it when more than
+ * `precision` digits remain.
+ */
+function numericFits(text: string, precision: number, scale: number): boolean {
+  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return true;
+  const fraction = m[2] ?? "";
+  const digits = ((m[1] ?? "") + fraction).replace(/^0+/, "");
+  if (digits === "") return true;
+  // value × 10^scale = digits × 10^shift
+  const shift = Number(m[3] ?? 0) - fraction.length + scale;
+  if (shift >= 0) return digits.length + shift <= precision;
+  const keep = digits.length + shift;
+  if (keep < 0) return true;
+  let head = keep === 0 ? 0n : BigInt(digits.slice(0, keep));
+  if ((digits[keep] ?? "0") >= "5") head += 1n;
+  return head.toString().length <= precision || head === 0n;
+}
+
+/**
+ * The declared bounds of `col` a decoded write value must keep: the
+ * precision of `numeric(p, s)` and the length of `varchar(n)` /
+ * `character(n)`, each element of an array. Checked before the database
+ * is asked, so a refusal names the column and the limit, as an integer's
+ * range does (docs/decisions/1254-value-limits.md).
+ */
+export function checkBounds(col: ColumnDescriptor, value: WriteValue): Decoded<WriteValue> {
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) {
+    if (typeof v !== "string") continue;
+    if (col.kind === "numeric" && col.precision !== undefined && !numericFits(v, col.precision, col.scale ?? 0)) {
+      const s = col.scale ?? 0;
+      const whole = col.precision - s;
+      return fail(
+        `expected at most ${col.precision} digits, ${s} after the point (numeric(${col.precision},${s}): less than 10^${whole} in absolute value)`,
+      );
+    }
+    if (col.maxLength !== undefined && (col.kind === "text" || col.kind === "other")) {
+      // Characters as PostgreSQL counts them (code points); character(n) ignores trailing spaces.
+      const counted = col.sqlType === "bpchar" ? v.replace(/ +$/, "") : v;
+      if ([...counted].length > col.maxLength) return fail(`expected at most ${col.maxLength} characters`);
+    }
+  }
+  return ok(value);
+}
+
 function refusal(
   location: string,
   col: ColumnDescriptor,

@@ -59,6 +59,16 @@ describe("toProblem", () => {
     expect(text).not.toMatch(/year_check|127\.0\.0\.1|SELECT/);
   });
 
+  it("names the column of a not-null violation, and says 'a hidden column' for a hidden one", () => {
+    const visible = toProblem(driverError({ code: "23502", column: "email" }), staff).toDocument();
+    expect(visible.status).toBe(422);
+    expect(visible.detail).toBe("The column email requires a value; none was given and it has no default.");
+    expect(visible.errors).toEqual([{ location: "body.email", detail: "must not be null" }]);
+    const hidden = toProblem(driverError({ code: "23502", column: "password" }), staff).toDocument();
+    expect(hidden.detail).toBe("A hidden column requires a value that neither the request nor a hook supplied.");
+    expect(JSON.stringify(hidden)).not.toContain("password");
+  });
+
   it("names a violated unique key by its visible columns, and by nothing when one is hidden", () => {
     const visible = toProblem(
       driverError({ code: "23505", detail: "Key (email)=(a@b.c) already exists.", constraint: "staff_email_key" }),

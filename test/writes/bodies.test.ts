@@ -123,6 +123,36 @@ describe("create", () => {
   });
 });
 
+describe("declared bounds (docs/decisions/1254-value-limits.md)", () => {
+  it("refuses a number too large for numeric(6,2) naming the field and the limit; rounding decides, as in PostgreSQL", async () => {
+    for (const weight of [10000, "10000", "9999.995", "1e4", -10000]) {
+      const r = await client.request("POST", "/gadgets", {
+        sku: `big-${String(weight)}`,
+        name: "Big",
+        serial: "B",
+        weight,
+      });
+      expect(r.status, JSON.stringify(weight)).toBe(400);
+      expect((r.body as { errors: unknown[] }).errors).toEqual([
+        expect.objectContaining({
+          location: "body.weight",
+          detail:
+            "invalid value for weight: expected at most 6 digits, 2 after the point (numeric(6,2): less than 10^4 in absolute value)",
+        }),
+      ]);
+    }
+    for (const weight of [9999.99, "9999.994", "0.001", "0"]) {
+      const r = await client.request("POST", "/gadgets", {
+        sku: `ok-${String(weight)}`,
+        name: "Fits",
+        serial: "F",
+        weight,
+      });
+      expect(r.status, `${JSON.stringify(weight)}: ${r.text}`).toBe(201);
+    }
+  });
+});
+
 describe("update", () => {
   it("writes exactly the fields the body carried", async () => {
     const row = await create({ note: "before", weight: "1.00", tags: ["t"] });
