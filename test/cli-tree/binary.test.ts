@@ -233,11 +233,21 @@ describe("refusals and failures", () => {
     const before = svc.requests.length;
     const r = await tracker(["tasks", "update", "1", "--set-null", "title"]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/Expected --set-null=title to be one of: assignee_id, attrs,\s[\s›]*estimate, due_on/);
+    expect(r.stderr).toMatch(/Expected --set-null=title to be one of: assignee_id, attrs,\s[\s›]*estimate, due_on,\s[\s›]*assignee-id, due-on/);
     const clash = await tracker(["tasks", "update", "1", "--set-null", "estimate", "--estimate", "2"]);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toBe("Error: --set-null estimate conflicts with a value given for estimate\n");
+    const empty = await tracker(["tasks", "update", "1"]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe("Error: nothing to update: give at least one field flag or --set-null (see --help)\n");
     expect(svc.requests.length).toBe(before);
+  });
+
+  it("takes --set-null in both spellings, as every column flag", async () => {
+    const before = svc.requests.length;
+    const r = await tracker(["tasks", "update", "1", "--set-null", "due-on,assignee_id", "--compact"]);
+    expect(requestsSince(before)[0]).toMatchObject({ method: "PATCH", body: '{"due_on":null,"assignee_id":null}' });
+    expect(r.stderr).toBe("");
   });
 
   it("refuses an unknown get --select column before any request", async () => {
@@ -343,6 +353,10 @@ describe("the tree", () => {
     expect(create).toMatch(/--status=<option>/);
     const update = (await tracker(["tasks", "update", "--help"])).stdout;
     expect(update).not.toMatch(/--created-at|--id=/);
-    expect(update).toMatch(/--set-null=<option>\.\.\.[\s\S]*Nullable: assignee_id, attrs, estimate, due_on\./);
+    expect(update).toMatch(/--set-null=<option>\.\.\.[\s\S]*Nullable: assignee-id, attrs, estimate, due-on\./);
+    // A delete prints nothing, so it offers no --compact.
+    const remove = (await tracker(["tasks", "delete", "--help"])).stdout;
+    expect(remove).toMatch(/--base-url/);
+    expect(remove).not.toMatch(/--compact/);
   });
 });

@@ -771,13 +771,17 @@ function updateCommand(
   const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   if (spec.nullable.length > 0) {
+    // Both spellings, as every column flag takes them: --set-null birth-date or birth_date.
+    const spellings = [
+      ...new Set([...spec.nullable, ...spec.nullable.map(kebab)]),
+    ];
     flags["set-null"] = Flags.string({
       multiple: true,
       delimiter: ",",
-      options: spec.nullable,
+      options: spellings,
       description:
         "Set columns to null, comma-separated or repeated. Nullable: " +
-        spec.nullable.join(", ") +
+        spec.nullable.map(kebab).join(", ") +
         ".",
     });
   }
@@ -797,7 +801,9 @@ function updateCommand(
       a: Record<string, unknown>,
     ): Promise<void> {
       const body = bodyOf(fieldFlags, f);
-      for (const column of (f["set-null"] as string[] | undefined) ?? []) {
+      for (const given of (f["set-null"] as string[] | undefined) ?? []) {
+        const column =
+          spec.nullable.find((c) => c === given || kebab(c) === given) ?? given;
         if (column in body)
           throw new UsageError(
             "--set-null " +
@@ -807,6 +813,13 @@ function updateCommand(
           );
         body[column] = null;
       }
+      // An update that changes nothing is the caller's mistake: said here, not after a round trip.
+      if (Object.keys(body).length === 0)
+        throw new UsageError(
+          "nothing to update: give at least one field flag" +
+            (spec.nullable.length > 0 ? " or --set-null" : "") +
+            " (see --help)",
+        );
       this.print(
         f,
         await this.client(f).do({
@@ -820,11 +833,14 @@ function updateCommand(
 }
 
 function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
+  // A delete answers 204 with nothing to print: --compact would shape no output, so it is not offered.
+  const common = commonFlags(ctx);
+  const flags = { "base-url": common["base-url"], token: common.token };
   return class extends ResourceCommand {
     static override summary =
       "Delete one of " + r.name + " (DELETE " + r.path + "/{id}).";
     static override args = keyArg(r);
-    static override flags = commonFlags(ctx);
+    static override flags = flags;
     protected readonly ctx = ctx;
 
     protected async execute(
