@@ -24,7 +24,19 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:3000";
 /** The methods the generated operations use. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** Query parameters in order; a name may repeat (repeated filters conjoin). */
+/**
+ * Query parameters as ${'`'}[name, value]${'`'} pairs, in order; a name may repeat
+ * (repeated filters conjoin). Values are plain text; the client encodes them.
+ *
+ * @example
+ * ${'`'}${'`'}${'`'}ts
+ * await client.do({
+ *   method: "GET",
+ *   path: "/tasks",
+ *   query: [["status", "eq.todo"], ["priority", "gte.2"], ["sort", "-created_at"]],
+ * });
+ * ${'`'}${'`'}${'`'}
+ */
 export type QueryPairs = ReadonlyArray<readonly [name: string, value: string]>;
 
 /** One request, before the client adds its base address and credential. */
