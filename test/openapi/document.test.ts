@@ -319,11 +319,8 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
   it("describes the filter tree as a string whose content is JSON of the tree schema", () => {
     const f = param(spec.doc.paths["/tasks"].get, "filter")!;
     expect(f.content).toBeUndefined();
-    expect(f.schema).toEqual({
-      type: "string",
-      contentMediaType: "application/json",
-      contentSchema: { $ref: "#/components/schemas/TasksFilter" },
-    });
+    // No contentMediaType: Swagger UI would offer a file upload (docs/decisions/1255-filter-parameter-text.md).
+    expect(f.schema).toEqual({ type: "string", contentSchema: { $ref: "#/components/schemas/TasksFilter" } });
     expect(typeof f.example).toBe("string");
     const tree = schema(spec.doc, "TasksFilter");
     expect(tree.oneOf?.[0].properties?.field.enum).toEqual([

@@ -179,10 +179,12 @@ function filterTree(leaves: { column: string; leaf: ExampleLeaf }[], treeSchema:
   const p: Parameter = {
     name: "filter",
     in: "query",
-    description: "The filter as a JSON tree (`FilterOperator` says how), ANDed with the URL filters.",
-    // A string whose content is JSON of the tree schema (JSON Schema 2020-12 content keywords):
-    // generators read it as a string parameter, which `content` broke (docs/decisions/1011-filter-parameter-schema.md).
-    schema: { type: "string", contentMediaType: "application/json", contentSchema: treeSchema },
+    description:
+      "The filter as a JSON tree (`FilterOperator` says how), ANDed with the URL filters. Its text is JSON of the tree schema (`contentSchema`).",
+    // A string holding JSON of the tree schema. No `contentMediaType`: Swagger UI renders any string schema with one
+    // as a file upload, so "Try it out" had no text box; generators read it as a string parameter either way
+    // (docs/decisions/1255-filter-parameter-text.md).
+    schema: { type: "string", contentSchema: treeSchema },
   };
   if (example !== undefined) p.example = example;
   return p;
