@@ -1,6 +1,6 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
@@ -10,7 +10,7 @@ import * as Flags from "@oclif/core/flags";
  * difference, as the statement that would remove it: the drift gate for CI
  * (issue #11 §3; docs/decisions/1240-migrations.md).
  */
-export default class Check extends Command {
+export default class Check extends RescCommand {
   static override description = "Check a .resource file: syntax, the spec's rules and lint warnings, all at once.";
   static override examples = [
     "<%= config.bin %> check spec.resource",
@@ -26,7 +26,7 @@ export default class Check extends Command {
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Check);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     this.log(`${args.file}: ok${r.warnings ? ` (${r.warnings} warning${r.warnings === 1 ? "" : "s"})` : ""}`);
     const url = flags["database-url"];
     if (url === undefined) return;
@@ -38,7 +38,7 @@ export default class Check extends Command {
     try {
       steps = await driftSteps(db, r.schema);
     } catch (e) {
-      this.error(`cannot read the database: ${(e as Error).message}`, { exit: 1 });
+      this.fail(`cannot read the database: ${(e as Error).message}`);
     } finally {
       await db.close();
     }

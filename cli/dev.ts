@@ -1,7 +1,7 @@
 import path from "node:path";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
 import type { Schema } from "../compiler/ir.js";
@@ -17,7 +17,7 @@ import { listenFailure } from "./listen-failure.js";
  * refuses to start, printing every registration error
  * (docs/decisions/0603-dev-hooks-module.md).
  */
-export default class Dev extends Command {
+export default class Dev extends RescCommand {
   static override description = "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";
   static override examples = [
     "<%= config.bin %> dev spec.resource --seed examples/tracker/seed.sql --hooks dev-hooks.ts",
@@ -46,12 +46,6 @@ export default class Dev extends Command {
     }),
   };
 
-  /** Writes `lines` to stderr unwrapped (oclif's `error` would rewrap long lines) and exits with status 1. */
-  private fail(lines: string[]): never {
-    process.stderr.write(`Error: ${lines.join("\n")}\n`);
-    return this.exit(1);
-  }
-
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
     const { serve } = await import("@hono/node-server");
@@ -64,7 +58,7 @@ export default class Dev extends Command {
     const { watchSchema } = await import("./dev/watch.js");
     const { args, flags } = await this.parse(Dev);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     const service = buildDescriptor(r.schema);
     let loaded: HooksModule = { hooks: {} };
     if (flags.hooks) {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /** Where `runFmt` writes: messages for the user and the formatted text of `-` (standard input). */
@@ -69,7 +69,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** `resc fmt FILE… [--check]`: the canonical layout of `.resource` files (docs/decisions/1100-formatter-layout.md). */
-export default class Fmt extends Command {
+export default class Fmt extends RescCommand {
   static override description =
     "Format .resource files in place: aligned columns, comments kept, one canonical layout. `-` formats standard input to standard output.";
   static override examples = [

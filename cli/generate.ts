@@ -1,7 +1,7 @@
 import path from "node:path";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import type { GeneratedFile } from "../compiler/generated-file.js";
 
@@ -14,7 +14,7 @@ import type { GeneratedFile } from "../compiler/generated-file.js";
  * stale file of every backend and each file no longer generated
  * (docs/decisions/1053-orphaned-generated-files.md).
  */
-export default class Generate extends Command {
+export default class Generate extends RescCommand {
   static override description =
     "Generate the Hono module of a .resource file, and its typed client and command tree when the generate block names their directories.";
   static override examples = [
@@ -36,13 +36,13 @@ export default class Generate extends Command {
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Generate);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     const root = path.resolve(path.dirname(args.file), r.schema.generate?.dir ?? "generated");
     let files: GeneratedFile[];
     try {
       files = await emitAll(r.schema, BACKENDS);
     } catch (e) {
-      this.error(e instanceof Error ? e.message : String(e), { exit: 1 });
+      this.fail(e instanceof Error ? e.message : String(e));
     }
     const orphans = await orphanedGenerated(files, root);
     const shown = (p: string): string => path.relative(process.cwd(), path.join(root, p));
@@ -52,10 +52,7 @@ export default class Generate extends Command {
       for (const f of orphans) process.stderr.write(`stale: ${shown(f)} (no longer generated)\n`);
       const count = stale.length + orphans.length;
       if (count > 0) {
-        this.error(
-          `${count} generated file${count === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``,
-          { exit: 1 },
-        );
+        this.fail(`${count} generated file${count === 1 ? " is" : "s are"} stale; run \`resc generate ${args.file}\``);
       }
       this.log(`${files.length} generated file${files.length === 1 ? "" : "s"} up to date`);
       return;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (decision 1323).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import type { Schema } from "../compiler/ir.js";
 
@@ -21,7 +21,7 @@ const GENERATE_BLOCK = (name: string): string =>
  * schema of the user's instead of the notes example. Refuses a non-empty
  * directory unless `--force`.
  */
-export default class Init extends Command {
+export default class Init extends RescCommand {
   static override description = "Start a new resc project in DIR (default: the current directory).";
   static override examples = [
     "<%= config.bin %> init notes && cd notes && npm install && npm start",
@@ -37,12 +37,6 @@ export default class Init extends Command {
       description: "start from this .resource file instead of the notes example (its first migration is written)",
     }),
   };
-
-  /** Writes a line-oriented error (no oclif rewrapping) and exits 1. */
-  private fail(message: string): never {
-    process.stderr.write(`Error: ${message}\n`);
-    return this.exit(1);
-  }
 
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).

@@ -1,9 +1,9 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /** `resc lsp --stdio`: the language server for editors (docs/editor.md). */
-export default class Lsp extends Command {
+export default class Lsp extends RescCommand {
   static override description =
     "Run the .resource language server over standard input and output (diagnostics, hover, completion, definitions, symbols, formatting).";
   static override examples = ["<%= config.bin %> lsp --stdio"];

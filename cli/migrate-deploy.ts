@@ -1,7 +1,7 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (decision 1323).
 import path from "node:path";
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 
@@ -12,7 +12,7 @@ import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
  * says what it is about to apply first, each destructive step by name, then
  * each migration as it is applied.
  */
-export default class MigrateDeploy extends Command {
+export default class MigrateDeploy extends RescCommand {
   static override description = "Apply the pending migrations of a migrations directory to a database.";
   static override examples = ["<%= config.bin %> migrate deploy postgres://app@db/app --dir migrations"];
   static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
@@ -26,7 +26,7 @@ export default class MigrateDeploy extends Command {
     const { deployMigrations, migrationStatus } = await import("./migrate/history.js");
     const { args, flags } = await this.parse(MigrateDeploy);
     const url = databaseUrl(args.url);
-    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
+    if (!url) this.fail(NO_DATABASE_URL);
     const dir = path.resolve(flags.dir);
     try {
       const files = await requireMigrations(dir);
@@ -44,7 +44,7 @@ export default class MigrateDeploy extends Command {
           : `applied ${applied.length} migration${applied.length === 1 ? "" : "s"} from ${dir}`,
       );
     } catch (e) {
-      this.error((e as Error).message, { exit: 1 });
+      this.fail((e as Error).message);
     }
   }
 }

@@ -1,6 +1,6 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
@@ -9,7 +9,7 @@ import * as Flags from "@oclif/core/flags";
  * docs/decisions/1240-migrations.md). Destructive steps are refused unless
  * `--allow-data-loss`, and marked in the file either way.
  */
-export default class MigrateDiff extends Command {
+export default class MigrateDiff extends RescCommand {
   static override description = "Write the next migration: the schema compared with what migrations/ builds.";
   static override examples = ["<%= config.bin %> migrate diff schema.resource --name add_due_dates"];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
@@ -26,13 +26,13 @@ export default class MigrateDiff extends Command {
     const { migrationText, writeNextMigration } = await import("./migrate/files.js");
     const { args, flags } = await this.parse(MigrateDiff);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     const dir = migrationsDir(args.file, flags.dir);
     let result: Awaited<ReturnType<typeof pendingSteps>>;
     try {
       result = await pendingSteps(r.schema, dir);
     } catch (e) {
-      this.error((e as Error).message, { exit: 1 });
+      this.fail((e as Error).message);
     }
     const { steps, migrations } = result;
     if (steps.length === 0) {

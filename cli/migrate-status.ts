@@ -1,7 +1,7 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (decision 1323).
 import path from "node:path";
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 
@@ -10,7 +10,7 @@ import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
  * step they hold), edited and missing migrations; exits 1 on edited or missing
  * (docs/decisions/1240-migrations.md).
  */
-export default class MigrateStatus extends Command {
+export default class MigrateStatus extends RescCommand {
   static override description = "List the applied, pending and edited migrations of a database.";
   static override examples = ["<%= config.bin %> migrate status postgres://app@db/app"];
   static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
@@ -24,7 +24,7 @@ export default class MigrateStatus extends Command {
     const { migrationStatus } = await import("./migrate/history.js");
     const { args, flags } = await this.parse(MigrateStatus);
     const url = databaseUrl(args.url);
-    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
+    if (!url) this.fail(NO_DATABASE_URL);
     const dir = path.resolve(flags.dir);
     let s: Awaited<ReturnType<typeof migrationStatus>>;
     let files: Awaited<ReturnType<typeof requireMigrations>>;
@@ -32,7 +32,7 @@ export default class MigrateStatus extends Command {
       files = await requireMigrations(dir);
       s = await migrationStatus(url, files);
     } catch (e) {
-      this.error((e as Error).message, { exit: 1 });
+      this.fail((e as Error).message);
     }
     this.log(`migrations in ${dir}:`);
     for (const a of s.applied)

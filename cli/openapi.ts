@@ -1,6 +1,6 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
@@ -9,7 +9,7 @@ import * as Flags from "@oclif/core/flags";
  * the service serves at /openapi.json; one line unless `--pretty`
  * (decision 1320).
  */
-export default class OpenApi extends Command {
+export default class OpenApi extends RescCommand {
   static override description = "Print the OpenAPI 3.1 description (JSON) of the service a .resource file declares.";
   static override examples = [
     "<%= config.bin %> openapi spec.resource > openapi.json",
@@ -28,7 +28,7 @@ export default class OpenApi extends Command {
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(OpenApi);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     process.stdout.write(printOpenApi(emitOpenApi(r.schema), { pretty: flags.pretty }));
   }
 }

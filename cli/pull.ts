@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 
@@ -11,7 +11,7 @@ import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
  * docs/decisions/1200-pull.md). What cannot be described is left out with a
  * comment and listed on stderr.
  */
-export default class Pull extends Command {
+export default class Pull extends RescCommand {
   static override description = "Describe an existing PostgreSQL database as a .resource file.";
   static override examples = ["<%= config.bin %> pull postgres://postgres@127.0.0.1/pagila --out pagila.resource"];
   static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
@@ -29,20 +29,20 @@ export default class Pull extends Command {
     const { renderCatalog } = await import("./pull/render.js");
     const { args, flags } = await this.parse(Pull);
     const url = databaseUrl(args.url);
-    if (!url) this.error(NO_DATABASE_URL, { exit: 1 });
+    if (!url) this.fail(NO_DATABASE_URL);
     let read: Awaited<ReturnType<typeof introspect>>;
     try {
       read = await introspect(url, flags.schema);
     } catch (e) {
-      this.error(`cannot read the database: ${(e as Error).message}`, { exit: 1 });
+      this.fail(`cannot read the database: ${(e as Error).message}`);
     }
     const rendered = renderCatalog(read.catalog, read.extras);
     const formatted = formatSource(rendered.text, flags.out ?? "pulled.resource");
     if (!formatted.ok) {
       // A bug of pull, not of the database: show what was produced so it can be reported.
-      this.error(
+      this.fail(
         `the pulled text does not parse (please report this):\n${formatDiagnostics(formatted.diagnostics, rendered.text)}`,
-        { exit: 2 },
+        2,
       );
     }
     const checked = compileSource(formatted.text, flags.out ?? "pulled.resource");

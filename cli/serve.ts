@@ -2,11 +2,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import type { MiddlewareHandler } from "hono";
 import type { Cluster } from "node:cluster";
-import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
+import { databaseUrl, NO_DATABASE_URL_FLAG } from "./database-url.js";
 import type { HooksModule } from "./dev/hooks-module.js";
 
 /**
@@ -16,7 +16,7 @@ import type { HooksModule } from "./dev/hooks-module.js";
  * serves with request ids, JSON logs, `/live`, `/ready`, `/metrics`, and
  * stops gracefully on SIGTERM.
  */
-export default class Serve extends Command {
+export default class Serve extends RescCommand {
   static override description =
     "Serve a .resource file in production: a PostgreSQL server, health, metrics, JSON logs.";
   static override examples = [
@@ -91,7 +91,7 @@ export default class Serve extends Command {
       return this.exit(1);
     };
     const url = databaseUrl(flags["database-url"]);
-    if (!url) fail([`${NO_DATABASE_URL} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
+    if (!url) fail([`${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const db = createPgExecutor({

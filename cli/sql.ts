@@ -1,9 +1,9 @@
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
 import * as Args from "@oclif/core/args";
-import { Command } from "@oclif/core/command";
+import { RescCommand } from "./command.js";
 
 /** `resc sql FILE`: prints the DDL (CREATE TYPE / TABLE / INDEX in dependency order). */
-export default class Sql extends Command {
+export default class Sql extends RescCommand {
   static override description = "Print the SQL DDL that creates what a .resource file declares.";
   static override examples = ["<%= config.bin %> sql spec.resource > schema.sql"];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
@@ -14,7 +14,7 @@ export default class Sql extends Command {
     const { loadSchema } = await import("./load.js");
     const { args } = await this.parse(Sql);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.error(r.message, { exit: 1 });
+    if (!r.ok) this.fail(r.message);
     process.stdout.write(emitSql(r.schema));
   }
 }

@@ -216,3 +216,33 @@ describe("resc dev", () => {
     }
   });
 });
+
+describe("the command's own words", () => {
+  it("describes the migrate topic as a whole, not with deploy's sentence", async () => {
+    const r = await resc(["migrate", "--help"]);
+    expect(r.stdout.split("\n")[0]).toBe(
+      "Write, apply and inspect migrations: diff (write the next one), deploy (apply the pending ones), status.",
+    );
+  });
+
+  it("fails in one style, `Error: …` unwrapped, whichever command fails", async () => {
+    const missing = path.join(tmp, "missing.resource");
+    for (const args of [
+      ["sql", missing],
+      ["openapi", missing],
+      ["check", missing],
+      ["migrate", "status"],
+    ]) {
+      const r = await runNode([BIN, ...args], { cwd: tmp, env: { DATABASE_URL: "" } });
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr, args.join(" ")).toMatch(/^Error: /);
+      expect(r.stderr, args.join(" ")).not.toContain("›");
+    }
+  });
+
+  it("tells resc serve's user to give the URL as the flag it is", async () => {
+    const r = await runNode([BIN, "serve", "spec.resource"], { cwd: ROOT, env: { DATABASE_URL: "" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("give the database URL with --database-url or in DATABASE_URL");
+  });
+});
