@@ -20,6 +20,7 @@ import { driftSteps, pendingSteps } from "../../cli/migrate/compare.js";
 import { migrationText } from "../../cli/migrate/files.js";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
+import type { Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { runNode } from "../support/run.js";
@@ -42,6 +43,22 @@ async function withPglite(fn: (db: Executor) => Promise<void>): Promise<void> {
     await fn(db);
   } finally {
     await db.close();
+  }
+}
+
+/** Applies `script` to an empty PGlite (and an empty test database, unless told not to): each then matches `schema`. */
+async function expectAppliesAndMatches(script: string, schema: Schema, o: { server?: boolean } = {}): Promise<void> {
+  const check = async (db: Executor): Promise<void> => {
+    await db.script(script);
+    expect((await driftSteps(db, schema)).map((s) => s.sql)).toEqual([]);
+  };
+  await withPglite(check);
+  if (o.server === false) return;
+  const server = await createTestDatabase("every_type_apply");
+  try {
+    await check(server.executor);
+  } finally {
+    await server.drop();
   }
 }
 
@@ -87,47 +104,19 @@ describe("every type and default", () => {
   });
 
   it("the first migration applies to an empty PGlite, which then matches the schema", async () => {
-    const migration = await firstMigration(FIXTURE);
     const { schema } = await compileFile(FIXTURE);
-    await withPglite(async (pglite) => {
-      await pglite.script(migration);
-      expect((await driftSteps(pglite, schema)).map((s) => s.sql)).toEqual([]);
-    });
+    await expectAppliesAndMatches(await firstMigration(FIXTURE), schema, { server: false });
   });
 
   it("resc sql's script applies to an empty PostgreSQL and PGlite, and matches the migration's result", async () => {
     const { schema } = await compileFile(FIXTURE);
-    const ddl = emitSql(schema);
-    await withPglite(async (pglite) => {
-      await pglite.script(ddl);
-      expect((await driftSteps(pglite, schema)).map((s) => s.sql)).toEqual([]);
-    });
-    const server = await createTestDatabase("every_type_sql");
-    try {
-      await server.executor.script(ddl);
-      expect((await driftSteps(server.executor, schema)).map((s) => s.sql)).toEqual([]);
-    } finally {
-      await server.drop();
-    }
+    await expectAppliesAndMatches(emitSql(schema), schema);
   });
 
   it("Pagila's fixture: resc sql and its first migration apply to empty databases", async () => {
     const { schema } = await compileFile(PAGILA);
     const ddl = emitSql(schema);
     expect(ddl).toContain(`CREATE SEQUENCE "public"."film_film_id_seq";`);
-    const migration = await firstMigration(PAGILA);
-    for (const script of [ddl, migration]) {
-      await withPglite(async (pglite) => {
-        await pglite.script(script);
-        expect((await driftSteps(pglite, schema)).map((s) => s.sql)).toEqual([]);
-      });
-      const server = await createTestDatabase("every_type_pagila");
-      try {
-        await server.executor.script(script);
-        expect((await driftSteps(server.executor, schema)).map((s) => s.sql)).toEqual([]);
-      } finally {
-        await server.drop();
-      }
-    }
+    for (const script of [ddl, await firstMigration(PAGILA)]) await expectAppliesAndMatches(script, schema);
   });
 });

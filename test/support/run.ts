@@ -44,7 +44,7 @@ export function run(
 /** Runs a Node script (`process.execPath`) with `args`. */
 export function runNode(
   args: string[],
-  options: { cwd?: string; timeout?: number; input?: string } = {},
+  options: { cwd?: string; timeout?: number; input?: string; env?: Record<string, string> } = {},
 ): Promise<RunResult> {
   return run(process.execPath, args, options);
 }
