@@ -22,11 +22,9 @@ export default class Pull extends RescCommand {
 
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
-    const { compileSource } = await import("../compiler/compile.js");
     const { formatDiagnostics } = await import("../grammar/index.js");
-    const { formatSource } = await import("../grammar/format/index.js");
     const { introspect } = await import("./pull/introspect.js");
-    const { renderCatalog } = await import("./pull/render.js");
+    const { pulledFile } = await import("./pull/pull-file.js");
     const { args, flags } = await this.parse(Pull);
     const url = databaseUrl(args.url);
     if (!url) this.fail(NO_DATABASE_URL);
@@ -36,19 +34,16 @@ export default class Pull extends RescCommand {
     } catch (e) {
       this.fail(`cannot read the database: ${(e as Error).message}`);
     }
-    const rendered = renderCatalog(read.catalog, read.extras);
-    const formatted = formatSource(rendered.text, flags.out ?? "pulled.resource");
-    if (!formatted.ok) {
-      // A bug of pull, not of the database: show what was produced so it can be reported.
+    const pulled = pulledFile(read.catalog, { ...read.extras, schema: flags.schema }, flags.out ?? "pulled.resource");
+    if (!pulled.ok) {
+      // A bug of pull, not of the database: show what was produced so it can be reported; nothing is written.
       this.fail(
-        `the pulled text does not parse (please report this):\n${formatDiagnostics(formatted.diagnostics, rendered.text)}`,
+        `the pulled text does not compile (please report this):\n${formatDiagnostics(pulled.diagnostics, pulled.text)}`,
         2,
       );
     }
-    const checked = compileSource(formatted.text, flags.out ?? "pulled.resource");
-    const errors = checked.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length > 0) process.stderr.write(formatDiagnostics(errors, formatted.text) + "\n");
-    for (const l of rendered.leftOut) process.stderr.write(`left out: ${l}\n`);
+    for (const l of pulled.leftOut) process.stderr.write(`left out: ${l}\n`);
+    const formatted = pulled;
     if (flags.out) {
       await writeFile(flags.out, formatted.text);
       process.stderr.write(`wrote ${flags.out} (${read.catalog.tables.length} tables)\n`);

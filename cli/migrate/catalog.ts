@@ -39,8 +39,8 @@ export interface CatalogConstraint {
   definition: string;
   /** The constrained columns, in key order. */
   columns: string[];
-  /** For a foreign key: the referenced table and columns. */
-  references?: { table: string; columns: string[] };
+  /** For a foreign key: the referenced table, its schema (namespace) and columns. */
+  references?: { table: string; schema: string; columns: string[] };
 }
 
 /** An index that backs no constraint. */
@@ -161,7 +161,7 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     `select c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
-            f.relname as ftbl,
+            f.relname as ftbl, (select fn.nspname from pg_namespace fn where fn.oid = f.relnamespace) as fschema,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
      from pg_constraint k left join pg_class f on f.oid = k.confrelid join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
@@ -232,6 +232,7 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     if (r.ftbl)
       k.references = {
         table: r.ftbl,
+        schema: r.fschema ?? schema,
         columns: r.fcols ? r.fcols.split("\n") : [],
       };
     table(r.tbl!).constraints.push(k);

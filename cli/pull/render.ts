@@ -8,12 +8,21 @@
  */
 import { lookupBuiltin } from "../../compiler/pgtypes.js";
 import type { Catalog, CatalogColumn, CatalogConstraint, CatalogIndex, CatalogTable } from "../migrate/catalog.js";
+import { secretReason } from "./secrets.js";
 
 /** Objects of the database the catalog does not hold but `pull` reports as left out. */
 export interface Extras {
   views: string[];
   triggers: string[];
   functions: number;
+  /** The namespace described (default `public`): a reference to a table of another one is left out. */
+  schema?: string;
+  /**
+   * Tables to leave out whole, with why: `resc pull` re-renders without a
+   * table whose declaration the compiler refused, so the file it writes
+   * always compiles.
+   */
+  exclude?: ReadonlyMap<string, string>;
 }
 
 /** The text and what was left out. */
@@ -24,7 +33,10 @@ export interface Rendered {
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 const KEYWORDS = new Set(["api", "generate", "enum", "domain", "table", "resource", "security"]);
-const SECRET = /password|passwd|secret|token|hash/i;
+/** Nullable time columns whose non-null value marks a row removed (Rails' paranoia and discard, Laravel, Django). */
+const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
+/** Boolean flags that mark a row removed: not a `@soft_delete` (their value is never null), so the table is scoped. */
+const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
 
 const ident = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
 /** Enum values may be any identifier, upper case included (`G`, `PG`); others are quoted. */
@@ -121,7 +133,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   };
   const enumValues = new Map(catalog.enums.map((e) => [e.name, e.values]));
   const userTypes = new Set([...catalog.enums.map((e) => e.name), ...catalog.domains.map((d) => d.name)]);
-  const tableNames = new Set(catalog.tables.map((t) => t.name).filter(ident));
+  const tableNames = new Set(catalog.tables.map((t) => t.name).filter((n) => ident(n) && !extras.exclude?.has(n)));
 
   for (const v of extras.views) skip(`view ${v}`, "the language describes tables only");
   for (const tr of extras.triggers)
@@ -165,9 +177,15 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     return name;
   };
 
+  const home = extras.schema ?? "public";
   for (const t of catalog.tables) {
     if (!ident(t.name)) {
       skip(`table ${t.name}`, "its name is not a plain lowercase identifier");
+      continue;
+    }
+    const excluded = extras.exclude?.get(t.name);
+    if (excluded !== undefined) {
+      skip(`table ${t.name}`, excluded);
       continue;
     }
     const s = shapeOf(t);
@@ -198,7 +216,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       if (t.constraints.some((k) => k.kind === "u" && k.columns.length === 1 && k.columns[0] === c.name))
         attrs.push("@unique");
       const fk = t.constraints.find((k) => k.kind === "f" && k.columns.length === 1 && k.columns[0] === c.name);
-      if (fk && fk.references && tableNames.has(fk.references.table)) {
+      // A reference is bound to the table it names in its own schema, never rebound by name to one in this schema.
+      const elsewhere = fk?.references !== undefined && fk.references.schema !== home;
+      if (fk && fk.references && !elsewhere && tableNames.has(fk.references.table)) {
         let rel = relationName(c.name);
         while (relations.has(rel)) rel = `${rel}_ref`;
         relations.add(rel);
@@ -211,12 +231,26 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         attrs.push(`@ref(${rel}, ${fk.references.table}${column})`);
         attrs.push(`@inverse(${inverseOf(fk, t.name)})`);
       }
-      for (const k of t.constraints.filter((k) => k.kind === "c" && k.columns[0] === c.name)) {
-        attrs.push(`@check(${str(checkCondition(k.definition))})`);
+      // One @check per column: the language says it once; a second check on the column is left out, named.
+      const checks = t.constraints.filter((k) => k.kind === "c" && k.columns[0] === c.name);
+      if (checks[0]) attrs.push(`@check(${str(checkCondition(checks[0].definition))})`);
+      for (const k of checks.slice(1)) {
+        body.push(
+          `  // left out: check ${k.name} ${k.definition}: the column has a check already (one @check per column)`,
+        );
+        leftOut.push(`check ${t.name}.${k.name}: the column ${c.name} has a check already (one @check per column)`);
       }
-      const hidden = SECRET.test(c.name);
-      if (hidden) attrs.push("@hidden");
-      else {
+      const role = { key: s.primaryKey.includes(c.name), reference: fk !== undefined };
+      // Keys and references are ids, never secrets; and a hidden key could not be served at all.
+      const secret = role.key || role.reference ? undefined : secretReason(t.name, c, role);
+      const softDelete = !c.notNull && SOFT_DELETE.test(c.name) && /^(timestamp|date)/.test(c.type);
+      if (softDelete) {
+        body.push("  // a soft delete: served only once a BeforeQuery hook confines the table (spec: SoftDelete)");
+        attrs.push("@soft_delete", "@hidden");
+      } else if (secret !== undefined) {
+        body.push(`  // hidden by resc pull: ${secret}; remove @hidden to serve it`);
+        attrs.push("@hidden");
+      } else {
         const array = type.endsWith("[]");
         const doc = type.startsWith("json");
         if (s.indexedFirst.has(c.name) && !array && !doc) attrs.push("@filterable", "@sortable");
@@ -225,16 +259,18 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       body.push(`  ${c.name} ${type}${c.notNull ? "" : "?"} ${attrs.join(" ")}`.trimEnd());
     }
     const blockAttrs: string[] = [];
-    if (s.primaryKey.length > 1) blockAttrs.push(`  @@primary_key([${s.primaryKey.join(", ")}])`);
+    const keyKept = s.primaryKey.length > 0 && s.primaryKey.every((c) => kept.has(c));
+    if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key([${s.primaryKey.join(", ")}])`);
     for (const k of t.constraints) {
-      if (k.kind === "u" && k.columns.length > 1) blockAttrs.push(`  @@unique([${k.columns.join(", ")}])`);
-      if (k.kind === "f" && (k.columns.length > 1 || !tableNames.has(k.references?.table ?? ""))) {
-        blockAttrs.push(
-          `  // left out: foreign key ${k.name} ${k.definition}: only single-column references to described tables are expressible`,
-        );
-        leftOut.push(
-          `foreign key ${t.name}.${k.name}: only single-column references to described tables are expressible`,
-        );
+      if (k.kind === "u" && k.columns.length > 1 && k.columns.every((c) => kept.has(c)))
+        blockAttrs.push(`  @@unique([${k.columns.join(", ")}])`);
+      const other = k.references !== undefined && k.references.schema !== home;
+      if (k.kind === "f" && (k.columns.length > 1 || other || !tableNames.has(k.references?.table ?? ""))) {
+        const why = other
+          ? `it refers to ${k.references!.schema}.${k.references!.table}, a table of another schema; a reference is never rebound to a table of this one by name`
+          : "only single-column references to described tables are expressible";
+        blockAttrs.push(`  // left out: foreign key ${k.name} ${k.definition}: ${why}`);
+        leftOut.push(`foreign key ${t.name}.${k.name}: ${why}`);
       }
       if (k.kind === "c" && k.columns.length === 0) {
         blockAttrs.push(`  // left out: check ${k.name} ${k.definition}: it names no column`);
@@ -242,10 +278,23 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       }
     }
     for (const ix of t.indexes) blockAttrs.push(indexAttr(t, ix, kept, leftOut));
-    const ops = s.primaryKey.length === 1 && kept.has(s.primaryKey[0]!) ? "reads" : "list";
+    const flag = t.columns.find((c) => c.type === "boolean" && DELETED_FLAG.test(c.name));
+    if (flag) {
+      blockAttrs.push(
+        `  @@scoped  // ${flag.name} marks removed rows: served only once a BeforeQuery hook leaves them out`,
+      );
+    }
     out.push(`table ${t.name} {`, ...body);
     if (blockAttrs.length > 0) out.push("", ...blockAttrs);
-    out.push("", `  resource "/${t.name}" { ops = [${ops}] }`, "}", "");
+    if (keyKept) {
+      out.push("", `  resource "/${t.name}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}] }`);
+    } else {
+      // The spec serves a table by its key: without one (or with a key column left out) it is described, not served.
+      const why = s.primaryKey.length === 0 ? "it has no primary key" : "a column of its primary key is left out";
+      out.push("", `  // not served: ${why}`);
+      leftOut.push(`resource for table ${t.name}: ${why}`);
+    }
+    out.push("}", "");
   }
   return { text: out.join("\n"), leftOut };
 }

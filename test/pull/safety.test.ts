@@ -1,0 +1,113 @@
+/**
+ * What `resc pull` does with what production databases carry
+ * (docs/decisions/1256-pull-hides-secrets.md): credentials under many names
+ * and in credential-store tables are hidden, each with a comment saying
+ * why; a reference to a table of another schema is left out, never rebound
+ * to a same-named table of the schema pulled; a second check on a column is
+ * left out, named; a table without a primary key is described but not
+ * served; soft-delete columns are declared and a deleted flag scopes its
+ * table; and the file compiles.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { introspect } from "../../cli/pull/introspect.js";
+import { pulledFile } from "../../cli/pull/pull-file.js";
+import { buildDescriptor } from "../../compiler/descriptor.js";
+import { compileSource } from "../../compiler/index.js";
+import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
+
+const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
+let db: TestDatabase | undefined;
+
+beforeAll(async () => {
+  if (!server) return;
+  db = await createTestDatabase("pull_safety");
+  await db.executor.script(`
+    CREATE SCHEMA billing;
+    CREATE TABLE public.accounts (id serial PRIMARY KEY, name text NOT NULL);
+    CREATE TABLE billing.accounts (id serial PRIMARY KEY, label text);
+    CREATE TABLE billing.invoices (
+      id serial PRIMARY KEY,
+      account_id integer NOT NULL REFERENCES public.accounts (id),
+      amount numeric(10,2) CHECK (amount >= 0) CHECK (amount < 1000000)
+    );
+    CREATE TABLE public.users (
+      id serial PRIMARY KEY, email text NOT NULL, api_key text, hmac_key text, salt text,
+      password_digest text, "otpSecret" text, remember_token text, deleted_at timestamptz
+    );
+    CREATE INDEX ON public.users (api_key);
+    CREATE TABLE public.api_keys (
+      id serial PRIMARY KEY, user_id integer REFERENCES public.users (id), value text NOT NULL, key text,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE public.site_credentials (id serial PRIMARY KEY, credential text);
+    CREATE TABLE public.events (at timestamptz, what text);
+    CREATE TABLE public.posts (id serial PRIMARY KEY, title text, is_deleted boolean NOT NULL DEFAULT false);
+  `);
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function pulled(schema: string): Promise<{ text: string; leftOut: string[] }> {
+  const { catalog, extras } = await introspect(db!.url!, schema);
+  const r = pulledFile(catalog, { ...extras, schema }, "pulled.resource");
+  if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+  expect(compileSource(r.text, "pulled.resource").diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return r;
+}
+
+/** The line declaring `column` in `text`, with the comment line above it. */
+function declaration(text: string, column: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => new RegExp(`^  ${column} `).test(l));
+  if (at < 0) throw new Error(`no column ${column} in:\n${text}`);
+  return `${lines[at - 1]}\n${lines[at]}`;
+}
+
+describe.skipIf(!server)("resc pull on what production databases carry", () => {
+  it("hides every credential-like column, saying why, and makes none filterable", async () => {
+    const { text } = await pulled("public");
+    for (const column of [
+      "api_key",
+      "hmac_key",
+      "salt",
+      "password_digest",
+      "remember_token",
+      "value",
+      "key",
+      "credential",
+    ]) {
+      const d = declaration(text, column);
+      expect(d, column).toMatch(/\/\/ hidden by resc pull: .+; remove @hidden to serve it\n.*@hidden/);
+      expect(d, column).not.toMatch(/@filterable|@sortable/);
+    }
+    expect(text).toMatch(/\/\/ left out: column otpSecret/); // not a plain identifier: not served either
+    const service = buildDescriptor(compileSource(text, "pulled.resource").schema);
+    const shown = (table: string) =>
+      service.tables
+        .find((t) => t.name === table)!
+        .columns.filter((c) => !c.hidden)
+        .map((c) => c.name);
+    expect(shown("users")).toEqual(["id", "email"]);
+    expect(shown("api_keys")).toEqual(["id", "user_id", "created_at"]);
+    expect(shown("site_credentials")).toEqual(["id"]);
+  });
+
+  it("declares soft deletes, scopes a table with a deleted flag, and serves no table without a primary key", async () => {
+    const { text, leftOut } = await pulled("public");
+    expect(declaration(text, "deleted_at")).toMatch(/@soft_delete @hidden/);
+    expect(text).toMatch(/table posts \{[^}]*@@scoped/);
+    expect(text).toMatch(/table events \{[^}]*\/\/ not served: it has no primary key\n\}/);
+    expect(leftOut).toContain("resource for table events: it has no primary key");
+  });
+
+  it("never rebinds a reference to another schema's table by name, and names a second check it leaves out", async () => {
+    const { text, leftOut } = await pulled("billing");
+    expect(declaration(text, "account_id")).not.toMatch(/@ref/);
+    expect(text).toMatch(/\/\/ left out: foreign key invoices_account_id_fkey .*public\.accounts.*another schema/);
+    expect(
+      leftOut.some((l) => /^check invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l)),
+    ).toBe(true);
+    expect(declaration(text, "amount")).toMatch(/@check\(/);
+  });
+});
