@@ -6,7 +6,7 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogTable } from "./catalog.js";
+import type { Catalog, CatalogColumn, CatalogConstraint, CatalogIndex, CatalogTable } from "./catalog.js";
 
 /** One statement of a migration. */
 export interface Step {
@@ -331,15 +331,39 @@ function constraintSteps(
   }
 }
 
-function indexSteps(table: string, old: CatalogTable, t: CatalogTable, ctx: DiffContext): void {
+/**
+ * Creates index `ix` on `table`. A unique index goes with the constraints, before the foreign keys, which may
+ * need it as their target; over existing rows (`added` absent: a new table has none) it may fail like a unique
+ * constraint.
+ */
+function createIndexStep(
+  table: string,
+  ix: CatalogIndex,
+  ctx: DiffContext,
+  added?: ReadonlyMap<string, CatalogColumn>,
+): void {
+  const step: Step = { sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(table)} `)};` };
+  if (!ix.unique) {
+    ctx.indexes.push(step);
+    return;
+  }
+  const key: CatalogConstraint = { name: ix.name, kind: "u", definition: ix.shape, columns: ix.columns ?? [] };
+  if (added !== undefined && mayFailOnRows(key, added))
+    step.destructive = `adds unique index ${ix.name} to ${table}; fails while existing rows repeat a value`;
+  ctx.addConstraints.push(step);
+}
+
+function indexSteps(
+  table: string,
+  old: CatalogTable,
+  t: CatalogTable,
+  added: ReadonlyMap<string, CatalogColumn>,
+  ctx: DiffContext,
+): void {
   const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
   const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
   for (const [shape, i] of oldIx) if (!newIx.has(shape)) ctx.indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
-  for (const [shape, i] of newIx)
-    if (!oldIx.has(shape))
-      ctx.indexes.push({
-        sql: `${i.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(table)} `)};`,
-      });
+  for (const [shape, i] of newIx) if (!oldIx.has(shape)) createIndexStep(table, i, ctx, added);
 }
 
 function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
@@ -348,10 +372,7 @@ function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
     ctx.addForeign.push({
       sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
     });
-  for (const ix of t.indexes)
-    ctx.indexes.push({
-      sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(t.name)} `)};`,
-    });
+  for (const ix of t.indexes) createIndexStep(t.name, ix, ctx);
 }
 
 /** Columns of a kept table: renamed, added, changed, dropped. Returns the columns added. */
@@ -445,7 +466,7 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
     }
     const added = tableColumnSteps(old, t, renames, ctx);
     constraintSteps(t.name, old, t, added, ctx);
-    indexSteps(t.name, old, t, ctx);
+    indexSteps(t.name, old, t, added, ctx);
   }
   const toTables = byName(to.tables);
   for (const t of from.tables) {

@@ -24,7 +24,7 @@ import type { Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { runNode } from "../support/run.js";
-import { compileFile } from "../support/service.js";
+import { compileFile, compileText } from "../support/service.js";
 
 const FIXTURE = path.resolve("fixtures/migrate/every-type/schema.resource");
 const PAGILA = path.resolve("fixtures/pagila/pagila.resource");
@@ -118,5 +118,34 @@ describe("every type and default", () => {
     const ddl = emitSql(schema);
     expect(ddl).toContain(`CREATE SEQUENCE "public"."film_film_id_seq";`);
     for (const script of [ddl, await firstMigration(PAGILA)]) await expectAppliesAndMatches(script, schema);
+  });
+
+  it("a reference to a column unique only through a unique index is added after that index", async () => {
+    const { schema } = compileText(
+      `table countries {
+  id   integer @primary_key
+  code text
+  @@index([code], unique: true)
+  resource "/countries" { ops = [reads] }
+}
+
+table cities {
+  id           integer @primary_key
+  country_code text    @ref(country, countries, column: code)
+  @@index([country_code])
+  resource "/cities" { ops = [reads] }
+}
+`,
+      "unique-index-target.resource",
+    );
+    const ddl = emitSql(schema);
+    expect(ddl.indexOf('ADD FOREIGN KEY ("country_code")')).toBeGreaterThan(
+      ddl.indexOf('CREATE UNIQUE INDEX "countries_code_idx"'),
+    );
+    await expectAppliesAndMatches(ddl, schema);
+    await expectAppliesAndMatches(
+      migrationText("x.resource", (await pendingSteps(schema, path.join(dir, "none"))).steps),
+      schema,
+    );
   });
 });

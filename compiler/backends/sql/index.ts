@@ -6,7 +6,7 @@
  * (docs/decisions/0211-ddl-shape.md).
  */
 import { quoteIdent } from "../../ident.js";
-import type { ColumnDecl, DomainDecl, Schema } from "../../ir.js";
+import type { ColumnDecl, DomainDecl, Schema, TableDecl } from "../../ir.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { namedSequences } from "./sequences.js";
@@ -55,12 +55,19 @@ export function emitSql(schema: Schema): string {
   }
   for (const s of namedSequences(schema)) out.push(`CREATE SEQUENCE ${s};`);
   const order = orderTables(schema.tables);
-  const deferred = new Set<ColumnDecl>(order.deferred.map((d) => d.column));
+  // A reference whose target is unique only through a unique index must wait for that index.
+  const afterIndexes = order.tables.flatMap((table) =>
+    table.columns
+      .filter((column) => column.ref && column.computed === undefined && needsUniqueIndex(index, column))
+      .map((column) => ({ table, column })),
+  );
+  const deferred = new Set<ColumnDecl>([...order.deferred, ...afterIndexes].map((d) => d.column));
   for (const table of order.tables) out.push(createTable(index, table, deferred));
-  for (const { table, column } of order.deferred) {
+  const addForeignKey = ({ table, column }: { table: TableDecl; column: ColumnDecl }): void => {
     const refs = referencesClause(index, column);
     if (refs) out.push(`ALTER TABLE ${quoteIdent(table.name)} ADD FOREIGN KEY (${quoteIdent(column.name)}) ${refs};`);
-  }
+  };
+  for (const d of order.deferred) if (!afterIndexes.some((a) => a.column === d.column)) addForeignKey(d);
   const names = new Set<string>();
   for (const table of order.tables) {
     for (const idx of table.indexes) {
@@ -70,5 +77,21 @@ export function emitSql(schema: Schema): string {
       out.push(createIndex(table, idx, name));
     }
   }
+  afterIndexes.forEach(addForeignKey);
   return out.join("\n\n") + "\n";
+}
+
+/**
+ * Whether the column `column` refers to is unique only through a unique
+ * `@@index` (not a key, `@unique` or `@@unique`, which CREATE TABLE makes),
+ * so its FOREIGN KEY can be added only after that index exists.
+ */
+function needsUniqueIndex(index: SchemaIndex, column: ColumnDecl): boolean {
+  const target = column.ref ? index.refTarget(column.ref) : undefined;
+  if (!target) return false;
+  const t = target.table;
+  const name = target.column.name;
+  const single = (cols: readonly string[]): boolean => cols.length === 1 && cols[0] === name;
+  const byTable = single(t.primaryKey) || target.column.unique || t.uniques.some(single);
+  return !byTable && t.indexes.some((i) => i.unique && single(i.columns));
 }
