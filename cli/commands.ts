@@ -5,6 +5,7 @@ import Fmt from "./fmt.js";
 import Generate from "./generate.js";
 import Init from "./init.js";
 import Lsp from "./lsp.js";
+import MigrateBaseline from "./migrate-baseline.js";
 import MigrateDeploy from "./migrate-deploy.js";
 import MigrateDiff from "./migrate-diff.js";
 import MigrateStatus from "./migrate-status.js";
@@ -21,6 +22,7 @@ export const commands = {
   generate: Generate,
   init: Init,
   lsp: Lsp,
+  "migrate:baseline": MigrateBaseline,
   "migrate:deploy": MigrateDeploy,
   "migrate:diff": MigrateDiff,
   "migrate:status": MigrateStatus,

@@ -221,7 +221,7 @@ describe("the command's own words", () => {
   it("describes the migrate topic as a whole, not with deploy's sentence", async () => {
     const r = await resc(["migrate", "--help"]);
     expect(r.stdout.split("\n")[0]).toBe(
-      "Write, apply and inspect migrations: diff (write the next one), deploy (apply the pending ones), status.",
+      "Write, apply and inspect migrations: diff (write the next one), deploy (apply the pending ones), status, baseline (adopt an existing database).",
     );
   });
 

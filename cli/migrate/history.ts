@@ -69,10 +69,58 @@ export async function migrationStatus(url: string, files: readonly MigrationFile
   }
 }
 
+/** The number of tables in namespace `public` other than the history table: what a deploy would build over. */
+async function tablesOutsideHistory(client: pg.Client): Promise<number> {
+  const r = await client.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+     WHERE s.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> $1`,
+    [HISTORY_TABLE],
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Thrown by {@link deployMigrations} on a populated database that has no history: it needs a baseline first. */
+export class NeedsBaselineError extends Error {
+  constructor(tables: number) {
+    super(
+      `the database already holds ${tables} table${tables === 1 ? "" : "s"} and no migration history: the first migration ` +
+        "would build them again. Baseline it first: resc migrate baseline SCHEMA --database-url URL records the " +
+        "migration that describes it as applied (docs/lifecycle.md, Adopt)",
+    );
+    this.name = "NeedsBaselineError";
+  }
+}
+
+/**
+ * Records `file` as applied to the database at `url` without running it: the database already is what it builds
+ * (a baseline of an adopted database; the caller has checked there is no drift).
+ * @throws Error when the database already has a migration history
+ */
+export async function recordBaseline(url: string, file: MigrationFile): Promise<void> {
+  const client = await connect(url);
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
+    try {
+      const done = await recorded(client);
+      if (done.length > 0) {
+        throw new Error(
+          `the database already has a migration history (${done.map((r) => r.name).join(", ")}); it needs no baseline`,
+        );
+      }
+      await ensureHistory(client);
+      await client.query(`INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Applies the pending migrations in order.
  * @returns the names applied (none when up to date)
- * @throws Error when an applied migration was edited or is missing, or naming the migration whose SQL failed (it is rolled back; earlier ones stay)
+ * @throws NeedsBaselineError when the database holds tables but no history; Error when an applied migration was edited or is missing, or naming the migration whose SQL failed (it is rolled back; earlier ones stay)
  */
 export async function deployMigrations(
   url: string,
@@ -83,8 +131,14 @@ export async function deployMigrations(
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
     try {
+      const history = await recorded(client);
+      // Nothing recorded but tables present: an adopted database, which the first migration would collide with.
+      if (history.length === 0 && files.length > 0) {
+        const tables = await tablesOutsideHistory(client);
+        if (tables > 0) throw new NeedsBaselineError(tables);
+      }
       await ensureHistory(client);
-      const status = compare(files, await recorded(client));
+      const status = compare(files, history);
       if (status.edited.length > 0) {
         throw new Error(
           `applied migrations were edited since: ${status.edited.join(", ")}; restore them and write a new migration instead`,
