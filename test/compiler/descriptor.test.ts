@@ -114,6 +114,8 @@ describe("buildDescriptor", () => {
       readOnly: false,
       immutable: false,
       softDelete: false,
+      // varchar(255): checked in write bodies before the database (docs/decisions/1254-value-limits.md).
+      maxLength: 255,
     });
     expect(column(film, "film_id").hasDefault).toBe(true);
     expect(column(film, "rental_rate").hasDefault).toBe(true);

@@ -29,7 +29,10 @@ beforeAll(async () => {
   spec = (await specSchema()).service;
 });
 
-/** Tables of spec.resource that need a BeforeQuery hook, with the declarations requiring it. */
+/**
+ * Tables of spec.resource that need a hook, with the declarations requiring it: a BeforeQuery hook for
+ * `@@scoped` and `@soft_delete`, a BeforeCreate hook for each `@stamped` column of a resource that creates.
+ */
 function needed(service: ServiceDescriptor): { table: string; declaration: string }[] {
   return service.tables
     .filter((t) => t.resource)
@@ -37,6 +40,11 @@ function needed(service: ServiceDescriptor): { table: string; declaration: strin
       ...(t.scoped ? [{ table: t.name, declaration: `@@scoped on table ${t.name}` }] : []),
       ...(t.softDeleteColumn
         ? [{ table: t.name, declaration: `@soft_delete column ${t.name}.${t.softDeleteColumn}` }]
+        : []),
+      ...(t.resource!.ops.create
+        ? t.columns
+            .filter((c) => c.stamped)
+            .map((c) => ({ table: t.name, declaration: `@stamped column ${t.name}.${c.name}` }))
         : []),
     ]);
 }
@@ -56,9 +64,9 @@ describe("mountService registration", () => {
       const path = spec.tables.find((t) => t.name === e.table)?.resource?.path;
       expect(e.kind).toBe("missing-hook");
       expect(e.resource).toBe(path);
-      expect(e.message).toContain(
-        `${path}: ${e.declaration} requires a BeforeQuery hook (hooks.beforeQuery.${e.table})`,
-      );
+      const hook = e.declaration!.startsWith("@stamped") ? "BeforeCreate" : "BeforeQuery";
+      const key = hook === "BeforeCreate" ? "beforeCreate" : "beforeQuery";
+      expect(e.message).toContain(`${path}: ${e.declaration} requires a ${hook} hook (hooks.${key}.${e.table})`);
     }
     // Not even the tables that need no hook were mounted.
     for (const t of spec.tables.filter((x) => x.resource?.ops.list)) {
