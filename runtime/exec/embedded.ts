@@ -89,7 +89,7 @@ async function empty(dir: string): Promise<void> {
  *   directory holds something other than a database (never deleted, even
  *   with `reset`), when it was built from different DDL or its creation
  *   did not finish (the message suggests `reset`); the driver's error when
- *   the DDL or the seed fails (the half-made directory is then emptied)
+ *   the DDL or the seed fails (the half-made database is then removed, and the directory too when this call made it)
  */
 export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const dir = path.resolve(options.dataDir);
@@ -97,10 +97,11 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
   if ((await inspect(dir)) === "foreign") {
     throw new EmbeddedDatabaseError(`${dir} is not empty and holds no database; choose another data directory`);
   }
+  const existed = existsSync(dir);
   await mkdir(dir, { recursive: true });
   const release = lockDataDirectory(dir);
   try {
-    return await openLocked(dir, options, log, release);
+    return await openLocked(dir, options, log, release, existed);
   } catch (e) {
     release();
     throw e;
@@ -112,6 +113,7 @@ async function openLocked(
   options: EmbeddedDatabaseOptions,
   log: (line: string) => void,
   release: () => void,
+  existed: boolean,
 ): Promise<EmbeddedDatabase> {
   let state = await inspect(dir);
   if (options.reset && state === "database") {
@@ -168,7 +170,9 @@ async function openLocked(
       await writeFile(path.join(dir, SCHEMA_MARKER), want + "\n", "utf8");
     } catch (e) {
       await db.close().catch(() => {});
-      await empty(dir);
+      // A half-made database goes: the directory too, when this call made it.
+      if (existed) await empty(dir);
+      else await rm(dir, { recursive: true, force: true });
       throw e;
     }
   }
