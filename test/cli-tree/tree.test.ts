@@ -26,7 +26,7 @@ table things {
   id       bigint      @primary_key @default(identity)
   token    text        @filterable @sortable
   all      int?        @filterable
-  secret   text        @hidden
+  secret   text?       @hidden
   mood     mood        @default(calm) @filterable
   done     boolean     @default(false)
   stamp    timestamptz @default(now()) @read_only

@@ -18,7 +18,7 @@ table orgs {
 
 table people {
   id      bigint       @primary_key @default(identity)
-  org_id  bigint       @ref(org, orgs, expandable) @read_only @filterable @inverse(people, expandable, order: [name])
+  org_id  bigint       @ref(org, orgs, expandable) @stamped @filterable @inverse(people, expandable, order: [name])
   name    text         @sortable @filterable @searchable
   email   text         @unique @filterable
   secret  text         @hidden @default("s")
@@ -30,7 +30,7 @@ table people {
 
 table notes {
   id        bigint @primary_key @default(identity)
-  org_id    bigint @read_only @filterable
+  org_id    bigint @stamped @filterable
   author_id bigint @ref(author, people, expandable) @filterable @inverse(notes, expandable)
   body      text
   @@index([org_id])

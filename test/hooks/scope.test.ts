@@ -135,6 +135,7 @@ describe("hook context", () => {
   it("without hookData, ctx.data is absent", async () => {
     let data: unknown = "unset";
     const hooks: Hooks = {
+      ...tenantHooks(),
       beforeQuery: {
         ...tenantHooks().beforeQuery,
         orgs: (ctx) => {
@@ -151,7 +152,7 @@ describe("hook context", () => {
 
 describe("a predicate that cannot be requalified fails the request, naming the relation", () => {
   function withPeopleHook(hook: NonNullable<Hooks["beforeQuery"]>[string], logged: unknown[]): Client {
-    const hooks: Hooks = { beforeQuery: { ...tenantHooks().beforeQuery, people: hook } };
+    const hooks: Hooks = { ...tenantHooks(), beforeQuery: { ...tenantHooks().beforeQuery, people: hook } };
     return mounted(service, { db: db.executor, hooks, hookData: orgOf, logError: (e) => logged.push(e) });
   }
 
