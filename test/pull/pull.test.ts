@@ -17,6 +17,7 @@ import { compileSource, emitSql } from "../../compiler/index.js";
 import { formatSource } from "../../grammar/format/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 import { loadPagila } from "../support/pagila.js";
+import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
@@ -38,16 +39,6 @@ async function pull(url: string): Promise<{ text: string; leftOut: string[] }> {
   const f = formatSource(r.text, "pulled.resource");
   if (!f.ok) throw new Error(`pulled text does not parse:\n${r.text}`);
   return { text: f.text, leftOut: r.leftOut };
-}
-
-/** The declarations of a pulled file: without the comments on what was left out, blank runs squeezed. */
-function declarations(text: string): string {
-  return text
-    .split("\n")
-    .filter((l) => !/^\s*\/\/ left out:/.test(l))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 /** Pulls `url`, applies `resc sql` of the result to an empty database, pulls that, and expects the same declarations. */

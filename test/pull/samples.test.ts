@@ -14,6 +14,7 @@ import { driftSteps } from "../../cli/migrate/compare.js";
 import { compileSource, emitSql } from "../../compiler/index.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
+import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
 import { loadSample, SAMPLE_SCHEMAS, type Sample } from "../support/samples.js";
 
@@ -38,16 +39,6 @@ async function tableCounts(db: TestDatabase): Promise<Record<string, number>> {
       (await db.executor.query({ text: `SELECT count(*)::text AS n FROM "${t}"`, values: [] })).rows[0]!.n,
     );
   return out;
-}
-
-/** A pulled file's declarations: without its comments, blank runs squeezed. */
-function declarations(text: string): string {
-  return text
-    .split("\n")
-    .filter((l) => !/^\s*\/\/ left out:/.test(l))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 /** Columns a served table shows whose names look like a credential. */
