@@ -32,6 +32,7 @@ export default class MigrateBaseline extends RescCommand {
     const { migrationsDir, withoutHistory } = await import("./migrate/compare.js");
     const { emitSql } = await import("../compiler/backends/sql/index.js");
     const { readCatalog } = await import("./migrate/catalog.js");
+    const { expressibleCatalog } = await import("./pull/expressible.js");
     const { diffCatalogs } = await import("./migrate/diff.js");
     const { scratchStates } = await import("./migrate/scratch.js");
     const { migrationText, readMigrations, writeNextMigration, checksum } = await import("./migrate/files.js");
@@ -50,7 +51,7 @@ export default class MigrateBaseline extends RescCommand {
     const db = createPgExecutor({ connectionString: url, max: 2 });
     const [live, states] = await Promise.all([
       readCatalog(db, "public")
-        .then(withoutHistory)
+        .then((live) => expressibleCatalog(withoutHistory(live)))
         .catch((e: Error) => this.fail(`cannot read the database: ${e.message}`))
         .finally(() => db.close()),
       scratchStates([], emitSql(r.schema)),

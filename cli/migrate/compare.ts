@@ -7,6 +7,7 @@ import path from "node:path";
 import { emitSql } from "../../compiler/backends/sql/index.js";
 import type { Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+import { expressibleCatalog } from "../pull/expressible.js";
 import { readCatalog, type Catalog } from "./catalog.js";
 import { diffCatalogs, type Step } from "./diff.js";
 import { readMigrations, type MigrationFile } from "./files.js";
@@ -46,8 +47,12 @@ export async function pendingSteps(
   return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
 }
 
-/** The steps that would make the live database (namespace `public`) match `schema`: empty when it does. */
+/**
+ * The steps that would make the live database (namespace `public`) match `schema`: empty when it does. The
+ * live side is read as far as the language can say it (`expressibleCatalog`): what a pulled file leaves out is
+ * the database's own and is not drift.
+ */
 export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
-  const live = withoutHistory(await readCatalog(db, "public"));
+  const live = expressibleCatalog(withoutHistory(await readCatalog(db, "public")));
   return diffCatalogs(live, await catalogOfDdl(emitSql(schema)));
 }

@@ -38,7 +38,8 @@ const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
 /** Boolean flags that mark a row removed: not a `@soft_delete` (their value is never null), so the table is scoped. */
 const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
 
-const ident = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
+/** Whether `s` can name a table, column, enum or domain in the language as written (plain lowercase, not a keyword). */
+export const ident = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
 /** Enum values may be any identifier, upper case included (`G`, `PG`); others are quoted. */
 const bareValue = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
 const str = (s: string): string => JSON.stringify(s);

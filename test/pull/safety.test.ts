@@ -13,6 +13,7 @@ import { introspect } from "../../cli/pull/introspect.js";
 import { pulledFile } from "../../cli/pull/pull-file.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { compileSource } from "../../compiler/index.js";
+import { driftSteps } from "../../cli/migrate/compare.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
@@ -42,6 +43,19 @@ beforeAll(async () => {
     CREATE TABLE public.site_credentials (id serial PRIMARY KEY, credential text);
     CREATE TABLE public.events (at timestamptz, what text);
     CREATE TABLE public.posts (id serial PRIMARY KEY, title text, is_deleted boolean NOT NULL DEFAULT false);
+    -- What the language cannot say: an ON DELETE action, a generated column, expression and partial indexes,
+    -- a second check on a column, a composite reference, a quoted name.
+    CREATE TABLE public.orders (
+      id serial PRIMARY KEY, user_id integer REFERENCES public.users (id) ON DELETE CASCADE, code text,
+      doubled integer GENERATED ALWAYS AS (id * 2) STORED,
+      CONSTRAINT orders_code_a CHECK (length(code) > 0), CONSTRAINT orders_code_b CHECK (code = upper(code))
+    );
+    CREATE INDEX ON public.orders (lower(code));
+    CREATE INDEX ON public.orders (code) WHERE code IS NOT NULL;
+    CREATE TABLE public.order_lines (order_id integer, line integer, PRIMARY KEY (order_id, line));
+    CREATE TABLE public.shipments (id serial PRIMARY KEY, order_id integer, line integer,
+      FOREIGN KEY (order_id, line) REFERENCES public.order_lines);
+    CREATE TABLE public."Audit Log" (id serial PRIMARY KEY);
   `);
 });
 afterAll(async () => {
@@ -109,5 +123,16 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
       leftOut.some((l) => /^check invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l)),
     ).toBe(true);
     expect(declaration(text, "amount")).toMatch(/@check\(/);
+  });
+
+  it("passes the drift gate on the database it pulled: what it leaves out is not drift", async () => {
+    const { text, leftOut } = await pulled("public");
+    expect(leftOut.join("\n")).toMatch(/orders_code_b.*has a check already/);
+    expect(leftOut.join("\n")).toMatch(/index orders\.orders_lower_idx: it indexes an expression/);
+    expect(leftOut.join("\n")).toMatch(/column orders\.doubled: a generated column/);
+    expect(leftOut.join("\n")).toMatch(/table Audit Log/);
+    expect((await driftSteps(db!.executor, compileSource(text, "pulled.resource").schema)).map((s) => s.sql)).toEqual(
+      [],
+    );
   });
 });
