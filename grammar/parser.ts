@@ -86,9 +86,11 @@ export class ResourceParser extends CstParser {
     if (type === Api || type === Generate) return this.LA(2).tokenType === LCurly;
     if (type === Table || type === Enum) return this.LA(3).tokenType === LCurly;
     if (type === Domain) {
+      // `domain name basetype`: the third token is a type name. A column named `domain` reads `domain text?`,
+      // `domain text @hidden` or `domain int[]`, whose third token is punctuation or an attribute.
       const t2 = this.LA(2);
       const t3 = this.LA(3);
-      return onSameLine(t1, t2) && onSameLine(t2, t3) && t3.tokenType !== LCurly;
+      return onSameLine(t1, t2) && onSameLine(t2, t3) && t3.tokenType === Identifier;
     }
     return false;
   }

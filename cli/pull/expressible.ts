@@ -12,7 +12,7 @@
  */
 import type { Catalog, CatalogConstraint, CatalogTable } from "../migrate/catalog.js";
 import { nextvalSequence } from "../migrate/catalog.js";
-import { ident, resourceType } from "./render.js";
+import { ident, resourceType, typeIdent } from "./render.js";
 
 /** `FOREIGN KEY (a) REFERENCES t(id) ON DELETE CASCADE DEFERRABLE` → `FOREIGN KEY (a) REFERENCES t(id)`. */
 function referenceOnly(definition: string): string {
@@ -25,9 +25,9 @@ function referenceOnly(definition: string): string {
  * (cli/pull/render.ts).
  */
 export function expressibleCatalog(live: Catalog, schema = "public"): Catalog {
-  const enums = live.enums.filter((e) => ident(e.name));
+  const enums = live.enums.filter((e) => typeIdent(e.name));
   const userTypes = new Set([...enums.map((e) => e.name), ...live.domains.map((d) => d.name)]);
-  const domains = live.domains.filter((d) => ident(d.name) && resourceType(d.type, userTypes) !== undefined);
+  const domains = live.domains.filter((d) => typeIdent(d.name) && resourceType(d.type, userTypes) !== undefined);
   const kept = new Set([...enums.map((e) => e.name), ...domains.map((d) => d.name)]);
   const tableNames = new Set(live.tables.map((t) => t.name).filter(ident));
   const tables: CatalogTable[] = [];

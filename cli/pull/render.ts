@@ -38,8 +38,13 @@ const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
 /** Boolean flags that mark a row removed: not a `@soft_delete` (their value is never null), so the table is scoped. */
 const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
 
-/** Whether `s` can name a table, column, enum or domain in the language as written (plain lowercase, not a keyword). */
-export const ident = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
+/**
+ * Whether `s` can name a table or a column as written: plain lowercase. The language's keywords are names there
+ * (`table resource { domain text? }` parses), so a column named `table` or `domain` is pulled.
+ */
+export const ident = (s: string): boolean => IDENT.test(s);
+/** Whether `s` can name an enum or a domain: plain lowercase and no keyword, since a column's type is read there. */
+export const typeIdent = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
 /** Enum values may be any identifier, upper case included (`G`, `PG`); others are quoted. */
 const bareValue = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
 const str = (s: string): string => JSON.stringify(s);
@@ -57,7 +62,7 @@ export function resourceType(formatted: string, userTypes: ReadonlySet<string>):
     arr += "[]";
     t = t.slice(0, -2);
   }
-  if (userTypes.has(t)) return ident(t) ? t + arr : undefined;
+  if (userTypes.has(t)) return typeIdent(t) ? t + arr : undefined;
   const tz = /^(timestamp|time)(\(\d+\))? with(out)? time zone$/.exec(t);
   if (tz) return `${tz[1]}${tz[3] ? "" : "tz"}${tz[2] ?? ""}${arr}`;
   const m = /^([a-z ]+?)(\([0-9, ]*\))?$/.exec(t);
@@ -144,7 +149,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   if (out.length > 0) out.push("");
 
   for (const e of catalog.enums) {
-    if (!ident(e.name)) {
+    if (!typeIdent(e.name)) {
       skip(`enum ${e.name}`, "its name is not a plain lowercase identifier");
       continue;
     }
@@ -152,7 +157,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   }
   for (const d of catalog.domains) {
     const base = resourceType(d.type, userTypes);
-    if (!ident(d.name) || base === undefined) {
+    if (!typeIdent(d.name) || base === undefined) {
       skip(
         `domain ${d.name}`,
         base === undefined

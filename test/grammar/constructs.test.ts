@@ -370,6 +370,30 @@ describe("names that collide with keywords", () => {
     expect(column(table(s, "table"), "id").ref).toMatchObject({ relation: "table", target: "language" });
     expect(s.enums[0]).toMatchObject({ name: "domain", values: ["table", "enum"] });
   });
+
+  it("reads a column named domain as a column whatever follows its type (nullable, array, attributes)", () => {
+    const s = parseClean(`
+      table entries {
+        id integer @primary_key
+        domain text?
+        table text?
+        enum int[]
+        domain_two text
+      }
+      table notes {
+        id integer @primary_key
+        domain text @hidden
+      }`);
+    expect(table(s, "entries").columns.map((c) => c.name)).toEqual(["id", "domain", "table", "enum", "domain_two"]);
+    expect(column(table(s, "entries"), "domain").nullable).toBe(true);
+    expect(column(table(s, "notes"), "domain").hidden).toBe(true);
+  });
+
+  it("still ends a table missing its brace at a domain declaration", () => {
+    const r = parse("table t {\n  id integer @primary_key\ndomain money_amount numeric(10,2)\n", "t.resource");
+    expect(r.diagnostics.map((d) => d.code)).toContain("missing-brace");
+    expect(r.schema.domains.map((d) => d.name)).toEqual(["money_amount"]);
+  });
 });
 
 describe("comments and doc comments", () => {

@@ -56,6 +56,7 @@ beforeAll(async () => {
     CREATE TABLE public.shipments (id serial PRIMARY KEY, order_id integer, line integer,
       FOREIGN KEY (order_id, line) REFERENCES public.order_lines);
     CREATE TABLE public."Audit Log" (id serial PRIMARY KEY);
+    CREATE TABLE public.entries (id serial PRIMARY KEY, "table" text, domain text, enum text, resource text);
   `);
 });
 afterAll(async () => {
@@ -131,6 +132,10 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
     expect(leftOut.join("\n")).toMatch(/index orders\.orders_lower_idx: it indexes an expression/);
     expect(leftOut.join("\n")).toMatch(/column orders\.doubled: a generated column/);
     expect(leftOut.join("\n")).toMatch(/table Audit Log/);
+    // The language's keywords name columns as they are.
+    expect(text).toMatch(
+      /table entries \{\n  id +serial[^\n]*\n  table +text\?\n  domain +text\?\n  enum +text\?\n  resource +text\?\n/,
+    );
     expect((await driftSteps(db!.executor, compileSource(text, "pulled.resource").schema)).map((s) => s.sql)).toEqual(
       [],
     );
