@@ -79,7 +79,11 @@ export default class Dev extends RescCommand {
       ]);
     }
     // The port first: a second `resc dev` on a taken port stops here, before it reads or changes any database.
-    let current: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } = startingApp();
+    const { ProblemError } = await import("../runtime/problem.js");
+    const starting = new ProblemError(503, "starting", "The service is starting: its database is being opened.");
+    let current: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } = startingApp(
+      JSON.stringify(starting.toDocument()),
+    );
     const bound = await listen(serve, (req, env) => current.fetch(req, env), flags.port);
     if ("failure" in bound) this.fail([bound.failure]);
     const { server } = bound;
@@ -210,20 +214,14 @@ interface DevFlags {
   "accept-data-loss": boolean;
 }
 
-/** What answers while the database opens: 503 with Retry-After, as a problem document. */
-function startingApp(): { fetch: (req: Request) => Response } {
+/** What answers while the database opens: `problem` (a 503 problem document's JSON) with Retry-After. */
+function startingApp(problem: string): { fetch: (req: Request) => Response } {
   return {
     fetch: () =>
-      new Response(
-        JSON.stringify({
-          type: "/problems/starting",
-          title: "Service Unavailable",
-          status: 503,
-          detail: "The service is starting: its database is being opened.",
-          errors: [],
-        }),
-        { status: 503, headers: { "content-type": "application/problem+json", "retry-after": "1" } },
-      ),
+      new Response(problem, {
+        status: 503,
+        headers: { "content-type": "application/problem+json", "retry-after": "1" },
+      }),
   };
 }
 

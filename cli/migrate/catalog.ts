@@ -7,6 +7,7 @@
  * DDL was applied to, so a difference is a real one and never a spelling
  * (docs/decisions/1240-migrations.md).
  */
+import { regclassParts } from "../../compiler/backends/sql/sequences.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 /** A column as the catalog has it. */
@@ -101,12 +102,6 @@ export interface Catalog {
 /** The sequence a `nextval('…'::regclass)` default names, as written there (possibly schema-qualified), or undefined. */
 export function nextvalSequence(expression: string): string | undefined {
   return /^nextval\('((?:[^']|'')+)'::regclass\)$/.exec(expression)?.[1]?.replace(/''/g, "'");
-}
-
-/** The last part of a possibly qualified, possibly quoted name: `public."My seq"` → `My seq`. */
-function lastNamePart(name: string): string {
-  const m = /(?:^|\.)(?:"((?:[^"]|"")+)"|([^."]+))$/.exec(name);
-  return m ? (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!) : name;
 }
 
 async function rows(db: Executor, text: string, values: string[]): Promise<Record<string, string | null>[]> {
@@ -216,7 +211,7 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     if (r.ident === "a" || r.ident === "d") col.identity = r.ident;
     const named = r.def !== null ? nextvalSequence(r.def) : undefined;
     if (r.gen === "s" && r.def !== null) col.generated = r.def;
-    else if (r.ownseq !== null && named !== undefined && lastNamePart(named) === r.ownseq) {
+    else if (r.ownseq !== null && named !== undefined && regclassParts(named).at(-1) === r.ownseq) {
       col.serial = r.ownseq;
       serialSequences.add(r.ownseq);
     } else if (r.def !== null) col.default = r.def;

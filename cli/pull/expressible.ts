@@ -12,6 +12,7 @@
  */
 import type { Catalog, CatalogConstraint, CatalogTable } from "../migrate/catalog.js";
 import { nextvalSequence } from "../migrate/catalog.js";
+import { regclassParts } from "../../compiler/backends/sql/sequences.js";
 import { ident, resourceType, typeIdent } from "./render.js";
 
 /** `FOREIGN KEY (a) REFERENCES t(id) ON DELETE CASCADE DEFERRABLE` → `FOREIGN KEY (a) REFERENCES t(id)`. */
@@ -65,10 +66,13 @@ export function expressibleCatalog(live: Catalog, schema = "public"): Catalog {
   }
   // A standalone sequence is said only through a default that names it.
   const named = new Set(
-    tables.flatMap((t) => t.columns.flatMap((c) => (c.default ? [nextvalSequence(c.default)] : []))),
+    tables.flatMap((t) =>
+      t.columns.flatMap((c) => {
+        const literal = c.default !== undefined ? nextvalSequence(c.default) : undefined;
+        return literal !== undefined ? [regclassParts(literal).at(-1)] : [];
+      }),
+    ),
   );
-  const sequences = live.sequences.filter((s) =>
-    [...named].some((n) => n !== undefined && n.replace(/^.*\./, "").replace(/"/g, "") === s),
-  );
+  const sequences = live.sequences.filter((s) => named.has(s));
   return { ...live, enums, domains, tables, sequences };
 }

@@ -46,10 +46,17 @@ const CREDENTIAL = /pass(word|wd)|secret|token|salt|credential|api_?key|hmac|pri
 
 describe.skipIf(!server).each(["chinook", "northwind", "adventureworks"] as Sample[])("resc pull of %s", (sample) => {
   let db: TestDatabase;
-  it("loads", async () => {
+  it("loads: every schema it declares holds tables", async () => {
     db = await createTestDatabase(`pull_${sample}`);
     databases.push(db);
     await loadSample(db.url!, sample);
+    for (const schema of SAMPLE_SCHEMAS[sample]) {
+      const r = await db.executor.query({
+        text: "SELECT count(*)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind IN ('r', 'p')",
+        values: [schema],
+      });
+      expect(Number(r.rows[0]!.n), schema).toBeGreaterThan(0);
+    }
   });
 
   it.each(SAMPLE_SCHEMAS[sample])(

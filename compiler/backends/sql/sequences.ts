@@ -10,15 +10,21 @@
 import { quoteIdent } from "../../ident.js";
 import type { Schema } from "../../ir.js";
 
-/** One part of a regclass name: a plain identifier (folded to lower case, as PostgreSQL does) or a quoted one. */
-const PART = String.raw`(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")`;
-/** `nextval('name'` or `nextval('schema.name'`, inside a SQL expression. */
-const NEXTVAL = new RegExp(String.raw`\bnextval\s*\(\s*'(${PART}(?:\.${PART})?)'`, "gi");
+/** One part of a regclass name: a plain identifier or a double-quoted one (quotes doubled inside). */
+const PART = /[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"/g;
+/** `nextval('name'` or `nextval('schema.name'`, inside a SQL expression; group 1 is the regclass literal's text. */
+const NEXTVAL =
+  /\bnextval\s*\(\s*'((?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")(?:\.(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"))?)'/gi;
 
-/** `public."My seq"` → `["public", "My seq"]`: the parts of a regclass literal as PostgreSQL reads them. */
-function nameParts(literal: string): string[] {
+/**
+ * `public."My seq"` → `["public", "My seq"]`: the parts of a regclass
+ * literal as PostgreSQL reads them (plain parts folded to lower case,
+ * quoted ones as written). Shared by the DDL backend and the catalog
+ * reader (cli/migrate/catalog.ts), which must agree on what a default names.
+ */
+export function regclassParts(literal: string): string[] {
   const parts: string[] = [];
-  for (const m of literal.matchAll(new RegExp(PART, "g"))) {
+  for (const m of literal.matchAll(PART)) {
     const p = m[0];
     parts.push(p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase());
   }
@@ -39,7 +45,7 @@ export function namedSequences(schema: Schema): string[] {
     for (const column of table.columns) {
       if (column.default?.kind !== "sql") continue;
       for (const m of column.default.sql.matchAll(NEXTVAL)) {
-        const parts = nameParts(m[1]!);
+        const parts = regclassParts(m[1]!);
         const key = JSON.stringify(parts.length === 1 ? ["public", ...parts] : parts);
         if (!out.has(key)) out.set(key, parts.map(quoteIdent).join("."));
       }
