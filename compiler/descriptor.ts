@@ -53,6 +53,7 @@ function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDe
     immutable: column.immutable || computed || table.primaryKey.includes(column.name),
     softDelete: column.softDelete,
   };
+  if (column.dbName !== undefined && column.dbName !== column.name) d.dbName = column.dbName;
   if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
   if (column.sortable?.nulls) d.nulls = column.sortable.nulls;
   if (computed) d.computed = column.computed;
@@ -173,6 +174,8 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
     relations: relations(index, table, inverses),
     scoped: table.scoped,
   };
+  if (table.dbName !== undefined && table.dbName !== table.name) t.dbName = table.dbName;
+  if (table.schema !== undefined) t.schema = table.schema;
   const softDelete = table.columns.find((c) => c.softDelete);
   if (softDelete) t.softDeleteColumn = softDelete.name;
   if (table.resource) t.resource = resourceDescriptor(table, table.resource);

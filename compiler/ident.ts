@@ -39,3 +39,35 @@ const NOT_A_BARE_TYPE_NAME = new Set(
 export function typeNameForCast(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) && !NOT_A_BARE_TYPE_NAME.has(name) ? name : quoteIdent(name);
 }
+
+/** What names a table, an enum or a domain in the database: its name in the file, `@map`/`@@map` and `@schema`/`@@schema`. */
+export interface DatabasePlace {
+  name: string;
+  dbName?: string;
+  schema?: string;
+}
+
+/**
+ * The quoted SQL name of a table, enum or domain: `"UserAccount"`, or
+ * `"billing"."invoices"` with a schema (docs/decisions/1257-database-names.md).
+ * Without `@@schema` the name stays unqualified, so it resolves through the
+ * connection's search path as it always did.
+ */
+export function placeSql(d: DatabasePlace): string {
+  const name = quoteIdent(d.dbName ?? d.name);
+  return d.schema !== undefined ? `${quoteIdent(d.schema)}.${name}` : name;
+}
+
+/** The quoted SQL name of a column: its `@map` name, else its name. */
+export function columnSql(c: { name: string; dbName?: string }): string {
+  return quoteIdent(c.dbName ?? c.name);
+}
+
+/**
+ * A user-defined type (enum, domain) as it appears in a cast, placed: bare
+ * when it has neither `@map` nor `@schema` and {@link typeNameForCast} allows,
+ * quoted and qualified otherwise.
+ */
+export function placedTypeForCast(d: DatabasePlace): string {
+  return d.dbName === undefined && d.schema === undefined ? typeNameForCast(d.name) : placeSql(d);
+}

@@ -81,6 +81,10 @@ export interface GenerateDecl {
 /** `enum name { a b c }`: a PostgreSQL enum type. Values keep their order and exact spelling. */
 export interface EnumDecl {
   name: string;
+  /** `@map("Role")`: the type's name in the database when it differs from `name` (docs/decisions/1257-database-names.md). */
+  dbName?: string;
+  /** `@schema("billing")`: the namespace it lives in; absent means the connection's search path (`public`). */
+  schema?: string;
   values: string[];
   doc?: string;
   span: Span;
@@ -89,6 +93,10 @@ export interface EnumDecl {
 /** `domain year integer @check("VALUE >= 1901")`: a PostgreSQL domain over a base type. */
 export interface DomainDecl {
   name: string;
+  /** `@map("Name")`: the domain's name in the database when it differs from `name` (docs/decisions/1257-database-names.md). */
+  dbName?: string;
+  /** `@schema("billing")`: the namespace it lives in; absent means the search path (`public`). */
+  schema?: string;
   base: TypeRef;
   /** The CHECK expression, as SQL text, without the `CHECK` keyword. */
   check?: string;
@@ -160,6 +168,12 @@ export interface AttributeUse {
 /** One column of a table, with everything it may do over HTTP (spec: Column capabilities). */
 export interface ColumnDecl {
   name: string;
+  /**
+   * `@map("createdAt")`: the column's name in the database when it differs
+   * from `name`, the name the API, the client and hooks use
+   * (docs/decisions/1257-database-names.md).
+   */
+  dbName?: string;
   type: TypeRef;
   nullable: boolean;
   default?: DefaultValue;
@@ -242,6 +256,10 @@ export interface ResourceDecl {
 /** One table: storage (columns, keys, indexes) and, optionally, its exposure. */
 export interface TableDecl {
   name: string;
+  /** `@@map("UserAccount")`: the table's name in the database when it differs from `name` (docs/decisions/1257-database-names.md). */
+  dbName?: string;
+  /** `@@schema("billing")`: the namespace the table lives in; absent means the search path (`public`). */
+  schema?: string;
   /** `@@renamed_from(old)`: the table's previous name, so `resc migrate diff` renames it instead of dropping it. */
   renamedFrom?: string;
   columns: ColumnDecl[];

@@ -8,7 +8,7 @@
 import type { ColumnDecl, DomainDecl, EnumDecl, RefDecl, Schema, TableDecl, TypeRef } from "./ir.js";
 import type { ValueKind } from "../runtime/descriptor.js";
 import { lookupBuiltin, type BuiltinType } from "./pgtypes.js";
-import { typeNameForCast } from "./ident.js";
+import { placedTypeForCast, placeSql, typeNameForCast } from "./ident.js";
 
 /** What a type name finally denotes once domains are unwrapped. */
 export type TypeBase =
@@ -53,6 +53,18 @@ export class SchemaIndex {
     for (const table of schema.tables) if (!this.tables.has(table.name)) this.tables.set(table.name, table);
     for (const e of schema.enums) if (!this.enums.has(e.name)) this.enums.set(e.name, e);
     for (const d of schema.domains) if (!this.domains.has(d.name)) this.domains.set(d.name, d);
+  }
+
+  /** The quoted SQL name of the enum or domain `name` (placed by `@map`/`@schema`), or undefined when it is neither. */
+  userTypeSql(name: string): string | undefined {
+    const decl = this.enums.get(name) ?? this.domains.get(name);
+    return decl ? placeSql(decl) : undefined;
+  }
+
+  /** A column's database name (its `@map`, else its name) by its name in the file; `name` itself when unknown. */
+  columnDbName(table: TableDecl, name: string): string {
+    const c = this.column(table, name);
+    return c?.dbName ?? name;
   }
 
   /** A column of a table by name, or undefined. */
@@ -125,7 +137,7 @@ export class SchemaIndex {
           arrayDims,
           kind: "enum",
           family: `enum:${base.decl.name}${suffix}`,
-          castType: typeNameForCast(base.decl.name) + suffix,
+          castType: placedTypeForCast(base.decl) + suffix,
         };
       case "unknown":
         return {

@@ -195,10 +195,11 @@ export class ResourceParser extends CstParser {
     this.SUBRULE(this.value);
   });
 
-  /** `enum name { a b "PG-13" }`. */
+  /** `enum name @map("Name") { a b "PG-13" }`. */
   public enumDecl = this.RULE("enumDecl", () => {
     this.CONSUME(Enum);
     this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.MANY2(() => this.SUBRULE(this.attribute));
     this.CONSUME(LCurly);
     this.MANY(() => {
       this.OR(

@@ -26,6 +26,25 @@ import { readApi, readGenerate } from "./to-ir/settings.js";
 import { readTable } from "./to-ir/table.js";
 import { checkType, readType, type ReadType } from "./to-ir/types.js";
 import { didYouMean } from "./suggest.js";
+import { readDatabaseName } from "./to-ir/db-name.js";
+import type { AttrUse } from "./to-ir/args.js";
+
+/**
+ * Applies `@map("…")` or `@schema("…")` to an enum or a domain: where its
+ * type lives in the database (docs/decisions/1257-database-names.md).
+ * Returns false for any other attribute, which the caller reports.
+ */
+function applyTypeLocation(use: AttrUse, decl: EnumDecl | DomainDecl, what: string, ctx: Ctx): boolean {
+  if (use.name !== "map" && use.name !== "schema") return false;
+  const field = use.name === "map" ? "dbName" : "schema";
+  if (decl[field] !== undefined) {
+    ctx.error("duplicate-attribute", `Duplicate attribute "${use.written}" on ${what} "${decl.name}"`, use.nameSpan);
+    return true;
+  }
+  const name = readDatabaseName(use, ctx);
+  if (name !== undefined) decl[field] = name;
+  return true;
+}
 
 function readEnum(n: CstNode, ctx: Ctx): EnumDecl | undefined {
   const keyword = token(n, "Enum");
@@ -34,6 +53,16 @@ function readEnum(n: CstNode, ctx: Ctx): EnumDecl | undefined {
   const e: EnumDecl = { name: name.image, values: [], span: ctx.nodeSpan(n, keyword) };
   const doc = ctx.docs.docFor(keyword);
   if (doc !== undefined) e.doc = doc;
+  for (const a of nodes(n, "attribute")) {
+    const use = readAttribute(a, ctx);
+    if (!use || applyTypeLocation(use, e, "enum", ctx)) continue;
+    const hint = didYouMean(use.name, ["map", "schema"], "@");
+    ctx.error(
+      "unknown-attribute",
+      `Unknown enum attribute "${use.written}": an enum takes only @map("…") and @schema("…")${hint}`,
+      use.nameSpan,
+    );
+  }
   const members = [...nodes(n, "member").map((m) => nameToken(m)), ...tokens(n, "member")]
     .filter((t) => t !== undefined)
     .sort((a, b) => a.startOffset - b.startOffset);
@@ -62,12 +91,12 @@ function readDomain(n: CstNode, ctx: Ctx): DeclarationRead | undefined {
     rest.error("invalid-type", `A domain's base type cannot be nullable: remove the "?"`, base.type.span);
   for (const a of nodes(n, "attribute")) {
     const use = readAttribute(a, rest);
-    if (!use) continue;
+    if (!use || applyTypeLocation(use, domain, "domain", rest)) continue;
     if (use.name !== "check") {
-      const hint = didYouMean(use.name, ["check"], "@");
+      const hint = didYouMean(use.name, ["check", "map", "schema"], "@");
       rest.error(
         "unknown-attribute",
-        `Unknown domain attribute "${use.written}": a domain takes only @check("…")${hint}`,
+        `Unknown domain attribute "${use.written}": a domain takes only @check("…"), @map("…") and @schema("…")${hint}`,
         use.nameSpan,
       );
       continue;

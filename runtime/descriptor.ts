@@ -33,6 +33,8 @@ export type ValueKind =
 /** One column as the runtime sees it (spec: Column capabilities). */
 export interface ColumnDescriptor {
   name: string;
+  /** The column's name in the database when `@map` gives one other than `name` (docs/decisions/1257-database-names.md). */
+  dbName?: string;
   /** The SQL type used to cast bind parameters, e.g. `integer`, `numeric`, `mpaa_rating`, `text[]`. Quoted when needed. */
   sqlType: string;
   /** Element kind for arrays, value kind otherwise. Domains take their base type's kind. */
@@ -127,6 +129,10 @@ export interface ResourceDescriptor {
 /** One table of the schema. */
 export interface TableDescriptor {
   name: string;
+  /** The table's name in the database when `@@map` gives one other than `name` (docs/decisions/1257-database-names.md). */
+  dbName?: string;
+  /** The table's namespace from `@@schema`; absent means the search path. */
+  schema?: string;
   columns: ColumnDescriptor[];
   primaryKey: string[];
   relations: RelationDescriptor[];

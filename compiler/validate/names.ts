@@ -36,6 +36,51 @@ function checkTypeNamespace(ctx: ValidationContext): void {
   for (const d of all) declare(d.kind, d.name, d.span);
 }
 
+/** `schema.name` as the database has it: what two declarations must not share (docs/decisions/1257-database-names.md). */
+function databaseKey(d: { name: string; dbName?: string; schema?: string }): string {
+  return `${d.schema ?? "public"}.${d.dbName ?? d.name}`;
+}
+
+/**
+ * Two declarations of different names that `@map`/`@schema` send to one
+ * database object (a type or table of one namespace, a column of one
+ * table) would be one object in the DDL: `duplicate-database-name`.
+ */
+function checkDatabaseNames(ctx: ValidationContext): void {
+  const schema = ctx.index.schema;
+  const types = new Map<string, string>();
+  const all = [
+    ...schema.enums.map((e) => ({ kind: "enum", decl: e, span: e.span })),
+    ...schema.domains.map((d) => ({ kind: "domain", decl: d, span: d.span })),
+    ...schema.tables.map((t) => ({ kind: "table", decl: t, span: t.nameSpan })),
+  ].sort((a, b) => a.span.offset - b.span.offset);
+  for (const { kind, decl, span } of all) {
+    const key = databaseKey(decl);
+    const first = types.get(key);
+    if (first === undefined) types.set(key, `${kind} "${decl.name}"`);
+    else if (!first.endsWith(` "${decl.name}"`))
+      ctx.error(
+        "duplicate-database-name",
+        `${kind} "${decl.name}" is ${key} in the database, as ${first} is already: give one of them another @map or @schema`,
+        span,
+      );
+  }
+  for (const table of schema.tables) {
+    const columns = new Map<string, string>();
+    for (const c of table.columns) {
+      const key = c.dbName ?? c.name;
+      const first = columns.get(key);
+      if (first === undefined) columns.set(key, c.name);
+      else if (first !== c.name)
+        ctx.error(
+          "duplicate-database-name",
+          `column "${c.name}" is "${key}" in the database, as column "${first}" of table "${table.name}" is already`,
+          c.span,
+        );
+    }
+  }
+}
+
 /** PostgreSQL's built-in index access methods. */
 const INDEX_METHODS = ["btree", "hash", "gist", "spgist", "gin", "brin"];
 
@@ -67,9 +112,10 @@ function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
   for (const unique of table.uniques) need(unique, "@@unique", table.nameSpan);
 }
 
-/** Reports `duplicate-name`, `type-shadows-builtin`, `unknown-column` and `unknown-index-method`
- * (duplicate columns, enum values and attributes are the parser's to report). */
+/** Reports `duplicate-name`, `duplicate-database-name`, `type-shadows-builtin`, `unknown-column` and
+ * `unknown-index-method` (duplicate columns, enum values and attributes are the parser's to report). */
 export function checkNames(ctx: ValidationContext): void {
   checkTypeNamespace(ctx);
+  checkDatabaseNames(ctx);
   for (const table of ctx.index.schema.tables) checkColumnLists(ctx, table);
 }

@@ -25,6 +25,7 @@ const CROSS_DECLARATION = new Set([
   "inverse-without-ref",
   "duplicate-resource-path",
   "duplicate-name",
+  "duplicate-database-name",
 ]);
 
 function touches(span: Span, errors: readonly Diagnostic[]): boolean {

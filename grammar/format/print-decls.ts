@@ -141,13 +141,18 @@ function printEnum(p: Printer, n: CstNode, indent: string): string {
   const cont = indent + CONTINUATION;
   const kw = p.at(token(n, "Enum")!);
   const name = p.at(nameToken(node(n, "name"))!);
-  const head = p.glue("enum", kw, name, " ", p.tokens[name]!.image, cont);
+  let head = p.glue("enum", kw, name, " ", p.tokens[name]!.image, cont);
+  let prev = name;
+  for (const a of nodes(n, "attribute")) {
+    head = p.glue(head, prev, p.first(a), " ", printAttribute(p, a, indent), cont);
+    prev = p.last(a);
+  }
   const open = p.at(token(n, "LCurly")!);
   const close = p.at(token(n, "RCurly")!);
   const members = [...nodes(n, "member").map((m) => nameToken(m)!), ...tokens(n, "member")]
     .sort(byOffset)
     .map((t) => p.at(t));
-  const one = inlineBlock(p, head, name, open, () => members.map((i) => p.tokens[i]!.image), " ", close, indent);
+  const one = inlineBlock(p, head, prev, open, () => members.map((i) => p.tokens[i]!.image), " ", close, indent);
   if (one !== undefined) return one;
   const rows = members.map((i): Member => ({
     first: i,
@@ -155,7 +160,7 @@ function printEnum(p: Printer, n: CstNode, indent: string): string {
     section: 0,
     print: () => plain("value", p.tokens[i]!.image),
   }));
-  return block(p, head, name, open, rows, close, indent);
+  return block(p, head, prev, open, rows, close, indent);
 }
 
 /**

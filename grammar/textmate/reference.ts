@@ -38,15 +38,15 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
     spec: "Generator configuration",
   },
   enum: {
-    syntax: 'enum name { a b "PG-13" }',
+    syntax: 'enum name [@map("Name")] [@schema("ns")] { a b "PG-13" }',
     summary:
-      "A PostgreSQL enum type. Values are names or double-quoted strings, kept in order and exact spelling; the filter help of a column of this type lists them.",
+      "A PostgreSQL enum type. Values are names or double-quoted strings, kept in order and exact spelling; the filter help of a column of this type lists them. `@map` and `@schema` give its name and namespace in the database.",
     spec: "Column capabilities: enum",
   },
   domain: {
-    syntax: 'domain name base_type @check("VALUE > 0")',
+    syntax: 'domain name base_type @check("VALUE > 0") [@map("Name")] [@schema("ns")]',
     summary:
-      "A PostgreSQL domain: a base type with an optional CHECK (write `VALUE` for the value). It behaves like its base type.",
+      "A PostgreSQL domain: a base type with an optional CHECK (write `VALUE` for the value). It behaves like its base type. `@map` and `@schema` give its name and namespace in the database.",
   },
   table: {
     syntax: 'table name { columns  @@attributes  resource "/path" { … } }',
@@ -120,6 +120,11 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
     summary:
       "The column's previous name: `resc migrate diff` writes RENAME COLUMN, keeping its values, instead of a drop and an add. Remove it once the migration is applied everywhere.",
   },
+  map: {
+    syntax: '@map("createdAt")',
+    summary:
+      "The column's name in the database, exactly as stored (quoted, case kept), when it is not the column's name here: SQL uses it, the API, the client, the CLI and hooks use the name here.",
+  },
   computed: {
     syntax: '@computed("sql expression")',
     summary:
@@ -162,6 +167,16 @@ export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
     syntax: "@@renamed_from(old_name)",
     summary:
       "The table's previous name: `resc migrate diff` writes RENAME TO, keeping its rows, instead of a drop and a create. Remove it once the migration is applied everywhere.",
+  },
+  map: {
+    syntax: '@@map("UserAccount")',
+    summary:
+      "The table's name in the database, exactly as stored (quoted, case kept), when it is not the table's name here. `resc pull` writes it for names such as Prisma's or Entity Framework's.",
+  },
+  schema: {
+    syntax: '@@schema("billing")',
+    summary:
+      "The PostgreSQL schema (namespace) the table lives in; without it, the connection's search path (`public`). One file may describe tables of several schemas; `resc sql` creates each one.",
   },
   scoped: {
     syntax: "@@scoped",

@@ -10,6 +10,7 @@ import { requirePositional, splitArgs, type AttrUse } from "./args.js";
 import { expectChoice, expectInteger, expectName, expectSortTerms, expectString, type Where } from "./expect.js";
 import type { Val } from "./values.js";
 import { didYouMean } from "../suggest.js";
+import { readDatabaseName } from "./db-name.js";
 
 type Handler = (use: AttrUse, col: ColumnDecl, ctx: Ctx) => void;
 
@@ -103,6 +104,11 @@ const handlers: Record<string, Handler> = {
     if (sql !== undefined) col.computed = sql;
   },
 
+  map(use, col, ctx) {
+    const name = readDatabaseName(use, ctx);
+    if (name !== undefined) col.dbName = name;
+  },
+
   renamed_from(use, col, ctx) {
     const usage = "@renamed_from(old_name)";
     const a = splitArgs(use, [], 1, usage, ctx);
@@ -171,7 +177,7 @@ function expandableFlag(v: Val | undefined, use: AttrUse, ctx: Ctx): boolean {
 export const COLUMN_ATTRIBUTES: readonly string[] = Object.keys(handlers);
 
 /** Table attributes that users sometimes write on a column by mistake. */
-const BLOCK_ONLY = new Set(["index", "scoped"]);
+const BLOCK_ONLY = new Set(["index", "scoped", "schema"]);
 
 /**
  * Applies one attribute to `col`, recording its use. Unknown attributes

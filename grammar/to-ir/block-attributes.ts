@@ -1,6 +1,6 @@
 /**
  * Table (block) attributes: `@@primary_key`, `@@index`, `@@unique`,
- * `@@scoped` (docs/language.md, Table attributes).
+ * `@@scoped`, `@@renamed_from`, `@@map`, `@@schema` (docs/language.md, Table attributes).
  */
 import type { IndexDecl, Span, TableDecl } from "../../compiler/ir.js";
 import type { Ctx } from "./context.js";
@@ -8,6 +8,7 @@ import { requirePositional, splitArgs, type AttrUse } from "./args.js";
 import { expectBoolean, expectName, expectNameList, expectString, type Where } from "./expect.js";
 import { COLUMN_ATTRIBUTES } from "./attributes.js";
 import { didYouMean } from "../suggest.js";
+import { readDatabaseName } from "./db-name.js";
 
 /** What a table's block attributes contribute, before it is merged with the columns. */
 export interface BlockFacts {
@@ -18,6 +19,10 @@ export interface BlockFacts {
   scoped: boolean;
   /** From `@@renamed_from(old)`. */
   renamedFrom?: string;
+  /** From `@@map("Name")`: the table's name in the database. */
+  dbName?: string;
+  /** From `@@schema("name")`: the table's namespace. */
+  schema?: string;
 }
 
 type Handler = (use: AttrUse, facts: BlockFacts, ctx: Ctx) => void;
@@ -77,6 +82,16 @@ const handlers: Record<string, Handler> = {
     const name = expectName(a.positional[0]!.value, { ...where(use), what: `the old name in ${use.written}` }, ctx);
     if (name !== undefined) facts.renamedFrom = name;
   },
+  map(use, facts, ctx) {
+    if (facts.dbName !== undefined) ctx.error("duplicate-attribute", `Duplicate attribute "@@map"`, use.nameSpan);
+    const name = readDatabaseName(use, ctx);
+    if (name !== undefined) facts.dbName ??= name;
+  },
+  schema(use, facts, ctx) {
+    if (facts.schema !== undefined) ctx.error("duplicate-attribute", `Duplicate attribute "@@schema"`, use.nameSpan);
+    const name = readDatabaseName(use, ctx);
+    if (name !== undefined) facts.schema ??= name;
+  },
   scoped(use, facts, ctx) {
     splitArgs(use, [], 0, "@@scoped", ctx);
     if (facts.scoped) ctx.error("duplicate-attribute", `Duplicate attribute "@@scoped"`, use.nameSpan);
@@ -96,7 +111,7 @@ export const BLOCK_ATTRIBUTES: readonly string[] = Object.keys(handlers);
 export function applyBlockAttribute(use: AttrUse, facts: BlockFacts, ctx: Ctx): void {
   const handler = Object.hasOwn(handlers, use.name) ? handlers[use.name] : undefined;
   if (!handler) {
-    if (COLUMN_ATTRIBUTES.includes(use.name) && use.name !== "unique" && use.name !== "primary_key") {
+    if (COLUMN_ATTRIBUTES.includes(use.name)) {
       ctx.error(
         "unknown-attribute",
         `"@@${use.name}" is not a table attribute: write @${use.name} on the column it applies to`,

@@ -96,6 +96,8 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
   table.uniques = facts.uniques;
   table.scoped = facts.scoped;
   if (facts.renamedFrom !== undefined) table.renamedFrom = facts.renamedFrom;
+  if (facts.dbName !== undefined) table.dbName = facts.dbName;
+  if (facts.schema !== undefined) table.schema = facts.schema;
   const inline = table.columns.filter((c) => c.primaryKey);
   if (facts.primaryKey) {
     table.primaryKey = facts.primaryKey.columns;

@@ -30,7 +30,7 @@ export function findColumn(table: TableDescriptor, name: string): ColumnDescript
  * (docs/decisions/0401-list-statement-shape.md).
  */
 export function columnRef(col: ColumnDescriptor, alias: string): string {
-  return col.computed !== undefined ? `(${col.computed})` : qualified(alias, col.name);
+  return col.computed !== undefined ? `(${col.computed})` : qualified(alias, col.dbName ?? col.name);
 }
 
 /** The element type of an array column (`text[]` gives `text`); the type itself for a scalar column. */

@@ -10,7 +10,7 @@ import type { Predicate } from "../predicate.js";
 import { HookError } from "../hooks/error.js";
 import type { Params } from "./bind.js";
 import { columnRef, findColumn } from "./column.js";
-import { qualified, quoteIdent } from "./ident.js";
+import { qualified, quoteIdent, tableSql } from "./ident.js";
 import type { Aliases, CompileOptions } from "./options.js";
 import { orderByTerms, orderKeys, withKeyTiebreak } from "./order.js";
 import { tableRow, type OutputEntry } from "./output.js";
@@ -86,17 +86,17 @@ function forward(ctx: ExpandContext, table: TableDescriptor, relation: RelationD
   const target = findTable(ctx.service, relation.target);
   const alias = ctx.aliases.next();
   const local = findColumn(table, relation.column);
-  const join = `${qualified(alias, findColumn(target, relation.targetColumn).name)} = ${columnRef(local, outer)}`;
+  const join = `${columnRef(findColumn(target, relation.targetColumn), alias)} = ${columnRef(local, outer)}`;
   const where = targetConditions(ctx, relation, target, join, alias);
   // The referenced column is a key of the target, so at most one row; none gives JSON null.
-  return `(SELECT ${targetRow(target, alias)} FROM ${quoteIdent(target.name)} AS ${quoteIdent(alias)} WHERE ${where})`;
+  return `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`;
 }
 
 function inverse(ctx: ExpandContext, table: TableDescriptor, relation: RelationDescriptor, outer: string): string {
   const child = findTable(ctx.service, relation.target);
   const alias = ctx.aliases.next();
   const parentKey = findColumn(table, relation.targetColumn);
-  const join = `${qualified(alias, findColumn(child, relation.column).name)} = ${columnRef(parentKey, outer)}`;
+  const join = `${columnRef(findColumn(child, relation.column), alias)} = ${columnRef(parentKey, outer)}`;
   const where = targetConditions(ctx, relation, child, join, alias);
   const order = orderByTerms(orderKeys(child, withKeyTiebreak(child, relation.order), alias));
   const cap = relation.limit ?? DEFAULT_EXPAND_LIMIT;
@@ -105,7 +105,7 @@ function inverse(ctx: ExpandContext, table: TableDescriptor, relation: RelationD
   // Reads cap + 1 children: the extra one only tells has_more (spec: Expansion rule 5).
   const children =
     `SELECT ${targetRow(child, alias)} AS "j", row_number() OVER (ORDER BY ${order}) AS "n" ` +
-    `FROM ${quoteIdent(child.name)} AS ${quoteIdent(alias)} WHERE ${where} ORDER BY ${order} LIMIT ${probe}`;
+    `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where} ORDER BY ${order} LIMIT ${probe}`;
   return (
     `(SELECT row_to_json("x") FROM (SELECT ` +
     `coalesce(json_agg("c"."j" ORDER BY "c"."n") FILTER (WHERE "c"."n" <= ${limit}), '[]'::json) AS "items", ` +

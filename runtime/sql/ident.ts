@@ -21,3 +21,18 @@ export function quoteIdent(name: string): string {
 export function qualified(alias: string, column: string): string {
   return `${quoteIdent(alias)}.${quoteIdent(column)}`;
 }
+
+/**
+ * A table as a FROM item or write target: its database name quoted and,
+ * with `@@schema`, qualified (`"billing"."invoices"`); the name the API
+ * uses when the two agree (docs/decisions/1257-database-names.md).
+ */
+export function tableSql(table: { name: string; dbName?: string; schema?: string }): string {
+  const name = quoteIdent(table.dbName ?? table.name);
+  return table.schema !== undefined ? `${quoteIdent(table.schema)}.${name}` : name;
+}
+
+/** A column's quoted database name: `@map`'s, else its API name. */
+export function columnSqlName(col: { name: string; dbName?: string }): string {
+  return quoteIdent(col.dbName ?? col.name);
+}

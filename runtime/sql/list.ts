@@ -10,7 +10,7 @@ import type { Predicate } from "../predicate.js";
 import type { ListQuery } from "../query/types.js";
 import { Params } from "./bind.js";
 import { compileFilter, whereClause } from "./filter.js";
-import { quoteIdent } from "./ident.js";
+import { columnSqlName, tableSql } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
 import { SchemaCache } from "./schema-cache.js";
 import { orderByTerms, orderKeys } from "./order.js";
@@ -53,7 +53,7 @@ function pageColumns(table: TableDescriptor): string {
   return pageColumnLists.get(table, "", () =>
     table.columns.some((c) => c.computed !== undefined)
       ? `"t0".*`
-      : table.columns.map((c) => `"t0".${quoteIdent(c.name)}`).join(", "),
+      : table.columns.map((c) => `"t0".${columnSqlName(c)}`).join(", "),
   );
 }
 
@@ -86,7 +86,7 @@ export function compileList(
   scope?: Predicate,
   options: ListOptions = {},
 ): ListStatements {
-  const from = ` FROM ${quoteIdent(table.name)} AS "t0"`;
+  const from = ` FROM ${tableSql(table)} AS "t0"`;
   const filter = { where: q.where, scope, search: q.search };
 
   const params = new Params();

@@ -6,7 +6,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { addressRow } from "./key.js";
-import { quoteIdent } from "./ident.js";
+import { quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowMembers } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
@@ -34,6 +34,6 @@ export function compileRead(
   const alias = aliases.next();
   const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
   const where = addressRow(table, key, scope, alias, params);
-  const from = `${quoteIdent(table.name)} AS ${quoteIdent(alias)}`;
+  const from = `${tableSql(table)} AS ${quoteIdent(alias)}`;
   return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
 }

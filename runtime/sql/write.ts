@@ -10,7 +10,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
-import { quoteIdent } from "./ident.js";
+import { columnSqlName, tableSql } from "./ident.js";
 import { addressRow } from "./key.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
 import { rowJsonSelect } from "./row.js";
@@ -29,7 +29,7 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
     const col = findColumn(table, name);
     if (col.computed !== undefined)
       throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
-    out.push([quoteIdent(col.name), bindColumnValue(col, value, params)]);
+    out.push([columnSqlName(col), bindColumnValue(col, value, params)]);
   }
   return out;
 }
@@ -61,7 +61,7 @@ export function compileInsert(service: ServiceDescriptor, table: TableDescriptor
     set.length === 0
       ? "DEFAULT VALUES"
       : `(${set.map(([c]) => c).join(", ")}) VALUES (${set.map(([, v]) => v).join(", ")})`;
-  return returningRow(table, `INSERT INTO ${quoteIdent(table.name)} AS "t0" ${body}`, params);
+  return returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" ${body}`, params);
 }
 
 /**
@@ -83,7 +83,7 @@ export function compileUpdate(
   const set = assignments(table, values, params);
   if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
   const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
-  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${changes} WHERE ${addressRow(table, key, scope, "t0", params)}`;
+  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${addressRow(table, key, scope, "t0", params)}`;
   return returningRow(table, write, params);
 }
 
@@ -103,7 +103,7 @@ export function compileDelete(
   void service; // taken for a signature uniform with the other statements; a delete reads no other table
   const params = new Params();
   const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
-  const write = `DELETE FROM ${quoteIdent(table.name)} AS "t0" WHERE ${addressRow(table, key, scope, "t0", params)}`;
+  const write = `DELETE FROM ${tableSql(table)} AS "t0" WHERE ${addressRow(table, key, scope, "t0", params)}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }
 
@@ -125,9 +125,9 @@ export function compileSoftDelete(
   void service; // same signature as compileDelete
   if (table.softDeleteColumn === undefined) throw new Error(`relation "${table.name}" has no soft-delete column`);
   const params = new Params();
-  const marker = quoteIdent(findColumn(table, table.softDeleteColumn).name);
+  const marker = columnSqlName(findColumn(table, table.softDeleteColumn));
   const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
   const live = `"t0".${marker} IS NULL`;
-  const write = `UPDATE ${quoteIdent(table.name)} AS "t0" SET ${marker} = now() WHERE ${addressRow(table, key, scope, "t0", params)} AND ${live}`;
+  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${marker} = now() WHERE ${addressRow(table, key, scope, "t0", params)} AND ${live}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }

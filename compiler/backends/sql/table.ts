@@ -2,7 +2,7 @@
  * One CREATE TABLE statement and the CREATE INDEX statements of its table.
  * Computed columns are SELECT expressions, not storage, and are left out.
  */
-import { quoteIdent } from "../../ident.js";
+import { columnSql, placeSql, quoteIdent } from "../../ident.js";
 import type { ColumnDecl, DefaultValue, IndexDecl, TableDecl } from "../../ir.js";
 import type { SchemaIndex } from "../../schema-index.js";
 import { ddlType, stringLiteral } from "./types.js";
@@ -24,14 +24,14 @@ function defaultClause(value: DefaultValue): string {
   }
 }
 
-/** `REFERENCES "target" ("column")` for a reference, with the resolved target column. */
+/** `REFERENCES "target" ("column")` for a reference, with the resolved target column, by database names. */
 export function referencesClause(index: SchemaIndex, column: ColumnDecl): string | undefined {
   const target = column.ref ? index.refTarget(column.ref) : undefined;
-  return target ? `REFERENCES ${quoteIdent(target.table.name)} (${quoteIdent(target.column.name)})` : undefined;
+  return target ? `REFERENCES ${placeSql(target.table)} (${columnSql(target.column)})` : undefined;
 }
 
 function columnLine(index: SchemaIndex, table: TableDecl, column: ColumnDecl, inlineRef: boolean): string {
-  const parts = [quoteIdent(column.name), ddlType(column.type)];
+  const parts = [columnSql(column), ddlType(column.type, index)];
   if (column.default) parts.push(defaultClause(column.default));
   const inlineKey = table.primaryKey.length === 1 && table.primaryKey[0] === column.name;
   if (inlineKey) parts.push("PRIMARY KEY");
@@ -43,7 +43,10 @@ function columnLine(index: SchemaIndex, table: TableDecl, column: ColumnDecl, in
   return parts.join(" ");
 }
 
-const columnList = (cols: readonly string[]): string => cols.map(quoteIdent).join(", ");
+/** Columns named in the file, as their quoted database names. */
+function columnList(table: TableDecl, cols: readonly string[]): string {
+  return cols.map((c) => quoteIdent(table.columns.find((x) => x.name === c)?.dbName ?? c)).join(", ");
+}
 
 /**
  * `CREATE TABLE` for `table`. References in `deferred` are left for an
@@ -53,18 +56,19 @@ export function createTable(index: SchemaIndex, table: TableDecl, deferred: Read
   const lines = table.columns
     .filter((c) => c.computed === undefined)
     .map((c) => columnLine(index, table, c, !deferred.has(c)));
-  if (table.primaryKey.length > 1) lines.push(`PRIMARY KEY (${columnList(table.primaryKey)})`);
-  for (const unique of table.uniques) lines.push(`UNIQUE (${columnList(unique)})`);
-  return `CREATE TABLE ${quoteIdent(table.name)} (\n${lines.map((l) => `  ${l}`).join(",\n")}\n);`;
+  if (table.primaryKey.length > 1) lines.push(`PRIMARY KEY (${columnList(table, table.primaryKey)})`);
+  for (const unique of table.uniques) lines.push(`UNIQUE (${columnList(table, unique)})`);
+  return `CREATE TABLE ${placeSql(table)} (\n${lines.map((l) => `  ${l}`).join(",\n")}\n);`;
 }
 
-/** The name PostgreSQL itself would pick for an unnamed index: `<table>_<columns>_idx`. */
+/** The name PostgreSQL itself would pick for an unnamed index: `<table>_<columns>_idx`, by database names. */
 export function indexName(table: TableDecl, index: IndexDecl): string {
-  return index.name ?? `${table.name}_${index.columns.join("_")}_idx`;
+  const columns = index.columns.map((c) => table.columns.find((x) => x.name === c)?.dbName ?? c);
+  return index.name ?? `${table.dbName ?? table.name}_${columns.join("_")}_idx`;
 }
 
 /** `CREATE [UNIQUE] INDEX` for one `@@index`; btree is the default and is not spelled out. */
 export function createIndex(table: TableDecl, index: IndexDecl, name: string): string {
   const method = index.using && index.using.toLowerCase() !== "btree" ? ` USING ${index.using.toLowerCase()}` : "";
-  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${quoteIdent(name)} ON ${quoteIdent(table.name)}${method} (${columnList(index.columns)});`;
+  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${quoteIdent(name)} ON ${placeSql(table)}${method} (${columnList(table, index.columns)});`;
 }

@@ -7,11 +7,12 @@
 import { quoteIdent } from "../../ident.js";
 import type { TypeRef } from "../../ir.js";
 import { lookupBuiltin } from "../../pgtypes.js";
+import type { SchemaIndex } from "../../schema-index.js";
 
-/** The DDL spelling of a type reference. */
-export function ddlType(ref: TypeRef): string {
+/** The DDL spelling of a type reference; a declared enum or domain by its database name (`@map`, `@schema`). */
+export function ddlType(ref: TypeRef, index: SchemaIndex): string {
   const builtin = lookupBuiltin(ref.name);
-  const name = builtin ? builtin.name : quoteIdent(ref.name);
+  const name = builtin ? builtin.name : (index.userTypeSql(ref.name) ?? quoteIdent(ref.name));
   const args = ref.args.length > 0 ? `(${ref.args.join(",")})` : "";
   return name + args + "[]".repeat(ref.arrayDims);
 }
