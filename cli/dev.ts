@@ -172,7 +172,7 @@ export default class Dev extends RescCommand {
    * @throws Error saying what is wrong with the data directory or the seed, and what to do
    */
   private async openEmbedded(schema: Schema, flags: DevFlags): Promise<Executor> {
-    const { emitSql } = await import("../compiler/backends/sql/index.js");
+    const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
     const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
     const { DataDirectoryLockedError } = await import("../runtime/exec/data-dir-lock.js");
     const { evolveEmbedded } = await import("./dev/evolve.js");
@@ -193,7 +193,13 @@ export default class Dev extends RescCommand {
         ddl,
         seed,
         log: (l) => this.log(l),
-        migrate: evolveEmbedded(ddl, declaredRenames(schema), flags["accept-data-loss"], (l) => this.log(l)),
+        migrate: evolveEmbedded(
+          ddl,
+          declaredRenames(schema),
+          flags["accept-data-loss"],
+          (l) => this.log(l),
+          schemaNamespaces(schema),
+        ),
       });
       return emb.executor;
     } catch (e) {

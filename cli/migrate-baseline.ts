@@ -30,11 +30,12 @@ export default class MigrateBaseline extends RescCommand {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
     const { migrationsDir, withoutHistory } = await import("./migrate/compare.js");
-    const { emitSql } = await import("../compiler/backends/sql/index.js");
+    const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
     const { readCatalog } = await import("./migrate/catalog.js");
     const { expressibleCatalog } = await import("./pull/expressible.js");
     const { diffCatalogs } = await import("./migrate/diff.js");
     const { scratchStates } = await import("./migrate/scratch.js");
+    const { readPrelude } = await import("./migrate/functions.js");
     const { migrationText, readMigrations, writeNextMigration, checksum } = await import("./migrate/files.js");
     const { recordBaseline } = await import("./migrate/history.js");
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
@@ -49,13 +50,15 @@ export default class MigrateBaseline extends RescCommand {
     // One scratch database gives both what the first migration builds from nothing and what to compare the live
     // database with (a second would double the time: a PGlite start is most of it).
     const db = createPgExecutor({ connectionString: url, max: 2 });
-    const [live, states] = await Promise.all([
-      readCatalog(db, "public")
-        .then((live) => expressibleCatalog(withoutHistory(live)))
-        .catch((e: Error) => this.fail(`cannot read the database: ${e.message}`))
-        .finally(() => db.close()),
-      scratchStates([], emitSql(r.schema)),
+    const schemas = schemaNamespaces(r.schema);
+    const read = Promise.all([readCatalog(db, schemas), readPrelude(db)])
+      .catch((e: Error) => this.fail(`cannot read the database: ${e.message}`))
+      .finally(() => db.close());
+    const [[catalog, prelude], states] = await Promise.all([
+      read,
+      read.then(([, prelude]) => scratchStates([], emitSql(r.schema), schemas, prelude)),
     ]);
+    const live = expressibleCatalog(withoutHistory(catalog), schemas);
     const drift = diffCatalogs(live, states.desired);
     if (drift.length > 0) {
       this.fail([
@@ -64,7 +67,8 @@ export default class MigrateBaseline extends RescCommand {
         "pull it again (resc pull) or change the schema until resc check --database-url passes",
       ]);
     }
-    const steps = diffCatalogs(states.current, states.desired);
+    // The database's own extensions and functions first: a default or check of the schema may call them.
+    const steps = [...prelude.map((sql) => ({ sql })), ...diffCatalogs(states.current, states.desired)];
     const text = migrationText(path.basename(args.file), steps);
     const file = await writeNextMigration(dir, [], flags.name, text);
     try {

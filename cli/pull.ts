@@ -16,7 +16,16 @@ export default class Pull extends RescCommand {
   static override examples = ["<%= config.bin %> pull postgres://postgres@127.0.0.1/pagila --out pagila.resource"];
   static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
   static override flags = {
-    schema: Flags.string({ description: "the PostgreSQL schema (namespace) to describe", default: "public" }),
+    schema: Flags.string({
+      description:
+        "a PostgreSQL schema (namespace) to describe; repeat it or separate by commas for several (default: public)",
+      multiple: true,
+      exclusive: ["all-schemas"],
+    }),
+    "all-schemas": Flags.boolean({
+      description: "describe every schema that holds a table, a view, an enum or a domain",
+      default: false,
+    }),
     out: Flags.string({ description: "write the file here instead of stdout" }),
   };
 
@@ -30,11 +39,12 @@ export default class Pull extends RescCommand {
     if (!url) this.fail(NO_DATABASE_URL);
     let read: Awaited<ReturnType<typeof introspect>>;
     try {
-      read = await introspect(url, flags.schema);
+      const schemas = (flags.schema ?? ["public"]).flatMap((s) => s.split(",")).map((s) => s.trim());
+      read = await introspect(url, flags["all-schemas"] ? "all" : schemas.filter((s) => s !== ""));
     } catch (e) {
       this.fail(`cannot read the database: ${(e as Error).message}`);
     }
-    const pulled = pulledFile(read.catalog, { ...read.extras, schema: flags.schema }, flags.out ?? "pulled.resource");
+    const pulled = pulledFile(read.catalog, read.extras, flags.out ?? "pulled.resource");
     if (!pulled.ok) {
       // A bug of pull, not of the database: show what was produced so it can be reported; nothing is written.
       this.fail(

@@ -28,9 +28,10 @@ export async function migrateEmbedded(
   ddl: string,
   renames: ReadonlyMap<string, string>,
   acceptDataLoss: boolean,
+  schemas: readonly string[] = ["public"],
 ): Promise<EmbeddedMigration> {
-  const live = withoutHistory(await readCatalog(db, "public"));
-  const steps = diffCatalogs(live, await catalogOfDdl(ddl), renames);
+  const live = withoutHistory(await readCatalog(db, schemas));
+  const steps = diffCatalogs(live, await catalogOfDdl(ddl, schemas), renames);
   const losses = steps.flatMap((s) => (s.destructive ? [s.destructive] : []));
   if (losses.length > 0 && !acceptDataLoss) return { refused: losses };
   if (steps.length > 0) await db.script(`BEGIN;\n${steps.map((s) => s.sql).join("\n")}\nCOMMIT;`);
@@ -47,9 +48,10 @@ export function evolveEmbedded(
   renames: ReadonlyMap<string, string>,
   acceptDataLoss: boolean,
   log: (line: string) => void,
+  schemas: readonly string[] = ["public"],
 ): (db: Executor) => Promise<void> {
   return async (db) => {
-    const result = await migrateEmbedded(db, ddl, renames, acceptDataLoss);
+    const result = await migrateEmbedded(db, ddl, renames, acceptDataLoss, schemas);
     if ("refused" in result) {
       throw new EmbeddedDatabaseError(
         `the schema changed in ways that lose data in the embedded database:\n${result.refused.map((s) => `  - ${s}`).join("\n")}\n` +

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { Hono } from "hono";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { emitOpenApi } from "../../compiler/backends/openapi/index.js";
-import { emitSql } from "../../compiler/backends/sql/index.js";
+import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
 import type { Schema } from "../../compiler/ir.js";
 import { SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import type { Executor } from "../../runtime/exec/executor.js";
@@ -43,7 +43,7 @@ async function follow(o: WatchOptions, schema: Schema): Promise<string | undefin
     return missing.length > 0 ? `the database does not match:\n  - ${missing.join("\n  - ")}` : undefined;
   }
   const ddl = emitSql(schema);
-  const result = await migrateEmbedded(o.db, ddl, declaredRenames(schema), o.acceptDataLoss);
+  const result = await migrateEmbedded(o.db, ddl, declaredRenames(schema), o.acceptDataLoss, schemaNamespaces(schema));
   if ("refused" in result) {
     return `the change would lose data:\n${result.refused.map((s) => `  - ${s}`).join("\n")}\nrestart with --accept-data-loss to apply it`;
   }

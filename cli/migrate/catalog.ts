@@ -8,7 +8,29 @@
  * (docs/decisions/1240-migrations.md).
  */
 import { regclassParts } from "../../compiler/backends/sql/sequences.js";
+import { quoteIdent } from "../../compiler/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+
+/** Where an object of the catalog lives: its namespace and its name there, as stored. */
+export interface Placed {
+  /** The namespace (`public`, `billing`). */
+  schema: string;
+  name: string;
+}
+
+/**
+ * How the catalog names an object in keys and messages: `name` in `public`,
+ * `schema.name` elsewhere, so a database in `public` alone reads as it
+ * always did (docs/decisions/1257-database-names.md).
+ */
+export function placedKey(x: Placed): string {
+  return x.schema === "public" ? x.name : `${x.schema}.${x.name}`;
+}
+
+/** An object's quoted SQL name: `"film"` in `public`, `"billing"."invoices"` elsewhere. */
+export function placedSql(x: Placed): string {
+  return x.schema === "public" ? quoteIdent(x.name) : `${quoteIdent(x.schema)}.${quoteIdent(x.name)}`;
+}
 
 /** A column as the catalog has it. */
 export interface CatalogColumn {
@@ -61,16 +83,16 @@ export interface CatalogIndex {
 }
 
 /** A table: its columns in order, constraints and indexes. */
-export interface CatalogTable {
-  name: string;
+export interface CatalogTable extends Placed {
   columns: CatalogColumn[];
   constraints: CatalogConstraint[];
   indexes: CatalogIndex[];
 }
 
 /** A domain over a base type. */
-export interface CatalogDomain {
-  name: string;
+export interface CatalogDomain extends Placed {
+  /** How column types name it (`format_type`): `year`, `"Name"`, `billing.amount`. */
+  spelled: string;
   type: string;
   notNull: boolean;
   default?: string;
@@ -80,9 +102,16 @@ export interface CatalogDomain {
   checkNames: string[];
 }
 
-/** One namespace's tables, enums, domains and sequences, each list sorted by name. */
+/** An enum type and its values in order. */
+export interface CatalogEnum extends Placed {
+  /** How column types name it (`format_type`): `mpaa_rating`, `"Role"`, `billing.status`. */
+  spelled: string;
+  values: string[];
+}
+
+/** The tables, enums, domains and sequences of one or more namespaces, each list sorted by namespace and name. */
 export interface Catalog {
-  enums: { name: string; values: string[] }[];
+  enums: CatalogEnum[];
   domains: CatalogDomain[];
   tables: CatalogTable[];
   /**
@@ -90,7 +119,7 @@ export interface Catalog {
    * serial column's (those come and go with their column). A default
    * `nextval('s')` names one of these (docs/decisions/1250-sequences.md).
    */
-  sequences: string[];
+  sequences: Placed[];
   /**
    * The extensions installed in the database (any namespace), but
    * `plpgsql`, which every database has: a `citext` column or a
@@ -98,6 +127,15 @@ export interface Catalog {
    */
   extensions: string[];
 }
+
+/** One identifier as `pg_get_indexdef` writes it: bare, or double-quoted with quotes doubled. */
+const IDENT = `(?:"(?:[^"]|"")*"|[^\\s."]+)`;
+
+/**
+ * `CREATE [UNIQUE] INDEX <name> ON [ONLY] [<ns>.]<table> ` at the start of an
+ * index definition: what it is called and where, not what it is.
+ */
+export const INDEX_HEAD = new RegExp(`^CREATE (UNIQUE )?INDEX ${IDENT} ON (?:ONLY )?${IDENT}(?:\\.${IDENT})? `);
 
 /** The sequence a `nextval('…'::regclass)` default names, as written there (possibly schema-qualified), or undefined. */
 export function nextvalSequence(expression: string): string | undefined {
@@ -109,35 +147,39 @@ async function rows(db: Executor, text: string, values: string[]): Promise<Recor
 }
 
 /**
- * Reads the catalog of namespace `schema` (default `public`). Views,
+ * Reads the catalog of the namespaces `schemas` (default `public`). Views,
  * partitions' children and functions are not read: the language has no
  * way to say them. Sequences are read by name only (what a `nextval`
- * default needs to exist), never their position.
+ * default needs to exist), never their position. Types and references in
+ * definitions are spelled as the session's search path shows them (read
+ * with `public` on it, names elsewhere come back qualified).
  * @throws the driver's error when the database cannot be queried
  */
-export async function readCatalog(db: Executor, schema = "public"): Promise<Catalog> {
+export async function readCatalog(db: Executor, schemas: string | readonly string[] = "public"): Promise<Catalog> {
+  const list = typeof schemas === "string" ? [schemas] : [...schemas];
+  const schema = `{${list.map((s) => `"${s.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
   const enums = await rows(
     db,
-    `select t.typname as name, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
+    `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
      from pg_type t join pg_namespace n on n.oid = t.typnamespace join pg_enum e on e.enumtypid = t.oid
-     where n.nspname = $1 group by t.typname order by t.typname`,
+     where n.nspname = any($1::text[]) group by n.nspname, t.typname, t.oid order by n.nspname, t.typname`,
     [schema],
   );
   const domains = await rows(
     db,
-    `select t.typname as name, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
+    `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
             t.typdefault as def,
             (select string_agg(pg_get_constraintdef(c.oid), E'\\n' order by pg_get_constraintdef(c.oid))
                from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checks,
             (select string_agg(c.conname, E'\\n' order by pg_get_constraintdef(c.oid))
                from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checknames
      from pg_type t join pg_namespace n on n.oid = t.typnamespace
-     where n.nspname = $1 and t.typtype = 'd' order by t.typname`,
+     where n.nspname = any($1::text[]) and t.typtype = 'd' order by n.nspname, t.typname`,
     [schema],
   );
   const columns = await rows(
     db,
-    `select c.relname as tbl, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+    `select n.nspname as ns, c.relname as tbl, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
             pg_get_expr(d.adbin, d.adrelid) as def,
             (select s.relname from pg_depend dep join pg_class s on s.oid = dep.objid and s.relkind = 'S'
@@ -147,59 +189,61 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
      left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition
-     order by c.relname, a.attnum`,
+     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition
+     order by n.nspname, c.relname, a.attnum`,
     [schema],
   );
   const constraints = await rows(
     db,
-    `select c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
+    `select n.nspname as ns, c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
             f.relname as ftbl, (select fn.nspname from pg_namespace fn where fn.oid = f.relnamespace) as fschema,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
      from pg_constraint k left join pg_class f on f.oid = k.confrelid join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by c.relname, k.conname`,
+     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by n.nspname, c.relname, k.conname`,
     [schema],
   );
   const indexes = await rows(
     db,
-    `select c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
+    `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
             x.indisunique::text as uniq, (x.indpred is not null)::text as partial, (x.indexprs is not null)::text as expr,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(x.indkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as cols
      from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
      join pg_am am on am.oid = i.relam
      join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = $1 and c.relkind in ('r', 'p') and not c.relispartition
+     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition
        and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid and k.conrelid = x.indrelid)
-     order by c.relname, i.relname`,
+     order by n.nspname, c.relname, i.relname`,
     [schema],
   );
 
   const sequences = await rows(
     db,
-    `select s.relname as name
+    `select n.nspname as ns, s.relname as name
      from pg_class s join pg_namespace n on n.oid = s.relnamespace
-     where n.nspname = $1 and s.relkind = 'S'
+     where n.nspname = any($1::text[]) and s.relkind = 'S'
        and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = s.oid
                          and d.refclassid = 'pg_class'::regclass and d.deptype = 'i')
-     order by s.relname`,
+     order by n.nspname, s.relname`,
     [schema],
   );
 
   const extensions = await rows(
     db,
-    `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text is not null order by extname`,
+    `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text[] is not null order by extname`,
     [schema],
   );
 
   const tables = new Map<string, CatalogTable>();
   const serialSequences = new Set<string>();
-  const table = (name: string): CatalogTable => {
-    let t = tables.get(name);
-    if (!t) tables.set(name, (t = { name, columns: [], constraints: [], indexes: [] }));
+  const table = (r: Record<string, string | null>): CatalogTable => {
+    const at: Placed = { schema: r.ns!, name: r.tbl! };
+    const key = placedKey(at);
+    let t = tables.get(key);
+    if (!t) tables.set(key, (t = { ...at, columns: [], constraints: [], indexes: [] }));
     return t;
   };
   for (const r of columns) {
@@ -213,9 +257,9 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     if (r.gen === "s" && r.def !== null) col.generated = r.def;
     else if (r.ownseq !== null && named !== undefined && regclassParts(named).at(-1) === r.ownseq) {
       col.serial = r.ownseq;
-      serialSequences.add(r.ownseq);
+      serialSequences.add(placedKey({ schema: r.ns!, name: r.ownseq }));
     } else if (r.def !== null) col.default = r.def;
-    table(r.tbl!).columns.push(col);
+    table(r).columns.push(col);
   }
   for (const r of constraints) {
     const k: CatalogConstraint = {
@@ -227,15 +271,15 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
     if (r.ftbl)
       k.references = {
         table: r.ftbl,
-        schema: r.fschema ?? schema,
+        schema: r.fschema ?? r.ns!,
         columns: r.fcols ? r.fcols.split("\n") : [],
       };
-    table(r.tbl!).constraints.push(k);
+    table(r).constraints.push(k);
   }
   for (const r of indexes) {
     const def = r.def!;
     // "CREATE [UNIQUE] INDEX name ON [ONLY] ns.tbl USING …" → "[UNIQUE] USING …": what the index is, not what it is called.
-    const shape = def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, "$1");
+    const shape = def.replace(INDEX_HEAD, "$1");
     const ix: CatalogIndex = {
       name: r.name!,
       shape,
@@ -245,13 +289,15 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
       partial: r.partial === "true",
     };
     if (r.expr !== "true" && r.cols) ix.columns = r.cols.split("\n");
-    table(r.tbl!).indexes.push(ix);
+    table(r).indexes.push(ix);
   }
   return {
-    enums: enums.map((r) => ({ name: r.name!, values: r.vals!.split("\n") })),
+    enums: enums.map((r) => ({ schema: r.ns!, name: r.name!, spelled: r.spelled!, values: r.vals!.split("\n") })),
     domains: domains.map((r) => {
       const d: CatalogDomain = {
+        schema: r.ns!,
         name: r.name!,
+        spelled: r.spelled!,
         type: r.type!,
         notNull: r.notnull === "true",
         checks: r.checks ? r.checks.split("\n") : [],
@@ -260,8 +306,10 @@ export async function readCatalog(db: Executor, schema = "public"): Promise<Cata
       if (r.def !== null) d.default = r.def;
       return d;
     }),
-    tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    sequences: sequences.map((r) => r.name!).filter((n) => !serialSequences.has(n)),
+    tables: [...tables.values()].sort((a, b) => a.schema.localeCompare(b.schema) || a.name.localeCompare(b.name)),
+    sequences: sequences
+      .map((r): Placed => ({ schema: r.ns!, name: r.name! }))
+      .filter((s) => !serialSequences.has(placedKey(s))),
     extensions: extensions.map((r) => r.name!),
   };
 }

@@ -4,14 +4,15 @@
  * --database-url`), both as catalog steps.
  */
 import path from "node:path";
-import { emitSql } from "../../compiler/backends/sql/index.js";
+import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
 import type { Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { expressibleCatalog } from "../pull/expressible.js";
-import { readCatalog, type Catalog } from "./catalog.js";
+import { placedKey, readCatalog, type Catalog } from "./catalog.js";
 import { diffCatalogs, type Step } from "./diff.js";
 import { readMigrations, type MigrationFile } from "./files.js";
 import { HISTORY_TABLE } from "./history.js";
+import { readPrelude } from "./functions.js";
 import { catalogOfDdl, scratchStates } from "./scratch.js";
 
 /** The migrations directory of a schema file: `migrations/` beside it, unless given. */
@@ -21,18 +22,21 @@ export function migrationsDir(schemaFile: string, dir?: string): string {
 
 /** `catalog` without resc's own history table. */
 export function withoutHistory(catalog: Catalog): Catalog {
-  return { ...catalog, tables: catalog.tables.filter((t) => t.name !== HISTORY_TABLE) };
+  return { ...catalog, tables: catalog.tables.filter((t) => !(t.name === HISTORY_TABLE && t.schema === "public")) };
 }
 
 /**
- * The renames a schema declares: `table` → old table name
- * (`@@renamed_from`) and `table.column` → old column name (`@renamed_from`).
+ * The renames a schema declares, by database names ({@link placedKey}):
+ * `table` → old table name (`@@renamed_from`, in the same namespace) and
+ * `table.column` → old column name (`@renamed_from`).
  */
 export function declaredRenames(schema: Schema): Map<string, string> {
   const out = new Map<string, string>();
   for (const t of schema.tables) {
-    if (t.renamedFrom !== undefined) out.set(t.name, t.renamedFrom);
-    for (const c of t.columns) if (c.renamedFrom !== undefined) out.set(`${t.name}.${c.name}`, c.renamedFrom);
+    const table = placedKey({ schema: t.schema ?? "public", name: t.dbName ?? t.name });
+    if (t.renamedFrom !== undefined) out.set(table, t.renamedFrom);
+    for (const c of t.columns)
+      if (c.renamedFrom !== undefined) out.set(`${table}.${c.dbName ?? c.name}`, c.renamedFrom);
   }
   return out;
 }
@@ -43,16 +47,17 @@ export async function pendingSteps(
   dir: string,
 ): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
-  const states = await scratchStates(migrations, emitSql(schema));
+  const states = await scratchStates(migrations, emitSql(schema), schemaNamespaces(schema));
   return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
 }
 
 /**
- * The steps that would make the live database (namespace `public`) match `schema`: empty when it does. The
- * live side is read as far as the language can say it (`expressibleCatalog`): what a pulled file leaves out is
- * the database's own and is not drift.
+ * The steps that would make the live database match `schema` in the namespaces it describes
+ * (`public` and every `@@schema`): empty when it does. The live side is read as far as the language can say
+ * it (`expressibleCatalog`): what a pulled file leaves out is the database's own and is not drift.
  */
 export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
-  const live = expressibleCatalog(withoutHistory(await readCatalog(db, "public")));
-  return diffCatalogs(live, await catalogOfDdl(emitSql(schema)));
+  const schemas = schemaNamespaces(schema);
+  const live = expressibleCatalog(withoutHistory(await readCatalog(db, schemas)), schemas);
+  return diffCatalogs(live, await catalogOfDdl(emitSql(schema), schemas, await readPrelude(db)));
 }

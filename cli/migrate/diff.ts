@@ -6,7 +6,17 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogIndex, CatalogTable } from "./catalog.js";
+import {
+  INDEX_HEAD,
+  placedKey,
+  placedSql,
+  type Catalog,
+  type CatalogColumn,
+  type CatalogConstraint,
+  type CatalogIndex,
+  type CatalogTable,
+  type Placed,
+} from "./catalog.js";
 
 /** One statement of a migration. */
 export interface Step {
@@ -51,20 +61,26 @@ function columnDefinition(c: CatalogColumn): string {
 }
 
 const byName = <T extends { name: string }>(xs: readonly T[]): Map<string, T> => new Map(xs.map((x) => [x.name, x]));
+/** Types and tables by {@link placedKey}: one name may be used in two namespaces. */
+const byPlace = <T extends Placed>(xs: readonly T[]): Map<string, T> => new Map(xs.map((x) => [placedKey(x), x]));
 
 /** Constraints keyed by kind and definition: a renamed constraint with the same meaning is no change. */
 const constraintKey = (c: CatalogConstraint): string => `${c.kind}:${c.definition}`;
 
-/** Every sequence of a catalog: the standalone ones and those serial columns own. */
+/** Every sequence of a catalog, by {@link placedKey}: the standalone ones and those serial columns own. */
 function allSequences(catalog: Catalog): Set<string> {
-  const out = new Set(catalog.sequences);
-  for (const t of catalog.tables) for (const c of t.columns) if (c.serial !== undefined) out.add(c.serial);
+  const out = new Set(catalog.sequences.map(placedKey));
+  for (const t of catalog.tables)
+    for (const c of t.columns) if (c.serial !== undefined) out.add(placedKey(serialOf(t, c.serial)));
   return out;
 }
 
+/** A serial column's sequence: in its table's namespace, as PostgreSQL requires of an owned sequence. */
+const serialOf = (table: CatalogTable, sequence: string): Placed => ({ schema: table.schema, name: sequence });
+
 /** `SELECT setval(…)` so the sequence's next value follows the column's largest. */
-function followMax(sequence: string, table: string, column: string): string {
-  return `SELECT setval(${lit(q(sequence))}, coalesce(max(${q(column)}), 0) + 1, false) FROM ${q(table)};`;
+function followMax(sequence: Placed, table: CatalogTable, column: string): string {
+  return `SELECT setval(${lit(placedSql(sequence))}, coalesce(max(${q(column)}), 0) + 1, false) FROM ${placedSql(table)};`;
 }
 
 /**
@@ -73,28 +89,31 @@ function followMax(sequence: string, table: string, column: string): string {
  * key that becomes an identity, or the reverse, is a change of default and
  * never a dropped column (docs/decisions/1250-sequences.md).
  */
-function numberingSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
-  const t = q(table);
+function numberingSteps(table: CatalogTable, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
+  const t = placedSql(table);
+  const label = placedKey(table);
   const c = q(to.name);
   const out: Step[] = [];
   if (from.identity && !to.identity) out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP IDENTITY;` });
   if (from.serial !== undefined && to.serial === undefined) {
     if (to.default === undefined) out.push({ sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;` });
     // Still named by a default somewhere: it stays, owned by nothing; otherwise it goes with the numbering.
-    if (ctx.toSequences.has(from.serial)) out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} OWNED BY NONE;` });
+    const own = serialOf(table, from.serial);
+    if (ctx.toSequences.has(placedKey(own))) out.push({ sql: `ALTER SEQUENCE ${placedSql(own)} OWNED BY NONE;` });
     // Dropped at once: an identity added next must not find it through pg_get_serial_sequence.
-    else out.push({ sql: `DROP SEQUENCE ${q(from.serial)};` });
+    else out.push({ sql: `DROP SEQUENCE ${placedSql(own)};` });
   }
   if (to.serial !== undefined && from.serial === undefined) {
-    if (!ctx.fromSequences.has(to.serial)) {
+    const own = serialOf(table, to.serial);
+    if (!ctx.fromSequences.has(placedKey(own))) {
       const as = to.type === "bigint" ? "" : ` AS ${to.type}`;
       out.push({
-        sql: `CREATE SEQUENCE ${q(to.serial)}${as} OWNED BY ${t}.${c};`,
+        sql: `CREATE SEQUENCE ${placedSql(own)}${as} OWNED BY ${t}.${c};`,
       });
-      out.push({ sql: followMax(to.serial, table, to.name) });
-    } else out.push({ sql: `ALTER SEQUENCE ${q(to.serial)} OWNED BY ${t}.${c};` });
+      out.push({ sql: followMax(own, table, to.name) });
+    } else out.push({ sql: `ALTER SEQUENCE ${placedSql(own)} OWNED BY ${t}.${c};` });
     out.push({
-      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT nextval(${lit(q(to.serial))}::regclass);`,
+      sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT nextval(${lit(placedSql(own))}::regclass);`,
     });
   }
   if (to.identity && !from.identity) {
@@ -103,26 +122,27 @@ function numberingSteps(table: string, from: CatalogColumn, to: CatalogColumn, c
     if (!from.notNull)
       out.push({
         sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`,
-        destructive: `makes ${table}.${to.name} NOT NULL for its identity; fails while a row holds NULL there`,
+        destructive: `makes ${label}.${to.name} NOT NULL for its identity; fails while a row holds NULL there`,
       });
     out.push({
       sql: `ALTER TABLE ${t} ALTER COLUMN ${c} ADD GENERATED ${to.identity === "a" ? "ALWAYS" : "BY DEFAULT"} AS IDENTITY;`,
     });
     out.push({
-      sql: `SELECT setval(pg_get_serial_sequence(${lit(q(table))}, ${lit(to.name)}), coalesce(max(${c}), 0) + 1, false) FROM ${t};`,
+      sql: `SELECT setval(pg_get_serial_sequence(${lit(t)}, ${lit(to.name)}), coalesce(max(${c}), 0) + 1, false) FROM ${t};`,
     });
   }
   return out;
 }
 
-function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
-  const t = q(table);
+function columnSteps(table: CatalogTable, from: CatalogColumn, to: CatalogColumn, ctx: DiffContext): Step[] {
+  const t = placedSql(table);
+  const label = placedKey(table);
   const c = q(to.name);
   const out: Step[] = [];
   if (from.generated !== to.generated) {
     out.push({
       sql: `ALTER TABLE ${t} DROP COLUMN ${c};`,
-      destructive: `recreates column ${table}.${to.name} (its generated expression changed); its values are lost`,
+      destructive: `recreates column ${label}.${to.name} (its generated expression changed); its values are lost`,
     });
     out.push({ sql: `ALTER TABLE ${t} ADD COLUMN ${columnDefinition(to)};` });
     return out;
@@ -132,10 +152,10 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx:
       sql: `ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${to.type} USING ${c}::${to.type};`,
     };
     if (!widens(from.type, to.type))
-      step.destructive = `changes ${table}.${to.name} from ${from.type} to ${to.type}; values that do not convert make it fail, or are cut`;
+      step.destructive = `changes ${label}.${to.name} from ${from.type} to ${to.type}; values that do not convert make it fail, or are cut`;
     out.push(step);
     if (from.serial !== undefined && to.serial !== undefined)
-      out.push({ sql: `ALTER SEQUENCE ${q(from.serial)} AS ${to.type};` });
+      out.push({ sql: `ALTER SEQUENCE ${placedSql(serialOf(table, from.serial))} AS ${to.type};` });
   }
   const numbering = numberingSteps(table, from, to, ctx);
   out.push(...numbering);
@@ -159,7 +179,7 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx:
       to.notNull
         ? {
             sql: `ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`,
-            destructive: `makes ${table}.${to.name} NOT NULL; fails while a row holds NULL there`,
+            destructive: `makes ${label}.${to.name} NOT NULL; fails while a row holds NULL there`,
           }
         : { sql: `ALTER TABLE ${t} ALTER COLUMN ${c} DROP NOT NULL;` },
     );
@@ -170,7 +190,7 @@ function columnSteps(table: string, from: CatalogColumn, to: CatalogColumn, ctx:
 function createTable(t: CatalogTable): string {
   const parts = t.columns.map((c) => `  ${columnDefinition(c)}`);
   for (const k of t.constraints.filter((k) => k.kind !== "f")) parts.push(`  CONSTRAINT ${q(k.name)} ${k.definition}`);
-  return `CREATE TABLE ${q(t.name)} (\n${parts.join(",\n")}\n);`;
+  return `CREATE TABLE ${placedSql(t)} (\n${parts.join(",\n")}\n);`;
 }
 
 /** The buckets of a diff, in the order they are written, and what every part of it needs to see. */
@@ -189,12 +209,12 @@ interface DiffContext {
 
 /** New enums and values first; a removed value or type is destructive. */
 function enumSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
-  const fromEnums = byName(from.enums);
+  const fromEnums = byPlace(from.enums);
   for (const e of to.enums) {
-    const old = fromEnums.get(e.name);
+    const old = fromEnums.get(placedKey(e));
     if (!old) {
       ctx.early.push({
-        sql: `CREATE TYPE ${q(e.name)} AS ENUM (${e.values.map(lit).join(", ")});`,
+        sql: `CREATE TYPE ${placedSql(e)} AS ENUM (${e.values.map(lit).join(", ")});`,
       });
       continue;
     }
@@ -202,39 +222,40 @@ function enumSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
       if (old.values.includes(v)) return;
       const before = e.values.slice(i + 1).find((x) => old.values.includes(x));
       ctx.early.push({
-        sql: `ALTER TYPE ${q(e.name)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};`,
+        sql: `ALTER TYPE ${placedSql(e)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};`,
       });
     });
     const gone = old.values.filter((v) => !e.values.includes(v));
     if (gone.length > 0) {
       ctx.early.push({
-        sql: `-- enum ${e.name}: PostgreSQL cannot drop the values ${gone.join(", ")}; recreate the type by hand`,
-        destructive: `enum ${e.name} loses the values ${gone.join(", ")}`,
+        sql: `-- enum ${placedKey(e)}: PostgreSQL cannot drop the values ${gone.join(", ")}; recreate the type by hand`,
+        destructive: `enum ${placedKey(e)} loses the values ${gone.join(", ")}`,
       });
     }
   }
-  const toEnums = byName(to.enums);
+  const toEnums = byPlace(to.enums);
   for (const e of from.enums)
-    if (!toEnums.has(e.name))
+    if (!toEnums.has(placedKey(e)))
       ctx.late.push({
-        sql: `DROP TYPE ${q(e.name)};`,
-        destructive: `drops enum type ${e.name}`,
+        sql: `DROP TYPE ${placedSql(e)};`,
+        destructive: `drops enum type ${placedKey(e)}`,
       });
 }
 
 function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
-  const fromDomains = byName(from.domains);
+  const fromDomains = byPlace(from.domains);
   for (const d of to.domains) {
-    const old = fromDomains.get(d.name);
-    const create = `CREATE DOMAIN ${q(d.name)} AS ${d.type}${d.default !== undefined ? ` DEFAULT ${d.default}` : ""}${d.notNull ? " NOT NULL" : ""}${d.checks.map((c) => ` ${c}`).join("")};`;
+    const old = fromDomains.get(placedKey(d));
+    const label = placedKey(d);
+    const create = `CREATE DOMAIN ${placedSql(d)} AS ${d.type}${d.default !== undefined ? ` DEFAULT ${d.default}` : ""}${d.notNull ? " NOT NULL" : ""}${d.checks.map((c) => ` ${c}`).join("")};`;
     if (!old) ctx.early.push({ sql: create });
     else if (old.type !== d.type) {
       ctx.early.push({
-        sql: `-- domain ${d.name} changes its base type; PostgreSQL cannot alter that in place: recreate it by hand:\n-- ${create}`,
-        destructive: `domain ${d.name} changes from ${old.type} to ${d.type}`,
+        sql: `-- domain ${label} changes its base type; PostgreSQL cannot alter that in place: recreate it by hand:\n-- ${create}`,
+        destructive: `domain ${label} changes from ${old.type} to ${d.type}`,
       });
     } else {
-      const n = q(d.name);
+      const n = placedSql(d);
       old.checks.forEach((c, i) => {
         if (!d.checks.includes(c))
           ctx.early.push({
@@ -244,7 +265,7 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
       for (const c of d.checks.filter((c) => !old.checks.includes(c))) {
         ctx.early.push({
           sql: `ALTER DOMAIN ${n} ADD ${c};`,
-          destructive: `adds ${c} to domain ${d.name}; fails while a stored value breaks it`,
+          destructive: `adds ${c} to domain ${label}; fails while a stored value breaks it`,
         });
       }
       if (old.default !== d.default)
@@ -257,19 +278,19 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
           d.notNull
             ? {
                 sql: `ALTER DOMAIN ${n} SET NOT NULL;`,
-                destructive: `makes domain ${d.name} NOT NULL; fails while a stored value is NULL`,
+                destructive: `makes domain ${label} NOT NULL; fails while a stored value is NULL`,
               }
             : { sql: `ALTER DOMAIN ${n} DROP NOT NULL;` },
         );
       }
     }
   }
-  const toDomains = byName(to.domains);
+  const toDomains = byPlace(to.domains);
   for (const d of from.domains)
-    if (!toDomains.has(d.name))
+    if (!toDomains.has(placedKey(d)))
       ctx.late.push({
-        sql: `DROP DOMAIN ${q(d.name)};`,
-        destructive: `drops domain ${d.name}`,
+        sql: `DROP DOMAIN ${placedSql(d)};`,
+        destructive: `drops domain ${placedKey(d)}`,
       });
 }
 
@@ -279,8 +300,10 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
  * A serial column's own sequence comes and goes with the column.
  */
 function sequenceSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
-  for (const s of to.sequences) if (!ctx.fromSequences.has(s)) ctx.early.push({ sql: `CREATE SEQUENCE ${q(s)};` });
-  for (const s of from.sequences) if (!ctx.toSequences.has(s)) ctx.late.push({ sql: `DROP SEQUENCE ${q(s)};` });
+  for (const s of to.sequences)
+    if (!ctx.fromSequences.has(placedKey(s))) ctx.early.push({ sql: `CREATE SEQUENCE ${placedSql(s)};` });
+  for (const s of from.sequences)
+    if (!ctx.toSequences.has(placedKey(s))) ctx.late.push({ sql: `DROP SEQUENCE ${placedSql(s)};` });
 }
 
 /**
@@ -302,7 +325,7 @@ function mayFailOnRows(k: CatalogConstraint, added: ReadonlyMap<string, CatalogC
 }
 
 function constraintSteps(
-  table: string,
+  table: CatalogTable,
   old: CatalogTable,
   t: CatalogTable,
   added: ReadonlyMap<string, CatalogColumn>,
@@ -313,19 +336,19 @@ function constraintSteps(
   for (const [key, k] of oldKeys) {
     if (!newKeys.has(key))
       ctx.dropConstraints.push({
-        sql: `ALTER TABLE ${q(table)} DROP CONSTRAINT ${q(k.name)};`,
+        sql: `ALTER TABLE ${placedSql(table)} DROP CONSTRAINT ${q(k.name)};`,
       });
   }
   for (const [key, k] of newKeys) {
     if (oldKeys.has(key)) continue;
     const step: Step = {
-      sql: `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
+      sql: `ALTER TABLE ${placedSql(table)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
     };
     if (mayFailOnRows(k, added)) {
       step.destructive =
         k.kind === "f"
-          ? `adds ${k.definition} to ${table}; fails while a row refers to a missing one`
-          : `adds ${k.definition} to ${table}; fails while existing rows break it`;
+          ? `adds ${k.definition} to ${placedKey(table)}; fails while a row refers to a missing one`
+          : `adds ${k.definition} to ${placedKey(table)}; fails while existing rows break it`;
     }
     (k.kind === "f" ? ctx.addForeign : ctx.addConstraints).push(step);
   }
@@ -337,24 +360,26 @@ function constraintSteps(
  * constraint.
  */
 function createIndexStep(
-  table: string,
+  table: CatalogTable,
   ix: CatalogIndex,
   ctx: DiffContext,
   added?: ReadonlyMap<string, CatalogColumn>,
 ): void {
-  const step: Step = { sql: `${ix.definition.replace(/ ON (ONLY )?\S+ /, ` ON ${q(table)} `)};` };
+  const step: Step = {
+    sql: `${ix.definition.replace(INDEX_HEAD, (_all, unique: string | undefined) => `CREATE ${unique ?? ""}INDEX ${q(ix.name)} ON ${placedSql(table)} `)};`,
+  };
   if (!ix.unique) {
     ctx.indexes.push(step);
     return;
   }
   const key: CatalogConstraint = { name: ix.name, kind: "u", definition: ix.shape, columns: ix.columns ?? [] };
   if (added !== undefined && mayFailOnRows(key, added))
-    step.destructive = `adds unique index ${ix.name} to ${table}; fails while existing rows repeat a value`;
+    step.destructive = `adds unique index ${ix.name} to ${placedKey(table)}; fails while existing rows repeat a value`;
   ctx.addConstraints.push(step);
 }
 
 function indexSteps(
-  table: string,
+  table: CatalogTable,
   old: CatalogTable,
   t: CatalogTable,
   added: ReadonlyMap<string, CatalogColumn>,
@@ -362,7 +387,8 @@ function indexSteps(
 ): void {
   const oldIx = new Map(old.indexes.map((i) => [i.shape, i]));
   const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
-  for (const [shape, i] of oldIx) if (!newIx.has(shape)) ctx.indexes.push({ sql: `DROP INDEX ${q(i.name)};` });
+  for (const [shape, i] of oldIx)
+    if (!newIx.has(shape)) ctx.indexes.push({ sql: `DROP INDEX ${placedSql({ schema: old.schema, name: i.name })};` });
   for (const [shape, i] of newIx) if (!oldIx.has(shape)) createIndexStep(table, i, ctx, added);
 }
 
@@ -370,9 +396,9 @@ function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
   ctx.tablesNew.push({ sql: createTable(t) });
   for (const k of t.constraints.filter((k) => k.kind === "f"))
     ctx.addForeign.push({
-      sql: `ALTER TABLE ${q(t.name)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
+      sql: `ALTER TABLE ${placedSql(t)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
     });
-  for (const ix of t.indexes) createIndexStep(t.name, ix, ctx);
+  for (const ix of t.indexes) createIndexStep(t, ix, ctx);
 }
 
 /** Columns of a kept table: renamed, added, changed, dropped. Returns the columns added. */
@@ -387,34 +413,34 @@ function tableColumnSteps(
   const added = new Map<string, CatalogColumn>();
   for (const c of t.columns) {
     let prev = oldCols.get(c.name);
-    const wasCol = renames.get(`${t.name}.${c.name}`);
+    const wasCol = renames.get(`${placedKey(t)}.${c.name}`);
     if (!prev && wasCol !== undefined && oldCols.has(wasCol)) {
       prev = oldCols.get(wasCol)!;
       seen.add(wasCol);
       ctx.columns.push({
-        sql: `ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(wasCol)} TO ${q(c.name)};`,
+        sql: `ALTER TABLE ${placedSql(t)} RENAME COLUMN ${q(wasCol)} TO ${q(c.name)};`,
       });
     }
     if (!prev) {
       const step: Step = {
-        sql: `ALTER TABLE ${q(t.name)} ADD COLUMN ${columnDefinition(c)};`,
+        sql: `ALTER TABLE ${placedSql(t)} ADD COLUMN ${columnDefinition(c)};`,
       };
       const filled = c.default !== undefined || c.identity || c.serial !== undefined || c.generated !== undefined;
       if (c.notNull && !filled) {
-        step.destructive = `adds NOT NULL column ${t.name}.${c.name} without a default; fails while the table holds rows`;
+        step.destructive = `adds NOT NULL column ${placedKey(t)}.${c.name} without a default; fails while the table holds rows`;
       }
       ctx.columns.push(step);
       added.set(c.name, c);
       continue;
     }
     seen.add(c.name);
-    ctx.columns.push(...columnSteps(t.name, { ...prev, name: c.name }, c, ctx));
+    ctx.columns.push(...columnSteps(t, { ...prev, name: c.name }, c, ctx));
   }
   for (const c of old.columns) {
     if (!seen.has(c.name) && !t.columns.some((x) => x.name === c.name)) {
       ctx.late.push({
-        sql: `ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)};`,
-        destructive: `drops column ${t.name}.${c.name} and its values`,
+        sql: `ALTER TABLE ${placedSql(t)} DROP COLUMN ${q(c.name)};`,
+        destructive: `drops column ${placedKey(t)}.${c.name} and its values`,
       });
     }
   }
@@ -426,7 +452,8 @@ function tableColumnSteps(
  * docs/decisions/1240-migrations.md: types and sequences, dropped
  * constraints, new tables, columns, new constraints, foreign keys,
  * indexes, then what goes away.
- * @param renames `table.column` → the old column name, and `table` → the old table name, from `@renamed_from`
+ * @param renames by database names ({@link placedKey}): `table.column` → the old column name, and `table` → the
+ *   old table name (in the same namespace), from `@renamed_from`
  */
 export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
   const ctx: DiffContext = {
@@ -445,35 +472,42 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
   // One the schema no longer needs is left installed: something outside the schema may use it.
   for (const e of to.extensions)
     if (!from.extensions.includes(e)) ctx.early.push({ sql: `CREATE EXTENSION IF NOT EXISTS ${q(e)};` });
+  // A namespace the target uses and the source has nothing in is made first; one left empty is never dropped.
+  const used = (c: Catalog): Set<string> =>
+    new Set([...c.enums, ...c.domains, ...c.tables, ...c.sequences].map((x) => x.schema));
+  const had = used(from);
+  for (const ns of used(to))
+    if (ns !== "public" && !had.has(ns)) ctx.early.push({ sql: `CREATE SCHEMA IF NOT EXISTS ${q(ns)};` });
   enumSteps(from, to, ctx);
   domainSteps(from, to, ctx);
   sequenceSteps(from, to, ctx);
   const lateSequences = ctx.late.splice(0);
 
-  const fromTables = byName(from.tables);
+  const fromTables = byPlace(from.tables);
   const renamedTables = new Set<string>();
   for (const t of to.tables) {
-    let old = fromTables.get(t.name);
-    const was = renames.get(t.name);
+    let old = fromTables.get(placedKey(t));
+    const wasName = renames.get(placedKey(t));
+    const was = wasName !== undefined ? placedKey({ schema: t.schema, name: wasName }) : undefined;
     if (!old && was !== undefined && fromTables.has(was)) {
       old = fromTables.get(was)!;
       renamedTables.add(was);
-      ctx.early.push({ sql: `ALTER TABLE ${q(was)} RENAME TO ${q(t.name)};` });
+      ctx.early.push({ sql: `ALTER TABLE ${placedSql(old)} RENAME TO ${q(t.name)};` });
     }
     if (!old) {
       newTableSteps(t, ctx);
       continue;
     }
     const added = tableColumnSteps(old, t, renames, ctx);
-    constraintSteps(t.name, old, t, added, ctx);
-    indexSteps(t.name, old, t, added, ctx);
+    constraintSteps(t, old, t, added, ctx);
+    indexSteps(t, old, t, added, ctx);
   }
-  const toTables = byName(to.tables);
+  const toTables = byPlace(to.tables);
   for (const t of from.tables) {
-    if (!toTables.has(t.name) && !renamedTables.has(t.name))
+    if (!toTables.has(placedKey(t)) && !renamedTables.has(placedKey(t)))
       ctx.late.unshift({
-        sql: `DROP TABLE ${q(t.name)};`,
-        destructive: `drops table ${t.name} and its rows`,
+        sql: `DROP TABLE ${placedSql(t)};`,
+        destructive: `drops table ${placedKey(t)} and its rows`,
       });
   }
   return [

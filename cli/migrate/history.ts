@@ -69,11 +69,16 @@ export async function migrationStatus(url: string, files: readonly MigrationFile
   }
 }
 
-/** The number of tables in namespace `public` other than the history table: what a deploy would build over. */
+/**
+ * The number of tables a user made, in any namespace (a schema may place its tables with `@@schema`), other
+ * than the history table: what a deploy would build over.
+ */
 async function tablesOutsideHistory(client: pg.Client): Promise<number> {
   const r = await client.query<{ n: string }>(
     `SELECT count(*)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-     WHERE s.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> $1`,
+     WHERE s.nspname !~ '^pg_' AND s.nspname <> 'information_schema' AND c.relkind IN ('r', 'p')
+       AND NOT c.relispartition AND NOT (s.nspname = 'public' AND c.relname = $1)
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`,
     [HISTORY_TABLE],
   );
   return Number(r.rows[0]?.n ?? 0);

@@ -10,10 +10,10 @@
  * (docs/decisions/1256-pull-hides-secrets.md). `resc migrate diff`
  * compares two states resc built and does not use it.
  */
-import type { Catalog, CatalogConstraint, CatalogTable } from "../migrate/catalog.js";
+import { placedKey, type Catalog, type CatalogConstraint, type CatalogTable, type Placed } from "../migrate/catalog.js";
 import { nextvalSequence } from "../migrate/catalog.js";
 import { regclassParts } from "../../compiler/backends/sql/sequences.js";
-import { ident, resourceType, typeIdent } from "./render.js";
+import { nameBook, resourceType } from "./naming.js";
 
 /** `FOREIGN KEY (a) REFERENCES t(id) ON DELETE CASCADE DEFERRABLE` → `FOREIGN KEY (a) REFERENCES t(id)`. */
 function referenceOnly(definition: string): string {
@@ -21,24 +21,27 @@ function referenceOnly(definition: string): string {
 }
 
 /**
- * `live` (read from namespace `schema`) without what the language cannot
- * say, by the rules `resc pull` applies when it writes the file
- * (cli/pull/render.ts).
+ * `live` (read from the namespaces `schemas`) without what the language
+ * cannot say, by the rules `resc pull` applies when it writes the file
+ * (cli/pull/render.ts). Every name can be said (`@map`, `@@schema`,
+ * docs/decisions/1257-database-names.md); a domain's NOT NULL and default
+ * cannot, so they are read as absent.
  */
-export function expressibleCatalog(live: Catalog, schema = "public"): Catalog {
-  const enums = live.enums.filter((e) => typeIdent(e.name));
-  const userTypes = new Set([...enums.map((e) => e.name), ...live.domains.map((d) => d.name)]);
-  const domains = live.domains.filter((d) => typeIdent(d.name) && resourceType(d.type, userTypes) !== undefined);
-  const kept = new Set([...enums.map((e) => e.name), ...domains.map((d) => d.name)]);
-  const tableNames = new Set(live.tables.map((t) => t.name).filter(ident));
+export function expressibleCatalog(live: Catalog, schemas: readonly string[] = ["public"]): Catalog {
+  const described = new Set(schemas);
+  const names = nameBook(live);
+  const unsaid = new Set(
+    live.domains.filter((d) => resourceType(d.type, names.types) === undefined).map((d) => d.spelled),
+  );
+  const domains = live.domains
+    .filter((d) => !unsaid.has(d.spelled))
+    .map(({ default: _unsaid, ...d }) => ({ ...d, notNull: false }));
+  const kept = new Map([...names.types].filter(([spelled]) => !unsaid.has(spelled)));
+  const tableKeys = new Set(live.tables.map((t) => placedKey(t)));
   const tables: CatalogTable[] = [];
   for (const t of live.tables) {
-    if (!tableNames.has(t.name)) continue;
     const columns = t.columns.filter(
-      (c) =>
-        ident(c.name) &&
-        c.generated === undefined &&
-        (c.serial !== undefined || resourceType(c.type, kept) !== undefined),
+      (c) => c.generated === undefined && (c.serial !== undefined || resourceType(c.type, kept) !== undefined),
     );
     const has = new Set(columns.map((c) => c.name));
     const all = (cols: readonly string[]): boolean => cols.length > 0 && cols.every((c) => has.has(c));
@@ -56,23 +59,26 @@ export function expressibleCatalog(live: Catalog, schema = "public"): Catalog {
         r &&
         k.columns.length === 1 &&
         all(k.columns) &&
-        r.schema === schema &&
-        tableNames.has(r.table)
+        described.has(r.schema) &&
+        tableKeys.has(placedKey({ schema: r.schema, name: r.table }))
       )
         constraints.push({ ...k, definition: referenceOnly(k.definition) });
     }
     const indexes = t.indexes.filter((ix) => ix.columns !== undefined && !ix.partial && all(ix.columns));
     tables.push({ ...t, columns, constraints, indexes });
   }
-  // A standalone sequence is said only through a default that names it.
+  // A standalone sequence is said only through a default that names it (in the search path, or qualified).
   const named = new Set(
     tables.flatMap((t) =>
       t.columns.flatMap((c) => {
         const literal = c.default !== undefined ? nextvalSequence(c.default) : undefined;
-        return literal !== undefined ? [regclassParts(literal).at(-1)] : [];
+        if (literal === undefined) return [];
+        const parts = regclassParts(literal);
+        const at: Placed = { schema: parts.length > 1 ? parts[0]! : "public", name: parts.at(-1)! };
+        return [placedKey(at)];
       }),
     ),
   );
-  const sequences = live.sequences.filter((s) => named.has(s));
-  return { ...live, enums, domains, tables, sequences };
+  const sequences = live.sequences.filter((s) => named.has(placedKey(s)));
+  return { ...live, domains, tables, sequences };
 }

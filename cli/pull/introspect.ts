@@ -9,17 +9,31 @@ import { readCatalog, type Catalog } from "../migrate/catalog.js";
 import { HISTORY_TABLE } from "../migrate/history.js";
 import type { Extras } from "./render.js";
 
+/** Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`. */
+const USER_NAMESPACES = `SELECT n.nspname AS n FROM pg_namespace n
+  WHERE n.nspname !~ '^pg_' AND n.nspname <> 'information_schema'
+    AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = n.oid AND d.deptype = 'e')
+    AND (EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm'))
+      OR EXISTS (SELECT 1 FROM pg_type t WHERE t.typnamespace = n.oid AND t.typtype IN ('e', 'd')))
+  ORDER BY n.nspname = 'public' DESC, n.nspname`;
+
 /**
- * Connects to `url`, reads namespace `schema` with it first on the search
- * path (so names come back unqualified), and disconnects.
+ * Connects to `url`, reads the namespaces `schemas` (`"all"`: every
+ * namespace that holds a table, a view, an enum or a domain) with `public`
+ * alone on the search path, so names elsewhere come back qualified as the
+ * drift gate reads them, and disconnects.
+ * @returns the catalog, what pull reports as left out, and the namespaces read
  * @throws the driver's error when the database cannot be reached or read
  */
-export async function introspect(url: string, schema: string): Promise<{ catalog: Catalog; extras: Extras }> {
+export async function introspect(
+  url: string,
+  schemas: readonly string[] | "all",
+): Promise<{ catalog: Catalog; extras: Extras; schemas: string[] }> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", () => {});
   await client.connect();
   try {
-    await client.query(`SELECT set_config('search_path', $1, false)`, [`"${schema.replace(/"/g, '""')}"`]);
+    await client.query(`SELECT set_config('search_path', 'public', false)`);
     const db: Executor = {
       query: async (stmt) => {
         const r = await client.query(stmt.text, stmt.values);
@@ -31,22 +45,27 @@ export async function introspect(url: string, schema: string): Promise<{ catalog
       },
       close: async () => {},
     };
-    const catalog = await readCatalog(db, schema);
-    catalog.tables = catalog.tables.filter((t) => t.name !== HISTORY_TABLE);
+    const read =
+      schemas === "all" ? (await client.query<{ n: string }>(USER_NAMESPACES)).rows.map((r) => r.n) : [...schemas];
+    const catalog = await readCatalog(db, read);
+    catalog.tables = catalog.tables.filter((t) => !(t.name === HISTORY_TABLE && t.schema === "public"));
+    const where = "s.nspname = ANY($1::text[])";
+    const qualified = (rel: string): string =>
+      `CASE WHEN s.nspname = 'public' THEN ${rel} ELSE s.nspname || '.' || ${rel} END`;
     const views = await client.query<{ n: string }>(
-      `SELECT c.relname AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-       WHERE s.nspname = $1 AND c.relkind IN ('v', 'm') ORDER BY 1`,
-      [schema],
+      `SELECT ${qualified("c.relname")} AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+       WHERE ${where} AND c.relkind IN ('v', 'm') ORDER BY 1`,
+      [read],
     );
     const triggers = await client.query<{ n: string }>(
-      `SELECT c.relname || '.' || t.tgname AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND NOT t.tgisinternal ORDER BY 1`,
-      [schema],
+      `SELECT ${qualified("c.relname")} || '.' || t.tgname AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE ${where} AND NOT t.tgisinternal ORDER BY 1`,
+      [read],
     );
     const functions = await client.query<{ n: string }>(
       `SELECT count(*)::text AS n FROM pg_proc p JOIN pg_namespace s ON s.oid = p.pronamespace
-       WHERE s.nspname = $1 AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
-      [schema],
+       WHERE ${where} AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
+      [read],
     );
     return {
       catalog,
@@ -54,7 +73,9 @@ export async function introspect(url: string, schema: string): Promise<{ catalog
         views: views.rows.map((r) => r.n),
         triggers: triggers.rows.map((r) => r.n),
         functions: Number(functions.rows[0]?.n ?? 0),
+        schemas: read,
       },
+      schemas: read,
     };
   } finally {
     await client.end();

@@ -1,13 +1,25 @@
 /**
- * A catalog as `.resource` text (`resc pull`, issue #11 §2): enums,
- * domains with their checks, tables with types, nullability, defaults,
- * keys, references (relation and inverse names from the column names),
- * checks and indexes, and a read-only resource per table. What the
- * language cannot say is left out with a `//` comment naming it and why,
- * and listed for stderr (docs/decisions/1200-pull.md).
+ * A catalog as `.resource` text (`resc pull`): enums, domains with their
+ * checks, tables with types, nullability, defaults, keys, references
+ * (relation and inverse names from the column names), checks and indexes,
+ * and a read-only resource per table. Names the language cannot write as
+ * they are get a plain name and keep theirs with `@map`/`@@map`; tables of
+ * a namespace other than `public` say it with `@@schema`
+ * (docs/decisions/1257-database-names.md). What the language cannot say is
+ * left out with a `//` comment naming it and why, and listed for stderr
+ * (docs/decisions/1200-pull.md).
  */
-import { lookupBuiltin } from "../../compiler/pgtypes.js";
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogIndex, CatalogTable } from "../migrate/catalog.js";
+import {
+  placedKey,
+  type Catalog,
+  type CatalogColumn,
+  type CatalogConstraint,
+  type CatalogIndex,
+  type CatalogTable,
+  type Placed,
+} from "../migrate/catalog.js";
+import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
+import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
 import { secretReason } from "./secrets.js";
 
 /** Objects of the database the catalog does not hold but `pull` reports as left out. */
@@ -15,8 +27,8 @@ export interface Extras {
   views: string[];
   triggers: string[];
   functions: number;
-  /** The namespace described (default `public`): a reference to a table of another one is left out. */
-  schema?: string;
+  /** The namespaces described (default `public`): a reference to a table of another one is left out. */
+  schemas?: readonly string[];
   /**
    * Tables to leave out whole, with why: `resc pull` re-renders without a
    * table whose declaration the compiler refused, so the file it writes
@@ -31,22 +43,11 @@ export interface Rendered {
   leftOut: string[];
 }
 
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-const KEYWORDS = new Set(["api", "generate", "enum", "domain", "table", "resource", "security"]);
 /** Nullable time columns whose non-null value marks a row removed (Rails' paranoia and discard, Laravel, Django). */
 const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
 /** Boolean flags that mark a row removed: not a `@soft_delete` (their value is never null), so the table is scoped. */
 const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
 
-/**
- * Whether `s` can name a table or a column as written: plain lowercase. The language's keywords are names there
- * (`table resource { domain text? }` parses), so a column named `table` or `domain` is pulled.
- */
-export const ident = (s: string): boolean => IDENT.test(s);
-/** Whether `s` can name an enum or a domain: plain lowercase and no keyword, since a column's type is read there. */
-export const typeIdent = (s: string): boolean => IDENT.test(s) && !KEYWORDS.has(s);
-/** Enum values may be any identifier, upper case included (`G`, `PG`); others are quoted. */
-const bareValue = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !KEYWORDS.has(s);
 const str = (s: string): string => JSON.stringify(s);
 
 /** `CHECK ((x > 0))` → `(x > 0)`: the condition `@check` takes. */
@@ -54,23 +55,12 @@ function checkCondition(def: string): string {
   return def.replace(/^CHECK \((.*)\)$/s, "$1");
 }
 
-/** The language's spelling of a catalog type, or undefined when it has none. */
-export function resourceType(formatted: string, userTypes: ReadonlySet<string>): string | undefined {
-  let t = formatted;
-  let arr = "";
-  while (t.endsWith("[]")) {
-    arr += "[]";
-    t = t.slice(0, -2);
-  }
-  if (userTypes.has(t)) return typeIdent(t) ? t + arr : undefined;
-  const tz = /^(timestamp|time)(\(\d+\))? with(out)? time zone$/.exec(t);
-  if (tz) return `${tz[1]}${tz[3] ? "" : "tz"}${tz[2] ?? ""}${arr}`;
-  const m = /^([a-z ]+?)(\([0-9, ]*\))?$/.exec(t);
-  if (!m) return undefined;
-  const b = lookupBuiltin(m[1]!);
-  if (!b) return undefined;
-  const name = b.name === "double precision" ? "float8" : b.name;
-  return `${name}${b.takesModifiers && m[2] ? m[2].replace(/\s+/g, "") : ""}${arr}`;
+/** ` @map("Db")` when the database name differs from the language name, and ` @schema("ns")` outside `public`. */
+function placement(x: Placed, name: string, block: "@" | "@@"): string[] {
+  const out: string[] = [];
+  if (x.name !== name) out.push(`${block}map(${str(x.name)})`);
+  if (x.schema !== "public") out.push(`${block}schema(${str(x.schema)})`);
+  return out;
 }
 
 /** The serial type of each integer type: a column numbered from the sequence it owns. */
@@ -83,8 +73,10 @@ function defaultAttr(c: CatalogColumn, enumValues: ReadonlyMap<string, string[]>
   if (d === undefined) return undefined;
   // A nextval on a sequence the column does not own stays that sequence (a serial column has no
   // default here: its type says it, docs/decisions/1250-sequences.md); it falls through to sql(…).
-  if (/^-?\d+(\.\d+)?$/.test(d) || d === "true" || d === "false") return `@default(${d})`;
-  if (/^\(?-\d+(\.\d+)?\)?$/.test(d)) return `@default(${d.replace(/[()]/g, "")})`;
+  // A number the language reads back as written (`0`, `1.5`); `0.00` would come back `0`, so it stays SQL.
+  const number = d.replace(/^\((-.*)\)$/, "$1");
+  if (/^-?\d+(\.\d+)?$/.test(number) && String(Number(number)) === number) return `@default(${number})`;
+  if (d === "true" || d === "false") return `@default(${d})`;
   if (d === "NULL") return undefined;
   if (/^[a-z_][a-z0-9_]*\(\)$/.test(d)) return `@default(${d})`;
   const lit = /^'((?:[^']|'')*)'::(.+)$/.exec(d);
@@ -117,7 +109,8 @@ function shapeOf(t: CatalogTable): TableShape {
   const indexedFirst = new Set<string>();
   const gin = new Set<string>();
   for (const k of t.constraints)
-    if ((k.kind === "p" || k.kind === "u" || k.kind === "f") && k.columns[0]) indexedFirst.add(k.columns[0]);
+    // A key or unique constraint has an index; a foreign key has none of its own.
+    if ((k.kind === "p" || k.kind === "u") && k.columns[0]) indexedFirst.add(k.columns[0]);
   for (const ix of t.indexes) {
     if (!ix.columns || ix.partial) continue;
     if (ix.method === "btree") indexedFirst.add(ix.columns[0]!);
@@ -127,8 +120,8 @@ function shapeOf(t: CatalogTable): TableShape {
 }
 
 /**
- * Renders `catalog` (read from namespace `schema`) as `.resource` text,
- * not yet formatted.
+ * Renders `catalog` (read from the namespaces `extras.schemas`) as
+ * `.resource` text, not yet formatted.
  */
 export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   const leftOut: string[] = [];
@@ -137,105 +130,124 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     leftOut.push(`${what}: ${why}`);
     out.push(`// left out: ${what}: ${why}`);
   };
-  const enumValues = new Map(catalog.enums.map((e) => [e.name, e.values]));
-  const userTypes = new Set([...catalog.enums.map((e) => e.name), ...catalog.domains.map((d) => d.name)]);
-  const tableNames = new Set(catalog.tables.map((t) => t.name).filter((n) => ident(n) && !extras.exclude?.has(n)));
+  const names = nameBook(catalog);
+  const enumValues = new Map(catalog.enums.map((e) => [e.spelled, e.values]));
+  const described = new Set(extras.schemas ?? ["public"]);
+  const tableNames = new Set(
+    catalog.tables.filter((t) => !extras.exclude?.has(names.table(t))).map((t) => placedKey(t)),
+  );
 
   for (const v of extras.views) skip(`view ${v}`, "the language describes tables only");
   for (const tr of extras.triggers)
     skip(`trigger ${tr}`, "triggers are the database's own behaviour; they keep running");
   if (extras.functions > 0)
-    skip(`${extras.functions} function(s)`, "functions are not described; defaults and checks may still call them");
+    skip(
+      `${extras.functions} function(s)`,
+      "functions are not described; defaults and checks may still call them (a baseline migration recreates them)",
+    );
+  const used = extensionsUsed(
+    catalog.tables.flatMap((t) => t.columns.map((c) => c.type.replace(/(\[\])+$/, "").replace(/\(.*\)$/, ""))),
+    catalog.tables.flatMap((t) => [
+      ...t.columns.flatMap((c) => (c.default !== undefined ? [c.default] : [])),
+      ...t.constraints.filter((k) => k.kind === "c").map((k) => k.definition),
+    ]),
+  );
+  for (const e of catalog.extensions)
+    if (!used.includes(e))
+      skip(`extension ${e}`, "nothing described needs it, so resc sql does not create it; it stays installed");
   if (out.length > 0) out.push("");
 
   for (const e of catalog.enums) {
-    if (!typeIdent(e.name)) {
-      skip(`enum ${e.name}`, "its name is not a plain lowercase identifier");
-      continue;
-    }
-    out.push(`enum ${e.name} { ${e.values.map((v) => (bareValue(v) ? v : str(v))).join(" ")} }`, "");
+    const name = names.types.get(e.spelled)!;
+    const head = [`enum ${name}`, ...placement(e, name, "@")].join(" ");
+    out.push(`${head} { ${e.values.map((v) => (bareValue(v) ? v : str(v))).join(" ")} }`, "");
   }
   for (const d of catalog.domains) {
-    const base = resourceType(d.type, userTypes);
-    if (!typeIdent(d.name) || base === undefined) {
-      skip(
-        `domain ${d.name}`,
-        base === undefined
-          ? `its base type ${d.type} has no spelling in the language`
-          : "its name is not a plain lowercase identifier",
-      );
+    const base = resourceType(d.type, names.types);
+    if (base === undefined) {
+      skip(`domain ${placedKey(d)}`, `its base type ${d.type} has no spelling in the language`);
       continue;
     }
-    const checks = d.checks.map((c) => ` @check(${str(checkCondition(c))})`).join("");
-    out.push(`domain ${d.name} ${base}${checks}`, "");
+    const name = names.types.get(d.spelled)!;
+    const checks = d.checks.map((c) => `@check(${str(checkCondition(c))})`);
+    if (d.notNull || d.default !== undefined) {
+      // The language's domain has neither: the database keeps them (the drift gate does not compare them).
+      const what = [d.notNull ? "NOT NULL" : "", d.default !== undefined ? `DEFAULT ${d.default}` : ""];
+      const why = "a domain of the language has no NOT NULL or default; the database keeps it";
+      out.push(`// left out: ${what.filter(Boolean).join(" and ")} of domain ${placedKey(d)}: ${why}`);
+      leftOut.push(`${what.filter(Boolean).join(" and ")} of domain ${placedKey(d)}: ${why}`);
+    }
+    out.push([`domain ${name} ${base}`, ...checks, ...placement(d, name, "@")].join(" "), "");
   }
 
-  // Inverse names per target table, unique within it.
+  // Inverse names per target table (by its key), unique within it.
   const inverseNames = new Map<string, Set<string>>();
-  const inverseOf = (fk: CatalogConstraint, from: string): string => {
-    const target = fk.references!.table;
-    const used =
-      inverseNames.get(target) ?? new Set(catalog.tables.find((t) => t.name === target)?.columns.map((c) => c.name));
-    inverseNames.set(target, used);
-    let name = used.has(from) ? `${from}_by_${relationName(fk.columns[0]!)}` : from;
+  const inverseOf = (target: CatalogTable, from: string, column: string): string => {
+    const key = placedKey(target);
+    const used = inverseNames.get(key) ?? new Set(target.columns.map((c) => names.column(target, c.name)));
+    inverseNames.set(key, used);
+    let name = used.has(from) ? `${from}_by_${relationName(column)}` : from;
     for (let n = 2; used.has(name); n++) name = `${from}_${n}`;
     used.add(name);
     return name;
   };
+  const byKey = new Map(catalog.tables.map((t) => [placedKey(t), t]));
+  /** The described table a foreign key refers to, or undefined when it lies outside what is pulled. */
+  const targetOf = (k: CatalogConstraint): CatalogTable | undefined => {
+    const r = k.references;
+    if (!r || !described.has(r.schema)) return undefined;
+    const key = placedKey({ schema: r.schema, name: r.table });
+    return tableNames.has(key) ? byKey.get(key) : undefined;
+  };
 
-  const home = extras.schema ?? "public";
   for (const t of catalog.tables) {
-    if (!ident(t.name)) {
-      skip(`table ${t.name}`, "its name is not a plain lowercase identifier");
-      continue;
-    }
-    const excluded = extras.exclude?.get(t.name);
+    const tname = names.table(t);
+    const col = (c: string): string => names.column(t, c);
+    const excluded = extras.exclude?.get(tname);
     if (excluded !== undefined) {
-      skip(`table ${t.name}`, excluded);
+      skip(`table ${placedKey(t)}`, excluded);
       continue;
     }
     const s = shapeOf(t);
     const body: string[] = [];
     const kept = new Set<string>();
-    const relations = new Set<string>(t.columns.map((c) => c.name));
+    const relations = new Set<string>(t.columns.map((c) => col(c.name)));
     for (const c of t.columns) {
-      const written = resourceType(c.type, userTypes);
+      const cname = col(c.name);
+      const written = resourceType(c.type, names.types);
       // A column that owns the sequence it is numbered from is what `serial` makes (decision 1250).
       const serial = c.serial !== undefined ? SERIAL_OF[c.type] : undefined;
       const type = serial ?? written;
-      if (!ident(c.name) || type === undefined || c.generated !== undefined) {
+      if (type === undefined || c.generated !== undefined) {
         const why =
           c.generated !== undefined
             ? "a generated column; the language cannot declare one (it stays in the database)"
-            : type === undefined
-              ? `its type ${c.type} has no spelling in the language`
-              : "its name is not a plain lowercase identifier";
+            : `its type ${c.type} has no spelling in the language`;
         body.push(`  // left out: column ${c.name} (${c.type}): ${why}`);
-        leftOut.push(`column ${t.name}.${c.name}: ${why}`);
+        leftOut.push(`column ${placedKey(t)}.${c.name}: ${why}`);
         continue;
       }
       kept.add(c.name);
       const attrs: string[] = [];
+      if (cname !== c.name) attrs.push(`@map(${str(c.name)})`);
       if (s.primaryKey.length === 1 && s.primaryKey[0] === c.name) attrs.push("@primary_key");
       const def = defaultAttr(c, enumValues);
       if (def) attrs.push(def);
       if (t.constraints.some((k) => k.kind === "u" && k.columns.length === 1 && k.columns[0] === c.name))
         attrs.push("@unique");
       const fk = t.constraints.find((k) => k.kind === "f" && k.columns.length === 1 && k.columns[0] === c.name);
-      // A reference is bound to the table it names in its own schema, never rebound by name to one in this schema.
-      const elsewhere = fk?.references !== undefined && fk.references.schema !== home;
-      if (fk && fk.references && !elsewhere && tableNames.has(fk.references.table)) {
-        let rel = relationName(c.name);
+      // A reference is bound to the table it names in its own schema, never rebound by name to another one.
+      const target = fk ? targetOf(fk) : undefined;
+      if (fk && target) {
+        let rel = relationName(cname);
         while (relations.has(rel)) rel = `${rel}_ref`;
         relations.add(rel);
-        const target = catalog.tables.find((x) => x.name === fk.references!.table)!;
         const targetPk = target.constraints.find((k) => k.kind === "p")?.columns ?? [];
+        const referenced = fk.references!.columns[0]!;
         const column =
-          targetPk.length === 1 && targetPk[0] === fk.references.columns[0]
-            ? ""
-            : `, column: ${fk.references.columns[0]}`;
-        attrs.push(`@ref(${rel}, ${fk.references.table}${column})`);
-        attrs.push(`@inverse(${inverseOf(fk, t.name)})`);
+          targetPk.length === 1 && targetPk[0] === referenced ? "" : `, column: ${names.column(target, referenced)}`;
+        attrs.push(`@ref(${rel}, ${names.table(target)}${column})`);
+        attrs.push(`@inverse(${inverseOf(target, tname, cname)})`);
       }
       // One @check per column: the language says it once; a second check on the column is left out, named.
       const checks = t.constraints.filter((k) => k.kind === "c" && k.columns[0] === c.name);
@@ -244,12 +256,14 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         body.push(
           `  // left out: check ${k.name} ${k.definition}: the column has a check already (one @check per column)`,
         );
-        leftOut.push(`check ${t.name}.${k.name}: the column ${c.name} has a check already (one @check per column)`);
+        leftOut.push(
+          `check ${placedKey(t)}.${k.name}: the column ${c.name} has a check already (one @check per column)`,
+        );
       }
       const role = { key: s.primaryKey.includes(c.name), reference: fk !== undefined };
       // Keys and references are ids, never secrets; and a hidden key could not be served at all.
       const secret = role.key || role.reference ? undefined : secretReason(t.name, c, role);
-      const softDelete = !c.notNull && SOFT_DELETE.test(c.name) && /^(timestamp|date)/.test(c.type);
+      const softDelete = !c.notNull && SOFT_DELETE.test(cname) && /^(timestamp|date)/.test(c.type);
       if (softDelete) {
         body.push("  // a soft delete: served only once a BeforeQuery hook confines the table (spec: SoftDelete)");
         attrs.push("@soft_delete", "@hidden");
@@ -262,50 +276,58 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         if (s.indexedFirst.has(c.name) && !array && !doc) attrs.push("@filterable", "@sortable");
         else if (s.gin.has(c.name) && (array || type.startsWith("jsonb"))) attrs.push("@filterable");
       }
-      body.push(`  ${c.name} ${type}${c.notNull ? "" : "?"} ${attrs.join(" ")}`.trimEnd());
+      body.push(`  ${cname} ${type}${c.notNull ? "" : "?"} ${attrs.join(" ")}`.trimEnd());
     }
-    const blockAttrs: string[] = [];
+    const list = (cols: readonly string[]): string => `[${cols.map(col).join(", ")}]`;
+    const blockAttrs: string[] = placement(t, tname, "@@").map((a) => `  ${a}`);
     const keyKept = s.primaryKey.length > 0 && s.primaryKey.every((c) => kept.has(c));
-    if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key([${s.primaryKey.join(", ")}])`);
+    if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key(${list(s.primaryKey)})`);
     for (const k of t.constraints) {
       if (k.kind === "u" && k.columns.length > 1 && k.columns.every((c) => kept.has(c)))
-        blockAttrs.push(`  @@unique([${k.columns.join(", ")}])`);
-      const other = k.references !== undefined && k.references.schema !== home;
-      if (k.kind === "f" && (k.columns.length > 1 || other || !tableNames.has(k.references?.table ?? ""))) {
+        blockAttrs.push(`  @@unique(${list(k.columns)})`);
+      if (k.kind === "f" && (k.columns.length > 1 || targetOf(k) === undefined)) {
+        const r = k.references!;
+        const other = !described.has(r.schema);
         const why = other
-          ? `it refers to ${k.references!.schema}.${k.references!.table}, a table of another schema; a reference is never rebound to a table of this one by name`
+          ? `it refers to ${r.schema}.${r.table}, a table of a schema not pulled (add it with --schema); a reference is never rebound to another table by name`
           : "only single-column references to described tables are expressible";
         blockAttrs.push(`  // left out: foreign key ${k.name} ${k.definition}: ${why}`);
-        leftOut.push(`foreign key ${t.name}.${k.name}: ${why}`);
+        leftOut.push(`foreign key ${placedKey(t)}.${k.name}: ${why}`);
       }
       if (k.kind === "c" && k.columns.length === 0) {
         blockAttrs.push(`  // left out: check ${k.name} ${k.definition}: it names no column`);
-        leftOut.push(`check ${t.name}.${k.name}: it names no column`);
+        leftOut.push(`check ${placedKey(t)}.${k.name}: it names no column`);
       }
     }
-    for (const ix of t.indexes) blockAttrs.push(indexAttr(t, ix, kept, leftOut));
-    const flag = t.columns.find((c) => c.type === "boolean" && DELETED_FLAG.test(c.name));
+    for (const ix of t.indexes) blockAttrs.push(indexAttr(t, ix, kept, leftOut, names));
+    const flag = t.columns.find((c) => c.type === "boolean" && DELETED_FLAG.test(col(c.name)));
     if (flag) {
       blockAttrs.push(
-        `  @@scoped  // ${flag.name} marks removed rows: served only once a BeforeQuery hook leaves them out`,
+        `  @@scoped  // ${col(flag.name)} marks removed rows: served only once a BeforeQuery hook leaves them out`,
       );
     }
-    out.push(`table ${t.name} {`, ...body);
+    out.push(`table ${tname} {`, ...body);
     if (blockAttrs.length > 0) out.push("", ...blockAttrs);
     if (keyKept) {
-      out.push("", `  resource "/${t.name}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}] }`);
+      out.push("", `  resource "/${tname}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}] }`);
     } else {
       // The spec serves a table by its key: without one (or with a key column left out) it is described, not served.
       const why = s.primaryKey.length === 0 ? "it has no primary key" : "a column of its primary key is left out";
       out.push("", `  // not served: ${why}`);
-      leftOut.push(`resource for table ${t.name}: ${why}`);
+      leftOut.push(`resource for table ${placedKey(t)}: ${why}`);
     }
     out.push("}", "");
   }
   return { text: out.join("\n"), leftOut };
 }
 
-function indexAttr(t: CatalogTable, ix: CatalogIndex, kept: ReadonlySet<string>, leftOut: string[]): string {
+function indexAttr(
+  t: CatalogTable,
+  ix: CatalogIndex,
+  kept: ReadonlySet<string>,
+  leftOut: string[],
+  names: NameBook,
+): string {
   const why = !ix.columns
     ? "it indexes an expression"
     : ix.partial
@@ -314,10 +336,10 @@ function indexAttr(t: CatalogTable, ix: CatalogIndex, kept: ReadonlySet<string>,
         ? "it covers a column left out"
         : undefined;
   if (why) {
-    leftOut.push(`index ${t.name}.${ix.name}: ${why}`);
+    leftOut.push(`index ${placedKey(t)}.${ix.name}: ${why}`);
     return `  // left out: index ${ix.name}: ${why}`;
   }
-  const args = [`[${ix.columns!.join(", ")}]`];
+  const args = [`[${ix.columns!.map((c) => names.column(t, c)).join(", ")}]`];
   if (ix.method !== "btree") args.push(`using: ${ix.method}`);
   if (ix.unique) args.push("unique: true");
   args.push(`name: ${str(ix.name)}`);

@@ -34,7 +34,7 @@ async function fresh(label: string): Promise<TestDatabase> {
 
 /** What `resc pull` writes for the database at `url`, and what it left out. */
 async function pull(url: string): Promise<{ text: string; leftOut: string[] }> {
-  const { catalog, extras } = await introspect(url, "public");
+  const { catalog, extras } = await introspect(url, ["public"]);
   const r = renderCatalog(catalog, extras);
   const f = formatSource(r.text, "pulled.resource");
   if (!f.ok) throw new Error(`pulled text does not parse:\n${r.text}`);

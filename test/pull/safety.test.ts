@@ -14,6 +14,7 @@ import { pulledFile } from "../../cli/pull/pull-file.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { compileSource } from "../../compiler/index.js";
 import { driftSteps } from "../../cli/migrate/compare.js";
+import { emitSql } from "../../compiler/backends/sql/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
@@ -63,9 +64,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function pulled(schema: string): Promise<{ text: string; leftOut: string[] }> {
-  const { catalog, extras } = await introspect(db!.url!, schema);
-  const r = pulledFile(catalog, { ...extras, schema }, "pulled.resource");
+async function pulled(...schemas: string[]): Promise<{ text: string; leftOut: string[] }> {
+  const { catalog, extras } = await introspect(db!.url!, schemas);
+  const r = pulledFile(catalog, extras, "pulled.resource");
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
   expect(compileSource(r.text, "pulled.resource").diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return r;
@@ -96,7 +97,10 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
       expect(d, column).toMatch(/\/\/ hidden by resc pull: .+; remove @hidden to serve it\n.*@hidden/);
       expect(d, column).not.toMatch(/@filterable|@sortable/);
     }
-    expect(text).toMatch(/\/\/ left out: column otpSecret/); // not a plain identifier: not served either
+    // A quoted camel-case name is pulled under a plain one, keeping its own with @map, and hidden like the rest.
+    expect(declaration(text, "otp_secret")).toMatch(
+      /hidden by resc pull: .*\n  otp_secret +text\? +@map\("otpSecret"\) @hidden/,
+    );
     const service = buildDescriptor(compileSource(text, "pulled.resource").schema);
     const shown = (table: string) =>
       service.tables
@@ -119,11 +123,24 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
   it("never rebinds a reference to another schema's table by name, and names a second check it leaves out", async () => {
     const { text, leftOut } = await pulled("billing");
     expect(declaration(text, "account_id")).not.toMatch(/@ref/);
-    expect(text).toMatch(/\/\/ left out: foreign key invoices_account_id_fkey .*public\.accounts.*another schema/);
+    expect(text).toMatch(/\/\/ left out: foreign key invoices_account_id_fkey .*public\.accounts.*a schema not pulled/);
+    expect(text).toMatch(/table invoices \{[^}]*@@schema\("billing"\)/);
     expect(
-      leftOut.some((l) => /^check invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l)),
+      leftOut.some((l) => /^check billing\.invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l)),
     ).toBe(true);
     expect(declaration(text, "amount")).toMatch(/@check\(/);
+  });
+
+  it("pulls two schemas into one file: a reference across them is an ordinary @ref to the right table", async () => {
+    const { text } = await pulled("public", "billing");
+    // public.accounts keeps its name; billing.accounts, pulled second, is prefixed with its schema.
+    expect(text).toMatch(/table accounts \{\n  id +serial/);
+    expect(text).toMatch(/table billing_accounts \{[^}]*@@map\("accounts"\)\n  @@schema\("billing"\)/);
+    expect(declaration(text, "account_id")).toMatch(/@ref\(account, accounts\)/);
+    const schema = compileSource(text, "pulled.resource").schema;
+    expect((await driftSteps(db!.executor, schema)).map((s) => s.sql)).toEqual([]);
+    // The reference resolves to public.accounts in the SQL resc writes, never to billing.accounts.
+    expect(emitSql(schema)).toMatch(/CREATE TABLE "billing"\."invoices" \([^;]*REFERENCES "accounts" \("id"\)/);
   });
 
   it("passes the drift gate on the database it pulled: what it leaves out is not drift", async () => {
@@ -131,7 +148,8 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
     expect(leftOut.join("\n")).toMatch(/orders_code_b.*has a check already/);
     expect(leftOut.join("\n")).toMatch(/index orders\.orders_lower_idx: it indexes an expression/);
     expect(leftOut.join("\n")).toMatch(/column orders\.doubled: a generated column/);
-    expect(leftOut.join("\n")).toMatch(/table Audit Log/);
+    // A table whose name has a space and capitals is pulled under a plain name, its own kept with @@map.
+    expect(text).toMatch(/table audit_log \{\n[^}]*@@map\("Audit Log"\)\n\n  resource "\/audit_log"/);
     // The language's keywords name columns as they are.
     expect(text).toMatch(
       /table entries \{\n  id +serial[^\n]*\n  table +text\?\n  domain +text\?\n  enum +text\?\n  resource +text\?\n/,
