@@ -29,7 +29,7 @@ export default class MigrateBaseline extends RescCommand {
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
-    const { migrationsDir, withoutHistory } = await import("./migrate/compare.js");
+    const { migrationsDir, withoutComments, withoutHistory } = await import("./migrate/compare.js");
     const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
     const { readCatalog } = await import("./migrate/catalog.js");
     const { expressibleCatalog } = await import("./pull/expressible.js");
@@ -59,7 +59,7 @@ export default class MigrateBaseline extends RescCommand {
       read.then(([, prelude]) => scratchStates([], emitSql(r.schema), schemas, prelude)),
     ]);
     const live = expressibleCatalog(withoutHistory(catalog), schemas);
-    const drift = diffCatalogs(live, states.desired);
+    const drift = diffCatalogs(withoutComments(live), withoutComments(states.desired));
     if (drift.length > 0) {
       this.fail([
         `the database differs from ${args.file} in ${drift.length} way${drift.length === 1 ? "" : "s"}; a baseline would record a state it is not in:`,

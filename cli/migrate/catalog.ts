@@ -35,6 +35,8 @@ export function placedSql(x: Placed): string {
 /** A column as the catalog has it. */
 export interface CatalogColumn {
   name: string;
+  /** `COMMENT ON COLUMN`, when there is one. */
+  comment?: string;
   /** `format_type(atttypid, atttypmod)`, e.g. `numeric(4,2)`, `text[]`, `mpaa_rating`. */
   type: string;
   notNull: boolean;
@@ -80,10 +82,19 @@ export interface CatalogIndex {
   columns?: string[];
   /** True for an index with a WHERE clause. */
   partial: boolean;
+  /**
+   * The shape a plain index on `columns` has (`[UNIQUE ]USING m (a, "b")`, names quoted by `quote_ident` as the
+   * deparser quotes them); a `shape` that differs carries an operator class, an order or options.
+   */
+  plainShape?: string;
 }
 
 /** A table: its columns in order, constraints and indexes. */
 export interface CatalogTable extends Placed {
+  /** `COMMENT ON TABLE`, when there is one. */
+  comment?: string;
+  /** For a partitioned table, its partition key (`pg_get_partkeydef`: `RANGE (payment_date)`); its partitions are not read. */
+  partitionedBy?: string;
   columns: CatalogColumn[];
   constraints: CatalogConstraint[];
   indexes: CatalogIndex[];
@@ -133,9 +144,30 @@ const IDENT = `(?:"(?:[^"]|"")*"|[^\\s."]+)`;
 
 /**
  * `CREATE [UNIQUE] INDEX <name> ON [ONLY] [<ns>.]<table> ` at the start of an
- * index definition: what it is called and where, not what it is.
+ * index definition: what it is called and where, not what it is. Groups:
+ * `UNIQUE ` (or none), the name as written.
  */
-export const INDEX_HEAD = new RegExp(`^CREATE (UNIQUE )?INDEX ${IDENT} ON (?:ONLY )?${IDENT}(?:\\.${IDENT})? `);
+export const INDEX_HEAD = new RegExp(`^CREATE (UNIQUE )?INDEX (${IDENT}) ON (?:ONLY )?${IDENT}(?:\\.${IDENT})? `);
+
+/**
+ * Why the language cannot write index `ix` as it is, or undefined when it
+ * can: an expression or a WHERE clause, or a column list carrying more than
+ * the columns (an operator class such as `gin_trgm_ops`, `DESC`, `NULLS
+ * FIRST`, a collation, `INCLUDE`, storage options, `NULLS NOT DISTINCT`).
+ * `pg_get_indexdef` names an operator class only when it is not the
+ * column type's default, so a plain index reads `USING m (a, b)` exactly.
+ */
+export function unwritableIndex(ix: CatalogIndex): string | undefined {
+  if (!ix.columns) return "it indexes an expression";
+  if (ix.partial) return "it is partial (WHERE)";
+  if (ix.plainShape === undefined || ix.shape === ix.plainShape) return undefined;
+  return `its definition carries what the language cannot write (${ix.shape.replace(/^UNIQUE /, "")})`;
+}
+
+/** Whether a unique constraint is one the language writes (`@unique`, `@@unique`): not `NULLS NOT DISTINCT`. */
+export function writableUnique(k: CatalogConstraint): boolean {
+  return k.kind === "u" && !/^UNIQUE NULLS NOT DISTINCT /.test(k.definition);
+}
 
 /** The sequence a `nextval('…'::regclass)` default names, as written there (possibly schema-qualified), or undefined. */
 export function nextvalSequence(expression: string): string | undefined {
@@ -179,7 +211,9 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
   );
   const columns = await rows(
     db,
-    `select n.nspname as ns, c.relname as tbl, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+    `select n.nspname as ns, c.relname as tbl, a.attname as name,
+            case when c.relkind = 'p' then pg_get_partkeydef(c.oid) end as partkey,
+            col_description(c.oid, a.attnum) as comment, obj_description(c.oid, 'pg_class') as tcomment, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
             pg_get_expr(d.adbin, d.adrelid) as def,
             (select s.relname from pg_depend dep join pg_class s on s.oid = dep.objid and s.relkind = 'S'
@@ -210,7 +244,9 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
     `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
             x.indisunique::text as uniq, (x.indpred is not null)::text as partial, (x.indexprs is not null)::text as expr,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(x.indkey) with ordinality u(n, ord)
-               join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as cols
+               join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as cols,
+            (select string_agg(quote_ident(a.attname), ', ' order by u.ord) from unnest(x.indkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as qcols
      from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
      join pg_am am on am.oid = i.relam
      join pg_namespace n on n.oid = c.relnamespace
@@ -253,13 +289,17 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
       notNull: r.notnull === "true",
     };
     if (r.ident === "a" || r.ident === "d") col.identity = r.ident;
+    if (r.comment) col.comment = r.comment;
     const named = r.def !== null ? nextvalSequence(r.def) : undefined;
     if (r.gen === "s" && r.def !== null) col.generated = r.def;
     else if (r.ownseq !== null && named !== undefined && regclassParts(named).at(-1) === r.ownseq) {
       col.serial = r.ownseq;
       serialSequences.add(placedKey({ schema: r.ns!, name: r.ownseq }));
     } else if (r.def !== null) col.default = r.def;
-    table(r).columns.push(col);
+    const t = table(r);
+    if (r.partkey) t.partitionedBy = r.partkey;
+    if (r.tcomment) t.comment = r.tcomment;
+    t.columns.push(col);
   }
   for (const r of constraints) {
     const k: CatalogConstraint = {
@@ -288,7 +328,10 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
       unique: r.uniq === "true",
       partial: r.partial === "true",
     };
-    if (r.expr !== "true" && r.cols) ix.columns = r.cols.split("\n");
+    if (r.expr !== "true" && r.cols) {
+      ix.columns = r.cols.split("\n");
+      ix.plainShape = `${ix.unique ? "UNIQUE " : ""}USING ${ix.method} (${r.qcols})`;
+    }
     table(r).indexes.push(ix);
   }
   return {

@@ -20,6 +20,20 @@ export function migrationsDir(schemaFile: string, dir?: string): string {
   return dir ?? path.join(path.dirname(schemaFile), "migrations");
 }
 
+/**
+ * `catalog` without `COMMENT ON` texts: the drift gate compares structure, and a doc comment that differs from
+ * the database's comment is documentation, not drift (`migrate diff` does carry comments).
+ */
+export function withoutComments(catalog: Catalog): Catalog {
+  return {
+    ...catalog,
+    tables: catalog.tables.map(({ comment: _table, ...t }) => ({
+      ...t,
+      columns: t.columns.map(({ comment: _column, ...c }) => c),
+    })),
+  };
+}
+
 /** `catalog` without resc's own history table. */
 export function withoutHistory(catalog: Catalog): Catalog {
   return { ...catalog, tables: catalog.tables.filter((t) => !(t.name === HISTORY_TABLE && t.schema === "public")) };
@@ -59,5 +73,6 @@ export async function pendingSteps(
 export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
   const schemas = schemaNamespaces(schema);
   const live = expressibleCatalog(withoutHistory(await readCatalog(db, schemas)), schemas);
-  return diffCatalogs(live, await catalogOfDdl(emitSql(schema), schemas, await readPrelude(db)));
+  const desired = await catalogOfDdl(emitSql(schema), schemas, await readPrelude(db));
+  return diffCatalogs(withoutComments(live), withoutComments(desired));
 }

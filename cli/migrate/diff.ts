@@ -366,7 +366,7 @@ function createIndexStep(
   added?: ReadonlyMap<string, CatalogColumn>,
 ): void {
   const step: Step = {
-    sql: `${ix.definition.replace(INDEX_HEAD, (_all, unique: string | undefined) => `CREATE ${unique ?? ""}INDEX ${q(ix.name)} ON ${placedSql(table)} `)};`,
+    sql: `${ix.definition.replace(INDEX_HEAD, (_all, unique: string | undefined, name: string) => `CREATE ${unique ?? ""}INDEX ${name} ON ${placedSql(table)} `)};`,
   };
   if (!ix.unique) {
     ctx.indexes.push(step);
@@ -392,8 +392,16 @@ function indexSteps(
   for (const [shape, i] of newIx) if (!oldIx.has(shape)) createIndexStep(table, i, ctx, added);
 }
 
+/** `COMMENT ON TABLE`, or on column `column` of it: the text, or `NULL` to remove one. */
+function commentStep(t: CatalogTable, comment: string | undefined, column?: string): Step {
+  const what = column === undefined ? `TABLE ${placedSql(t)}` : `COLUMN ${placedSql(t)}.${q(column)}`;
+  return { sql: `COMMENT ON ${what} IS ${comment === undefined ? "NULL" : lit(comment)};` };
+}
+
 function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
   ctx.tablesNew.push({ sql: createTable(t) });
+  if (t.comment !== undefined) ctx.tablesNew.push(commentStep(t, t.comment));
+  for (const c of t.columns) if (c.comment !== undefined) ctx.tablesNew.push(commentStep(t, c.comment, c.name));
   for (const k of t.constraints.filter((k) => k.kind === "f"))
     ctx.addForeign.push({
       sql: `ALTER TABLE ${placedSql(t)} ADD CONSTRAINT ${q(k.name)} ${k.definition};`,
@@ -430,11 +438,13 @@ function tableColumnSteps(
         step.destructive = `adds NOT NULL column ${placedKey(t)}.${c.name} without a default; fails while the table holds rows`;
       }
       ctx.columns.push(step);
+      if (c.comment !== undefined) ctx.columns.push(commentStep(t, c.comment, c.name));
       added.set(c.name, c);
       continue;
     }
     seen.add(c.name);
     ctx.columns.push(...columnSteps(t, { ...prev, name: c.name }, c, ctx));
+    if (prev.comment !== c.comment) ctx.columns.push(commentStep(t, c.comment, c.name));
   }
   for (const c of old.columns) {
     if (!seen.has(c.name) && !t.columns.some((x) => x.name === c.name)) {
@@ -498,6 +508,7 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
       newTableSteps(t, ctx);
       continue;
     }
+    if (old.comment !== t.comment) ctx.columns.push(commentStep(t, t.comment));
     const added = tableColumnSteps(old, t, renames, ctx);
     constraintSteps(t, old, t, added, ctx);
     indexSteps(t, old, t, added, ctx);

@@ -11,7 +11,7 @@
  * compares two states resc built and does not use it.
  */
 import { placedKey, type Catalog, type CatalogConstraint, type CatalogTable, type Placed } from "../migrate/catalog.js";
-import { nextvalSequence } from "../migrate/catalog.js";
+import { nextvalSequence, unwritableIndex, writableUnique } from "../migrate/catalog.js";
 import { regclassParts } from "../../compiler/backends/sql/sequences.js";
 import { nameBook, resourceType } from "./naming.js";
 
@@ -48,7 +48,7 @@ export function expressibleCatalog(live: Catalog, schemas: readonly string[] = [
     const checked = new Set<string>();
     const constraints: CatalogConstraint[] = [];
     for (const k of t.constraints) {
-      if ((k.kind === "p" || k.kind === "u") && all(k.columns)) constraints.push(k);
+      if ((k.kind === "p" || writableUnique(k)) && all(k.columns)) constraints.push(k);
       if (k.kind === "c" && all(k.columns) && !checked.has(k.columns[0]!)) {
         checked.add(k.columns[0]!); // one @check per column, the first by name, as pull writes it
         constraints.push(k);
@@ -64,7 +64,7 @@ export function expressibleCatalog(live: Catalog, schemas: readonly string[] = [
       )
         constraints.push({ ...k, definition: referenceOnly(k.definition) });
     }
-    const indexes = t.indexes.filter((ix) => ix.columns !== undefined && !ix.partial && all(ix.columns));
+    const indexes = t.indexes.filter((ix) => unwritableIndex(ix) === undefined && all(ix.columns!));
     tables.push({ ...t, columns, constraints, indexes });
   }
   // A standalone sequence is said only through a default that names it (in the search path, or qualified).

@@ -11,6 +11,8 @@
  */
 import {
   placedKey,
+  unwritableIndex,
+  writableUnique,
   type Catalog,
   type CatalogColumn,
   type CatalogConstraint,
@@ -49,6 +51,17 @@ const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
 const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
 
 const str = (s: string): string => JSON.stringify(s);
+
+/**
+ * A `COMMENT ON` text as doc comments (`/// …`, a line each), shown in the OpenAPI description and the CLI's help
+ * (docs/language.md, Comments and doc comments).
+ */
+function docLines(comment: string, indent: string): string[] {
+  return comment
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => `${indent}/// ${l.trimEnd()}`.trimEnd());
+}
 
 /** `CHECK ((x > 0))` → `(x > 0)`: the condition `@check` takes. */
 function checkCondition(def: string): string {
@@ -233,7 +246,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       if (s.primaryKey.length === 1 && s.primaryKey[0] === c.name) attrs.push("@primary_key");
       const def = defaultAttr(c, enumValues);
       if (def) attrs.push(def);
-      if (t.constraints.some((k) => k.kind === "u" && k.columns.length === 1 && k.columns[0] === c.name))
+      if (t.constraints.some((k) => writableUnique(k) && k.columns.length === 1 && k.columns[0] === c.name))
         attrs.push("@unique");
       const fk = t.constraints.find((k) => k.kind === "f" && k.columns.length === 1 && k.columns[0] === c.name);
       // A reference is bound to the table it names in its own schema, never rebound by name to another one.
@@ -276,6 +289,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         if (s.indexedFirst.has(c.name) && !array && !doc) attrs.push("@filterable", "@sortable");
         else if (s.gin.has(c.name) && (array || type.startsWith("jsonb"))) attrs.push("@filterable");
       }
+      if (c.comment !== undefined) body.push(...docLines(c.comment, "  "));
       body.push(`  ${cname} ${type}${c.notNull ? "" : "?"} ${attrs.join(" ")}`.trimEnd());
     }
     const list = (cols: readonly string[]): string => `[${cols.map(col).join(", ")}]`;
@@ -283,8 +297,13 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     const keyKept = s.primaryKey.length > 0 && s.primaryKey.every((c) => kept.has(c));
     if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key(${list(s.primaryKey)})`);
     for (const k of t.constraints) {
-      if (k.kind === "u" && k.columns.length > 1 && k.columns.every((c) => kept.has(c)))
+      if (writableUnique(k) && k.columns.length > 1 && k.columns.every((c) => kept.has(c)))
         blockAttrs.push(`  @@unique(${list(k.columns)})`);
+      if (k.kind === "u" && !writableUnique(k)) {
+        const why = "NULLS NOT DISTINCT has no spelling in the language; the constraint stays in the database";
+        blockAttrs.push(`  // left out: unique ${k.name} ${k.definition}: ${why}`);
+        leftOut.push(`unique ${placedKey(t)}.${k.name}: ${why}`);
+      }
       if (k.kind === "f" && (k.columns.length > 1 || targetOf(k) === undefined)) {
         const r = k.references!;
         const other = !described.has(r.schema);
@@ -306,6 +325,13 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         `  @@scoped  // ${col(flag.name)} marks removed rows: served only once a BeforeQuery hook leaves them out`,
       );
     }
+    if (t.partitionedBy !== undefined) {
+      // The parent is what queries name; the partitions are PostgreSQL's storage of it.
+      const why = `partitioned by ${t.partitionedBy}: the parent is described and served; resc sql makes a plain table`;
+      body.unshift(`  // left out: partitions of ${t.name}: ${why}`);
+      leftOut.push(`partitions of ${placedKey(t)}: ${why}`);
+    }
+    if (t.comment !== undefined) out.push(...docLines(t.comment, ""));
     out.push(`table ${tname} {`, ...body);
     if (blockAttrs.length > 0) out.push("", ...blockAttrs);
     if (keyKept) {
@@ -328,13 +354,8 @@ function indexAttr(
   leftOut: string[],
   names: NameBook,
 ): string {
-  const why = !ix.columns
-    ? "it indexes an expression"
-    : ix.partial
-      ? "it is partial (WHERE)"
-      : ix.columns.some((c) => !kept.has(c))
-        ? "it covers a column left out"
-        : undefined;
+  const why =
+    unwritableIndex(ix) ?? (ix.columns!.some((c) => !kept.has(c)) ? "it covers a column left out" : undefined);
   if (why) {
     leftOut.push(`index ${placedKey(t)}.${ix.name}: ${why}`);
     return `  // left out: index ${ix.name}: ${why}`;

@@ -88,7 +88,11 @@ export function emitSql(schema: Schema): string {
       .map((column) => ({ table, column })),
   );
   const deferred = new Set<ColumnDecl>([...order.deferred, ...afterIndexes].map((d) => d.column));
-  for (const table of order.tables) out.push(createTable(index, table, deferred));
+  for (const table of order.tables) {
+    out.push(createTable(index, table, deferred));
+    const comments = commentsOf(table);
+    if (comments.length > 0) out.push(comments.join("\n"));
+  }
   const addForeignKey = ({ table, column }: { table: TableDecl; column: ColumnDecl }): void => {
     const refs = referencesClause(index, column);
     if (refs) out.push(`ALTER TABLE ${placeSql(table)} ADD FOREIGN KEY (${columnSql(column)}) ${refs};`);
@@ -105,6 +109,20 @@ export function emitSql(schema: Schema): string {
   }
   afterIndexes.forEach(addForeignKey);
   return out.join("\n\n") + "\n";
+}
+
+/**
+ * `COMMENT ON TABLE`/`COMMENT ON COLUMN` for the doc comments of a table and
+ * its stored columns, so the database describes itself as the file does and
+ * `resc pull` reads the docs back (docs/decisions/1258-extensions-and-functions.md).
+ */
+function commentsOf(table: TableDecl): string[] {
+  const out: string[] = [];
+  if (table.doc !== undefined) out.push(`COMMENT ON TABLE ${placeSql(table)} IS ${stringLiteral(table.doc)};`);
+  for (const c of table.columns)
+    if (c.doc !== undefined && c.computed === undefined)
+      out.push(`COMMENT ON COLUMN ${placeSql(table)}.${columnSql(c)} IS ${stringLiteral(c.doc)};`);
+  return out;
 }
 
 /**
