@@ -263,6 +263,12 @@ export interface TableDecl {
   /** `@@renamed_from(old)`: the table's previous name, so `resc migrate diff` renames it instead of dropping it. */
   renamedFrom?: string;
   columns: ColumnDecl[];
+  /**
+   * Columns marked `@ignore`: the database's, in the DDL and compared by the drift gate, but never read or
+   * written by resc (not served, not in any body, absent from the client and the CLI). Kept apart from
+   * `columns`, so every backend but the SQL one never sees them (docs/decisions/1259-ignored-columns.md).
+   */
+  ignored: ColumnDecl[];
   /** The primary key columns, from inline `@primary_key` or `@@primary_key([a, b])`. */
   primaryKey: string[];
   indexes: IndexDecl[];
@@ -275,6 +281,12 @@ export interface TableDecl {
   span: Span;
   /** Span of the table's name, for diagnostics about the table as a whole. */
   nameSpan: Span;
+}
+
+/** Every column the database has: served ones and `@ignore` ones, in source order (the DDL's order). */
+export function storedColumns(table: TableDecl): ColumnDecl[] {
+  if (table.ignored.length === 0) return table.columns;
+  return [...table.columns, ...table.ignored].sort((a, b) => a.span.offset - b.span.offset);
 }
 
 /** The result of parsing: a schema built as far as possible, and every diagnostic. Parsing never throws on user input. */

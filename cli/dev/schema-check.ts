@@ -6,7 +6,7 @@
  * existing database, it does not own it.
  */
 import { namespaces } from "../../compiler/backends/sql/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import { storedColumns, type Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 async function rows(db: Executor, text: string, named: readonly string[]): Promise<Record<string, string | null>[]> {
@@ -87,8 +87,8 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
       problems.push(`table "${shown(t)}" is missing`);
       continue;
     }
-    const column = (name: string): string => t.columns.find((c) => c.name === name)?.dbName ?? name;
-    for (const c of t.columns) {
+    const column = (name: string): string => storedColumns(t).find((c) => c.name === name)?.dbName ?? name;
+    for (const c of storedColumns(t)) {
       if (c.computed === undefined && !colSet.has(key(t, `.${c.dbName ?? c.name}`)))
         problems.push(`column "${shown(t)}.${c.dbName ?? c.name}" is missing`);
     }

@@ -95,6 +95,12 @@ export interface CatalogTable extends Placed {
   comment?: string;
   /** For a partitioned table, its partition key (`pg_get_partkeydef`: `RANGE (payment_date)`); its partitions are not read. */
   partitionedBy?: string;
+  /**
+   * For a partitioned table: the foreign keys every one of its partitions has and it has not (a dump of
+   * PostgreSQL 10's era puts them there, as Pagila's does). Each holds for every row of the table; the drift
+   * gate reads them as the table's own.
+   */
+  partitionForeignKeys?: CatalogConstraint[];
   columns: CatalogColumn[];
   constraints: CatalogConstraint[];
   indexes: CatalogIndex[];
@@ -239,6 +245,25 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
      where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by n.nspname, c.relname, k.conname`,
     [schema],
   );
+  // Foreign keys every partition of a partitioned table has, by definition, with the first partition's name.
+  const partitionKeys = await rows(
+    db,
+    `select n.nspname as ns, c.relname as tbl, min(k.conname) as name, pg_get_constraintdef(k.oid) as def,
+            (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
+            f.relname as ftbl, fn.nspname as fschema,
+            (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
+               join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     join pg_inherits i on i.inhparent = c.oid
+     join pg_constraint k on k.conrelid = i.inhrelid and k.contype = 'f' and k.conparentid = 0
+     join pg_class f on f.oid = k.confrelid join pg_namespace fn on fn.oid = f.relnamespace
+     where n.nspname = any($1::text[]) and c.relkind = 'p'
+     group by n.nspname, c.relname, c.oid, pg_get_constraintdef(k.oid), cols, f.relname, fn.nspname, fcols
+     having count(distinct i.inhrelid) = (select count(*) from pg_inherits j where j.inhparent = c.oid)
+     order by 1, 2, 4`,
+    [schema],
+  );
   const indexes = await rows(
     db,
     `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
@@ -315,6 +340,17 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
         columns: r.fcols ? r.fcols.split("\n") : [],
       };
     table(r).constraints.push(k);
+  }
+  for (const r of partitionKeys) {
+    const t = table(r);
+    if (t.constraints.some((k) => k.kind === "f" && k.definition === r.def)) continue;
+    (t.partitionForeignKeys ??= []).push({
+      name: r.name!,
+      kind: "f",
+      definition: r.def!,
+      columns: r.cols ? r.cols.split("\n") : [],
+      references: { table: r.ftbl!, schema: r.fschema!, columns: r.fcols ? r.fcols.split("\n") : [] },
+    });
   }
   for (const r of indexes) {
     const def = r.def!;

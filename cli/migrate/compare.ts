@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import { storedColumns, type Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { expressibleCatalog } from "../pull/expressible.js";
 import { placedKey, readCatalog, type Catalog } from "./catalog.js";
@@ -49,7 +49,7 @@ export function declaredRenames(schema: Schema): Map<string, string> {
   for (const t of schema.tables) {
     const table = placedKey({ schema: t.schema ?? "public", name: t.dbName ?? t.name });
     if (t.renamedFrom !== undefined) out.set(table, t.renamedFrom);
-    for (const c of t.columns)
+    for (const c of storedColumns(t))
       if (c.renamedFrom !== undefined) out.set(`${table}.${c.dbName ?? c.name}`, c.renamedFrom);
   }
   return out;

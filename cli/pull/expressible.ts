@@ -47,7 +47,8 @@ export function expressibleCatalog(live: Catalog, schemas: readonly string[] = [
     const all = (cols: readonly string[]): boolean => cols.length > 0 && cols.every((c) => has.has(c));
     const checked = new Set<string>();
     const constraints: CatalogConstraint[] = [];
-    for (const k of t.constraints) {
+    // A foreign key every partition has holds for every row: read as the partitioned table's own.
+    for (const k of [...t.constraints, ...(t.partitionForeignKeys ?? [])]) {
       if ((k.kind === "p" || writableUnique(k)) && all(k.columns)) constraints.push(k);
       if (k.kind === "c" && all(k.columns) && !checked.has(k.columns[0]!)) {
         checked.add(k.columns[0]!); // one @check per column, the first by name, as pull writes it

@@ -213,7 +213,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     return tableNames.has(key) ? byKey.get(key) : undefined;
   };
 
-  for (const t of catalog.tables) {
+  for (const read of catalog.tables) {
+    // A foreign key every partition has is the partitioned table's own, as the drift gate reads it.
+    const t = { ...read, constraints: [...read.constraints, ...(read.partitionForeignKeys ?? [])] };
     const tname = names.table(t);
     const col = (c: string): string => names.column(t, c);
     const excluded = extras.exclude?.get(tname);

@@ -10,7 +10,12 @@
  */
 import { attributeSpan, qualified, type ValidationContext } from "./context.js";
 
-/** Reports `required-column-unwritable`, once per column. */
+/**
+ * Reports `required-column-unwritable`, once per column, and warns
+ * `ignored-required-column` for an `@ignore` column the database must fill
+ * on every create (a trigger does in an adopted database; `resc sql` makes
+ * none, docs/decisions/1259-ignored-columns.md).
+ */
 export function checkCreateBody(ctx: ValidationContext): void {
   for (const table of ctx.index.schema.tables) {
     if (!table.resource?.ops.includes("create")) continue;
@@ -27,6 +32,17 @@ export function checkCreateBody(ctx: ValidationContext): void {
           `Give it a @default(…), make it nullable (${column.type.name}?), mark it @stamped and set it in a BeforeCreate hook, ` +
           `or take create out of the resource's ops`,
         attributeSpan(column, why === "hidden" ? "hidden" : "read_only"),
+      );
+    }
+    for (const column of table.ignored) {
+      if (column.nullable || column.default !== undefined) continue;
+      const type = ctx.index.resolve(column.type);
+      if (type.base.kind === "builtin" && type.base.type.serial) continue;
+      ctx.warning(
+        "ignored-required-column",
+        `column "${qualified(table, column.name)}" is @ignore and required: a create of ${table.resource.path} succeeds only ` +
+          "where the database fills it (a trigger, as in the database it was adopted from); resc sql makes no trigger",
+        attributeSpan(column, "ignore"),
       );
     }
   }

@@ -7,7 +7,32 @@
  * everywhere in the schema.
  */
 import { withHint } from "./context.js";
-import type { Span, TableDecl } from "../ir.js";
+import { storedColumns, type Span, type TableDecl } from "../ir.js";
+
+/**
+ * What an `@ignore` column may carry: how the database stores it (`@map`, `@default`, `@unique`, `@check`,
+ * `@renamed_from`); anything about serving it would be a promise resc does not keep (`ignored-column-capability`).
+ * A primary key cannot be ignored: rows are served by it.
+ */
+const IGNORED_MAY_CARRY = new Set(["ignore", "map", "default", "unique", "check", "renamed_from"]);
+
+function checkIgnored(ctx: ValidationContext, table: TableDecl): void {
+  for (const c of table.ignored) {
+    for (const a of c.attributes)
+      if (!IGNORED_MAY_CARRY.has(a.name))
+        ctx.error(
+          "ignored-column-capability",
+          `column "${c.name}" is @ignore: resc never reads or writes it, so @${a.name} has no effect; remove one of them`,
+          a.span,
+        );
+    if (table.primaryKey.includes(c.name))
+      ctx.error(
+        "ignored-column-capability",
+        `column "${c.name}" is part of the primary key, which addresses every row: it cannot be @ignore`,
+        c.span,
+      );
+  }
+}
 import { lookupBuiltin } from "../pgtypes.js";
 import type { ValidationContext } from "./context.js";
 
@@ -67,7 +92,7 @@ function checkDatabaseNames(ctx: ValidationContext): void {
   }
   for (const table of schema.tables) {
     const columns = new Map<string, string>();
-    for (const c of table.columns) {
+    for (const c of storedColumns(table)) {
       const key = c.dbName ?? c.name;
       const first = columns.get(key);
       if (first === undefined) columns.set(key, c.name);
@@ -85,7 +110,8 @@ function checkDatabaseNames(ctx: ValidationContext): void {
 const INDEX_METHODS = ["btree", "hash", "gist", "spgist", "gin", "brin"];
 
 function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
-  const names = new Set(table.columns.map((c) => c.name));
+  // An @@index may cover an @ignore column (Pagila's GiST index on film.fulltext); a key may not.
+  const names = new Set(storedColumns(table).map((c) => c.name));
   const need = (cols: readonly string[], what: string, span: Span): void => {
     for (const col of cols) {
       if (!names.has(col)) {
@@ -98,6 +124,7 @@ function checkColumnLists(ctx: ValidationContext, table: TableDecl): void {
     }
   };
   need(table.primaryKey, "the primary key", table.nameSpan);
+  checkIgnored(ctx, table);
   for (const index of table.indexes) {
     need(index.columns, "@@index", index.span);
     if (index.using !== undefined && !INDEX_METHODS.includes(index.using.toLowerCase())) {

@@ -120,6 +120,11 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
     summary:
       "The column's previous name: `resc migrate diff` writes RENAME COLUMN, keeping its values, instead of a drop and an add. Remove it once the migration is applied everywhere.",
   },
+  ignore: {
+    syntax: "@ignore",
+    summary:
+      "The column is the database's alone: `resc sql` creates it and the drift gate compares it, but resc never reads or writes it (not served, not in any body, not in the client or the CLI). A required one must be filled by the database (a default or a trigger). It may carry only `@map`, `@default`, `@unique`, `@check` and `@renamed_from`.",
+  },
   map: {
     syntax: '@map("createdAt")',
     summary:

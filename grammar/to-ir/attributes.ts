@@ -77,6 +77,8 @@ const handlers: Record<string, Handler> = {
   stamped: flag((c) => (c.stamped = true)),
   immutable: flag((c) => (c.immutable = true)),
   soft_delete: flag((c) => (c.softDelete = true)),
+  // Recorded in `attributes`; grammar/to-ir/table.ts moves the column to the table's `ignored` list.
+  ignore: flag(() => {}),
 
   default(use, col, ctx) {
     const usage = "@default(value)";

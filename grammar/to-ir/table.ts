@@ -62,6 +62,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
   const table: TableDecl = {
     name: name.image,
     columns: [],
+    ignored: [],
     primaryKey: [],
     indexes: [],
     uniques: [],
@@ -75,7 +76,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
   for (const c of nodes(n, "columnDecl")) {
     const read = readColumn(c, ctx);
     if (!read) continue;
-    const first = table.columns.find((x) => x.name === read.column.name);
+    const first = [...table.columns, ...table.ignored].find((x) => x.name === read.column.name);
     if (first) {
       ctx.error(
         "duplicate-column",
@@ -84,7 +85,9 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
       );
       continue;
     }
-    table.columns.push(read.column);
+    // An @ignore column is the database's alone: kept apart so only the SQL backend and the checks see it.
+    if (read.column.attributes.some((a) => a.name === "ignore")) table.ignored.push(read.column);
+    else table.columns.push(read.column);
     types.push(read.type);
   }
   const facts: BlockFacts = { indexes: [], uniques: [], scoped: false };

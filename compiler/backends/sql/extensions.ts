@@ -7,7 +7,7 @@
  * pulled file applies to an empty database without a declaration the user
  * must keep in step (docs/decisions/1258-extensions-and-functions.md).
  */
-import type { Schema } from "../../ir.js";
+import { storedColumns, type Schema } from "../../ir.js";
 
 /** Types that only an extension provides, by the extension's name. */
 const TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -55,11 +55,14 @@ export function extensionsUsed(types: readonly string[], sql: readonly string[])
 
 /** The extensions `schema` needs, by `CREATE EXTENSION` name, in a stable order (sorted). */
 export function requiredExtensions(schema: Schema): string[] {
-  const types = [...schema.domains.map((d) => d.base), ...schema.tables.flatMap((t) => t.columns.map((c) => c.type))];
+  const types = [
+    ...schema.domains.map((d) => d.base),
+    ...schema.tables.flatMap((t) => storedColumns(t).map((c) => c.type)),
+  ];
   const sql = [
     ...schema.domains.flatMap((d) => (d.check !== undefined ? [d.check] : [])),
     ...schema.tables.flatMap((t) =>
-      t.columns.flatMap((c) => [
+      storedColumns(t).flatMap((c) => [
         ...(c.check !== undefined ? [c.check] : []),
         ...(c.default?.kind === "sql" ? [c.default.sql] : []),
       ]),

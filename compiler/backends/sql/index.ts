@@ -6,7 +6,7 @@
  * (docs/decisions/0211-ddl-shape.md).
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import type { ColumnDecl, DomainDecl, Schema, TableDecl } from "../../ir.js";
+import { storedColumns, type ColumnDecl, type DomainDecl, type Schema, type TableDecl } from "../../ir.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { requiredExtensions } from "./extensions.js";
@@ -119,7 +119,7 @@ export function emitSql(schema: Schema): string {
 function commentsOf(table: TableDecl): string[] {
   const out: string[] = [];
   if (table.doc !== undefined) out.push(`COMMENT ON TABLE ${placeSql(table)} IS ${stringLiteral(table.doc)};`);
-  for (const c of table.columns)
+  for (const c of storedColumns(table))
     if (c.doc !== undefined && c.computed === undefined)
       out.push(`COMMENT ON COLUMN ${placeSql(table)}.${columnSql(c)} IS ${stringLiteral(c.doc)};`);
   return out;

@@ -8,7 +8,7 @@
  * database's own business and is not listed.
  */
 import { quoteIdent } from "../../ident.js";
-import type { Schema } from "../../ir.js";
+import { storedColumns, type Schema } from "../../ir.js";
 
 /** One part of a regclass name: a plain identifier or a double-quoted one (quotes doubled inside). */
 const PART = /[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"/g;
@@ -42,7 +42,7 @@ export function namedSequences(schema: Schema): string[] {
   // Keyed by schema and name: `s` and `public.s` are one sequence where the schema lives (namespace public).
   const out = new Map<string, string>();
   for (const table of schema.tables) {
-    for (const column of table.columns) {
+    for (const column of storedColumns(table)) {
       if (column.default?.kind !== "sql") continue;
       for (const m of column.default.sql.matchAll(NEXTVAL)) {
         const parts = regclassParts(m[1]!);

@@ -3,7 +3,7 @@
  * Computed columns are SELECT expressions, not storage, and are left out.
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import type { ColumnDecl, DefaultValue, IndexDecl, TableDecl } from "../../ir.js";
+import { storedColumns, type ColumnDecl, type DefaultValue, type IndexDecl, type TableDecl } from "../../ir.js";
 import type { SchemaIndex } from "../../schema-index.js";
 import { ddlType, stringLiteral } from "./types.js";
 
@@ -45,7 +45,7 @@ function columnLine(index: SchemaIndex, table: TableDecl, column: ColumnDecl, in
 
 /** Columns named in the file, as their quoted database names. */
 function columnList(table: TableDecl, cols: readonly string[]): string {
-  return cols.map((c) => quoteIdent(table.columns.find((x) => x.name === c)?.dbName ?? c)).join(", ");
+  return cols.map((c) => quoteIdent(storedColumns(table).find((x) => x.name === c)?.dbName ?? c)).join(", ");
 }
 
 /**
@@ -53,7 +53,7 @@ function columnList(table: TableDecl, cols: readonly string[]): string {
  * `ALTER TABLE` after every table exists.
  */
 export function createTable(index: SchemaIndex, table: TableDecl, deferred: ReadonlySet<ColumnDecl>): string {
-  const lines = table.columns
+  const lines = storedColumns(table)
     .filter((c) => c.computed === undefined)
     .map((c) => columnLine(index, table, c, !deferred.has(c)));
   if (table.primaryKey.length > 1) lines.push(`PRIMARY KEY (${columnList(table, table.primaryKey)})`);
@@ -63,7 +63,7 @@ export function createTable(index: SchemaIndex, table: TableDecl, deferred: Read
 
 /** The name PostgreSQL itself would pick for an unnamed index: `<table>_<columns>_idx`, by database names. */
 export function indexName(table: TableDecl, index: IndexDecl): string {
-  const columns = index.columns.map((c) => table.columns.find((x) => x.name === c)?.dbName ?? c);
+  const columns = index.columns.map((c) => storedColumns(table).find((x) => x.name === c)?.dbName ?? c);
   return index.name ?? `${table.dbName ?? table.name}_${columns.join("_")}_idx`;
 }
 
