@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (decision 1323).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
@@ -7,13 +7,17 @@ import { databaseUrl, NO_DATABASE_URL } from "./database-url.js";
 
 /**
  * `resc pull DATABASE_URL`: describes an existing database as a canonical
- * `.resource` file, read-only exposure, secrets hidden (issue #11 §2;
+ * `.resource` file, read-only exposure, secrets hidden (docs/lifecycle.md, Adopt;
  * docs/decisions/1200-pull.md). What cannot be described is left out with a
  * comment and listed on stderr.
  */
 export default class Pull extends RescCommand {
   static override description = "Describe an existing PostgreSQL database as a .resource file.";
-  static override examples = ["<%= config.bin %> pull postgres://postgres@127.0.0.1/pagila --out pagila.resource"];
+  static override examples = [
+    "<%= config.bin %> pull postgres://postgres@127.0.0.1/pagila --out pagila.resource",
+    "<%= config.bin %> pull postgres://app@db/app --schema public,billing --out app.resource",
+    "<%= config.bin %> pull postgres://app@db/adventureworks --all-schemas --out adventureworks.resource",
+  ];
   static override args = { url: Args.string({ description: "the database (default: $DATABASE_URL)" }) };
   static override flags = {
     schema: Flags.string({
@@ -30,7 +34,7 @@ export default class Pull extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { formatDiagnostics } = await import("../grammar/index.js");
     const { introspect } = await import("./pull/introspect.js");
     const { pulledFile } = await import("./pull/pull-file.js");
