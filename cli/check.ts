@@ -19,28 +19,42 @@ export default class Check extends RescCommand {
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
     "database-url": Flags.string({ description: "also fail when this database differs from the schema (drift)" }),
+    "scratch-database-url": Flags.string({
+      description:
+        "a server where resc may create (and then drop) a scratch database to compare in, instead of the embedded one",
+      dependsOn: ["database-url"],
+    }),
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Check);
+    // The drift gate's scratch database starts now, while the schema compiles and the live one is read
+    // (docs/decisions/1260-scratch-database-snapshot.md).
+    const scratchDatabase = flags["database-url"] !== undefined ? import("./migrate/scratch-database.js") : undefined;
+    const scratch = scratchDatabase?.then((m) => m.startScratch(flags["scratch-database-url"]));
+    scratch?.catch(() => {}); // awaited below; a start that fails is reported there
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.fail(r.message);
+    if (!r.ok) {
+      await (await scratchDatabase)?.closeScratch(scratch);
+      this.fail(r.message);
+    }
     this.log(`${args.file}: ok${r.warnings ? ` (${r.warnings} warning${r.warnings === 1 ? "" : "s"})` : ""}`);
     const url = flags["database-url"];
     if (url === undefined) return;
-    // Loaded only here: a plain check needs neither pg nor the scratch database (issue #13).
+    // Loaded only here: a plain check needs neither pg nor the scratch database (decision 1323).
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const { driftSteps } = await import("./migrate/compare.js");
     const db = createPgExecutor({ connectionString: url, max: 1 });
     let steps: Awaited<ReturnType<typeof driftSteps>>;
     try {
-      steps = await driftSteps(db, r.schema);
+      steps = await driftSteps(db, r.schema, scratch);
     } catch (e) {
       this.fail(`cannot read the database: ${(e as Error).message}`);
     } finally {
       await db.close();
+      await (await scratchDatabase)?.closeScratch(scratch);
     }
     if (steps.length === 0) {
       this.log("the database matches the schema");

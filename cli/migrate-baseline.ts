@@ -24,6 +24,10 @@ export default class MigrateBaseline extends RescCommand {
     "database-url": Flags.string({ description: "the database to baseline (default: $DATABASE_URL)" }),
     dir: Flags.string({ description: "the migrations directory (default: migrations/ beside the schema)" }),
     name: Flags.string({ description: "the migration's name", default: "baseline" }),
+    "scratch-database-url": Flags.string({
+      description:
+        "a server where resc may create (and then drop) a scratch database to compare in, instead of the embedded one",
+    }),
   };
 
   async run(): Promise<void> {
@@ -32,6 +36,7 @@ export default class MigrateBaseline extends RescCommand {
     const { migrationsDir, withoutComments, withoutHistory } = await import("./migrate/compare.js");
     const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
     const { readCatalog } = await import("./migrate/catalog.js");
+    type Catalog = Awaited<ReturnType<typeof readCatalog>>;
     const { expressibleCatalog } = await import("./pull/expressible.js");
     const { diffCatalogs } = await import("./migrate/diff.js");
     const { scratchStates } = await import("./migrate/scratch.js");
@@ -42,22 +47,38 @@ export default class MigrateBaseline extends RescCommand {
     const { args, flags } = await this.parse(MigrateBaseline);
     const url = databaseUrl(flags["database-url"]);
     if (!url) this.fail(NO_DATABASE_URL_FLAG);
-    const r = await loadSchema(args.file, (s) => process.stderr.write(s));
-    if (!r.ok) this.fail(r.message);
-    const dir = path.resolve(migrationsDir(args.file, flags.dir));
-    if ((await readMigrations(dir)).length > 0)
-      this.fail(`${dir} already holds migrations; a baseline is the first one`);
-    // One scratch database gives both what the first migration builds from nothing and what to compare the live
-    // database with (a second would double the time: a PGlite start is most of it).
-    const db = createPgExecutor({ connectionString: url, max: 2 });
+    // The scratch database starts first: its start is most of a baseline's time, and overlaps loading the
+    // schema and reading the live database (docs/decisions/1260-scratch-database-snapshot.md).
+    const { startScratch, closeScratch } = await import("./migrate/scratch-database.js");
+    const scratch = startScratch(flags["scratch-database-url"]);
+    let read: [Catalog, string[]];
+    let states: Awaited<ReturnType<typeof scratchStates>>;
+    let r: Awaited<ReturnType<typeof loadSchema>>;
+    let dir: string;
+    try {
+      r = await loadSchema(args.file, (s) => process.stderr.write(s));
+      if (!r.ok) this.fail(r.message);
+      dir = path.resolve(migrationsDir(args.file, flags.dir));
+      if ((await readMigrations(dir)).length > 0)
+        this.fail(`${dir} already holds migrations; a baseline is the first one`);
+      // One scratch database gives both what the first migration builds from nothing and what to compare the
+      // live database with (a second would double the time).
+      const db = createPgExecutor({ connectionString: url, max: 2 });
+      const schemas = schemaNamespaces(r.schema);
+      try {
+        read = await Promise.all([readCatalog(db, schemas), readPrelude(db)]);
+      } catch (e) {
+        this.fail(`cannot read the database: ${(e as Error).message}`);
+      } finally {
+        await db.close();
+      }
+      states = await scratchStates([], emitSql(r.schema), { schemas, prelude: read[1], database: scratch });
+    } finally {
+      // Closed here whatever happened above: a scratch database on a server is dropped.
+      await closeScratch(scratch);
+    }
+    const [catalog, prelude] = read;
     const schemas = schemaNamespaces(r.schema);
-    const read = Promise.all([readCatalog(db, schemas), readPrelude(db)])
-      .catch((e: Error) => this.fail(`cannot read the database: ${e.message}`))
-      .finally(() => db.close());
-    const [[catalog, prelude], states] = await Promise.all([
-      read,
-      read.then(([, prelude]) => scratchStates([], emitSql(r.schema), schemas, prelude)),
-    ]);
     const live = expressibleCatalog(withoutHistory(catalog), schemas);
     const drift = diffCatalogs(withoutComments(live), withoutComments(states.desired));
     if (drift.length > 0) {

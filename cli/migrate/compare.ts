@@ -14,6 +14,7 @@ import { readMigrations, type MigrationFile } from "./files.js";
 import { HISTORY_TABLE } from "./history.js";
 import { readPrelude } from "./functions.js";
 import { catalogOfDdl, scratchStates } from "./scratch.js";
+import type { ScratchDatabase } from "./scratch-database.js";
 
 /** The migrations directory of a schema file: `migrations/` beside it, unless given. */
 export function migrationsDir(schemaFile: string, dir?: string): string {
@@ -61,7 +62,7 @@ export async function pendingSteps(
   dir: string,
 ): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
-  const states = await scratchStates(migrations, emitSql(schema), schemaNamespaces(schema));
+  const states = await scratchStates(migrations, emitSql(schema), { schemas: schemaNamespaces(schema) });
   return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
 }
 
@@ -69,10 +70,12 @@ export async function pendingSteps(
  * The steps that would make the live database match `schema` in the namespaces it describes
  * (`public` and every `@@schema`): empty when it does. The live side is read as far as the language can say
  * it (`expressibleCatalog`): what a pulled file leaves out is the database's own and is not drift.
+ * `scratch`: the scratch database, when the caller started it early (`startScratch`); embedded otherwise.
  */
-export async function driftSteps(db: Executor, schema: Schema): Promise<Step[]> {
+export async function driftSteps(db: Executor, schema: Schema, scratch?: Promise<ScratchDatabase>): Promise<Step[]> {
   const schemas = schemaNamespaces(schema);
   const live = expressibleCatalog(withoutHistory(await readCatalog(db, schemas)), schemas);
-  const desired = await catalogOfDdl(emitSql(schema), schemas, await readPrelude(db));
+  const prelude = await readPrelude(db);
+  const desired = await catalogOfDdl(emitSql(schema), { schemas, prelude, database: scratch });
   return diffCatalogs(withoutComments(live), withoutComments(desired));
 }

@@ -5,9 +5,8 @@
  * states are read by the same catalog queries
  * (docs/decisions/1240-migrations.md). Nothing touches a real server.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
-import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import { embeddedScratch, type ScratchDatabase } from "./scratch-database.js";
 import { readCatalog, type Catalog } from "./catalog.js";
 import { applyPrelude, readPrelude } from "./functions.js";
 
@@ -36,6 +35,26 @@ const RESET = `DO $$ DECLARE s text; BEGIN
   END LOOP;
 END $$; CREATE SCHEMA public; SET search_path TO public;`;
 
+/** Where a scratch comparison reads, what it starts from, and in which database. */
+export interface ScratchOptions {
+  /** The namespaces to read (default `public`). */
+  schemas?: readonly string[];
+  /** Statements run first: a live database's extensions and functions (`readPrelude`), for the drift gate and a baseline. */
+  prelude?: readonly string[];
+  /** A scratch database already starting (`startScratch`), so its start overlaps the caller's other work; embedded when absent. */
+  database?: Promise<ScratchDatabase>;
+}
+
+/** Applies `ddl` to `db`, or throws saying the schema's DDL failed, with what the prelude could not make. */
+async function applyDdl(db: Executor, ddl: string, missed: readonly string[]): Promise<void> {
+  try {
+    await db.script(ddl);
+  } catch (e) {
+    const also = missed.length > 0 ? ` (the scratch database could not recreate: ${missed.join("; ")})` : "";
+    throw new Error(`the schema's DDL (resc sql) does not apply to an empty database: ${(e as Error).message}${also}`);
+  }
+}
+
 /**
  * Replays `migrations` in order and reads what they build, then empties
  * the database, applies `ddl` and reads that. Both run in namespace
@@ -43,20 +62,20 @@ END $$; CREATE SCHEMA public; SET search_path TO public;`;
  * name qualified with `public.` (Pagila's `nextval('public.…_seq')`)
  * means what it means there, and names read back unqualified as a live
  * database's do (docs/decisions/1250-sequences.md).
- * `prelude` runs first (a live database's extensions and functions, for the drift gate and a baseline); what the
- * migrations made that the catalog does not hold (extensions, functions) is made again before the DDL.
+ * `options.prelude` runs first; what the migrations made that the catalog does not hold (extensions, functions)
+ * is made again before the DDL. With no migrations, the DDL goes straight onto the prelude.
  * @throws Error naming the migration file whose SQL failed, or saying the schema's own DDL failed
  */
 export async function scratchStates(
   migrations: readonly MigrationText[],
   ddl: string,
-  schemas: readonly string[] = ["public"],
-  prelude: readonly string[] = [],
+  options: ScratchOptions = {},
 ): Promise<ScratchStates> {
-  const pglite = new PGlite({ extensions: await pgliteExtensions() });
-  const db = createPgliteExecutor(pglite);
+  const schemas = options.schemas ?? ["public"];
+  const scratch = await (options.database ?? embeddedScratch());
+  const db = scratch.db;
   try {
-    const missed = await applyPrelude(db, prelude);
+    const missed = await applyPrelude(db, options.prelude ?? []);
     for (const m of migrations) {
       try {
         await db.script(m.sql);
@@ -65,32 +84,31 @@ export async function scratchStates(
       }
     }
     const current = await readCatalog(db, schemas);
-    // What the migrations (or the prelude) made that the language does not describe, the DDL may call: kept.
-    const own = await readPrelude(db);
-    await db.script(RESET);
-    missed.push(...(await applyPrelude(db, own)));
-    try {
-      await db.script(ddl);
-    } catch (e) {
-      const also = missed.length > 0 ? ` (the scratch database could not recreate: ${missed.join("; ")})` : "";
-      throw new Error(
-        `the schema's DDL (resc sql) does not apply to an empty database: ${(e as Error).message}${also}`,
-      );
+    if (migrations.length > 0) {
+      // What the migrations made that the language does not describe, the DDL may call: kept.
+      const own = await readPrelude(db);
+      await db.script(RESET);
+      missed.push(...(await applyPrelude(db, own)));
     }
+    await applyDdl(db, ddl, missed);
     return { current, desired: await readCatalog(db, schemas) };
   } finally {
-    await db.close();
+    await scratch.close();
   }
 }
 
 /**
- * The catalog `ddl` builds in a fresh scratch database, read over `schemas` (for comparing a live database with a
- * schema), after `prelude` (the live database's extensions and functions, from `readPrelude`).
+ * The catalog `ddl` builds in a fresh scratch database after `options.prelude`, read over `options.schemas` (for
+ * comparing a live database with a schema).
+ * @throws Error saying the schema's own DDL failed
  */
-export async function catalogOfDdl(
-  ddl: string,
-  schemas: readonly string[] = ["public"],
-  prelude: readonly string[] = [],
-): Promise<Catalog> {
-  return (await scratchStates([], ddl, schemas, prelude)).desired;
+export async function catalogOfDdl(ddl: string, options: ScratchOptions = {}): Promise<Catalog> {
+  const scratch = await (options.database ?? embeddedScratch());
+  const db = scratch.db;
+  try {
+    await applyDdl(db, ddl, await applyPrelude(db, options.prelude ?? []));
+    return await readCatalog(db, options.schemas ?? ["public"]);
+  } finally {
+    await scratch.close();
+  }
 }
