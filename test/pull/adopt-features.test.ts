@@ -23,6 +23,7 @@ import { createTestDatabase, findServer, type TestDatabase } from "../support/db
 import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
 import { startServe } from "../support/serve-process.js";
+import { servedCounts, tableCounts } from "../support/adopt.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
 const databases: TestDatabase[] = [];
@@ -138,14 +139,30 @@ describe.skipIf(!server)("resc pull of an ORM-made database with two schemas", (
       } finally {
         await serve.stop();
       }
+      // resc dev serves every table the file serves, each with the database's exact row count.
+      const counts = await tableCounts(db!, ["public", "app"]);
+      const served = await servedCounts(dir, db!.url!, "adopt.resource");
+      expect(served).toEqual({ "public.UserAccount": 2, "app.AuditEntry": 3, "app.measurement": 1 });
+      for (const [t, n] of Object.entries(served)) expect(n, t).toBe(counts[t]);
       // Baselined, the first migration recreates the function and extension its defaults call.
       const baseline = await resc(["migrate", "baseline", "adopt.resource", "--database-url", db!.url!], dir);
       expect(baseline.code, baseline.stderr).toBe(0);
       const migration = await readFile(path.join(dir, "migrations", "0001_baseline.sql"), "utf8");
       expect(migration).toMatch(/CREATE OR REPLACE FUNCTION app\.next_code\(\)/);
-      expect((await resc(["migrate", "diff", "adopt.resource", "--name", "none"], dir)).stdout).toMatch(
-        /no changes|up to date|nothing/i,
+      expect((await resc(["migrate", "diff", "adopt.resource", "--name", "none"], dir)).stdout).toMatch(/up to date/);
+      // An edit to a table of the second schema, under a mapped name, migrated with every row kept.
+      const edited = (await readFile(file, "utf8")).replace(/(table audit_entry \{\n)/, "$1  note text?\n");
+      await writeFile(file, edited);
+      const diff = await resc(["migrate", "diff", "adopt.resource", "--name", "note"], dir);
+      expect(diff.code, diff.stderr).toBe(0);
+      expect(await readFile(path.join(dir, "migrations", "0002_note.sql"), "utf8")).toMatch(
+        /ALTER TABLE "app"\."AuditEntry" ADD COLUMN "note" text;/,
       );
+      const deploy = await resc(["migrate", "deploy", db!.url!], dir);
+      expect(deploy.code, deploy.stderr).toBe(0);
+      expect(await tableCounts(db!, ["public", "app"])).toEqual(counts);
+      const gate = await resc(["check", "adopt.resource", "--database-url", db!.url!], dir);
+      expect(gate.code, gate.stderr).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

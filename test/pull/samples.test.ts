@@ -7,7 +7,6 @@
  * row counts; baselined, an edit migrates keeping every row; and `resc sql`
  * of the file pulls back to the same file.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +20,7 @@ import { createTestDatabase, findServer, type TestDatabase } from "../support/db
 import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
 import { loadSample, SAMPLE_SCHEMAS, type Sample } from "../support/samples.js";
-import { freePort } from "../support/ports.js";
+import { servedCounts, tableCounts } from "../support/adopt.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
 const databases: TestDatabase[] = [];
@@ -32,71 +31,8 @@ afterAll(async () => {
 const resc = (args: string[], cwd: string) =>
   runNode([path.resolve("bin/resc.js"), ...args], { cwd, timeout: 180_000 });
 
-/** Row counts of every table of the sample's schemas, by `schema.table`. */
-async function tableCounts(db: TestDatabase, sample: Sample): Promise<Record<string, number>> {
-  const tables = await db.executor.query({
-    text: `SELECT n.nspname AS s, c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           WHERE n.nspname = ANY($1::text[]) AND relkind = 'r' AND relname <> 'resc_migrations' ORDER BY 1, 2`,
-    values: [`{${SAMPLE_SCHEMAS[sample].join(",")}}`],
-  });
-  const out: Record<string, number> = {};
-  for (const { s, t } of tables.rows)
-    out[`${s}.${t}`] = Number(
-      (await db.executor.query({ text: `SELECT count(*)::text AS n FROM "${s}"."${t}"`, values: [] })).rows[0]!.n,
-    );
-  return out;
-}
-
 /** What `resc pull` is told to read of a sample: its one schema, or every schema. */
 const pullScope = (sample: Sample): string[] => (SAMPLE_SCHEMAS[sample].length > 1 ? ["--all-schemas"] : []);
-
-/**
- * Starts `resc dev FILE --database-url URL` in `dir`, asks every served table for its row count
- * (`?count=exact`) and reads its first row by key, then stops it.
- * @returns `schema.table` (its database name) → the count the service answered
- */
-async function servedCounts(dir: string, url: string, file: string): Promise<Record<string, number>> {
-  const schema = compileSource(await readFile(path.join(dir, file), "utf8"), file).schema;
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [path.resolve("bin/resc.js"), "dev", file, "--database-url", url, "--port", String(port)],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`resc dev did not start: ${out}`)), 60_000);
-      child.stdout!.on("data", () => {
-        if (out.includes("serving")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
-    });
-    const counts: Record<string, number> = {};
-    for (const t of schema.tables) {
-      if (!t.resource) continue;
-      const list = await fetch(`http://127.0.0.1:${port}${t.resource.path}?count=exact&per_page=1`);
-      const body = (await list.json()) as { items: Record<string, unknown>[]; total: number };
-      expect(list.status, `${t.resource.path}: ${JSON.stringify(body)}`).toBe(200);
-      counts[`${t.schema ?? "public"}.${t.dbName ?? t.name}`] = body.total;
-      const first = body.items[0];
-      if (first !== undefined && t.primaryKey.length === 1 && t.resource.ops.includes("read")) {
-        const id = encodeURIComponent(String(first[t.primaryKey[0]!]));
-        const read = await fetch(`http://127.0.0.1:${port}${t.resource.path}/${id}`);
-        expect(read.status, `${t.resource.path}/${id}`).toBe(200);
-        expect(await read.json()).toEqual(first);
-      }
-    }
-    return counts;
-  } finally {
-    child.kill("SIGTERM");
-  }
-}
 
 /** Columns a served table shows whose names look like a credential. */
 const CREDENTIAL = /pass(word|wd)|secret|token|salt|credential|api_?key|hmac|private_?key|otp|session|cookie|hash/i;
@@ -140,57 +76,54 @@ describe.skipIf(!server).each(["chinook", "northwind", "adventureworks"] as Samp
     },
   );
 
-  it(
-    "pulls whole; resc dev serves every table with its exact row count; baselines, then migrates an edit keeping every row; resc sql of the pulled file pulls back to the same file",
-    async () => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), `resc-baseline-${sample}-`));
-      try {
-        const pull = await resc(["pull", db.url!, ...pullScope(sample), "--out", "schema.resource"], dir);
-        expect(pull.code, pull.stderr).toBe(0);
-        const counts = await tableCounts(db, sample);
-        const check = await resc(["check", "schema.resource"], dir);
-        expect(check.code, check.stderr).toBe(0);
-        const pulledText = await readFile(path.join(dir, "schema.resource"), "utf8");
-        const served = await servedCounts(dir, db.url!, "schema.resource");
-        // Every table with a key is served, each with the count the database has.
-        const keyed = Object.keys(served);
-        expect(keyed.length).toBeGreaterThan(0);
-        for (const t of keyed) expect(served[t], t).toBe(counts[t]);
-        const notServed = pulledText.match(/\/\/ not served: /g)?.length ?? 0;
-        expect(keyed.length + notServed).toBe(Object.keys(counts).length);
-        // A plain deploy of a first migration over the populated database is refused: it says to baseline.
-        const first = await resc(["migrate", "diff", "schema.resource", "--name", "init"], dir);
-        expect(first.code, first.stderr).toBe(0);
-        const refused = await resc(["migrate", "deploy", db.url!], dir);
-        expect(refused.code).toBe(1);
-        expect(refused.stderr).toMatch(/no migration history: .*Baseline it first/);
-        await rm(path.join(dir, "migrations"), { recursive: true });
-        const baseline = await resc(["migrate", "baseline", "schema.resource", "--database-url", db.url!], dir);
-        expect(baseline.code, baseline.stderr).toBe(0);
-        expect((await resc(["migrate", "deploy", db.url!], dir)).stdout).toMatch(/up to date/);
-        // An edit: a new nullable column on the first table, migrated with its rows kept.
-        const text = await readFile(path.join(dir, "schema.resource"), "utf8");
-        const edited = text.replace(/^(table \w+ \{\n)/m, "$1  resc_note text?\n");
-        expect(edited).not.toBe(text);
-        await writeFile(path.join(dir, "schema.resource"), edited);
-        const diff = await resc(["migrate", "diff", "schema.resource", "--name", "note"], dir);
-        expect(diff.code, diff.stderr).toBe(0);
-        const deploy = await resc(["migrate", "deploy", db.url!], dir);
-        expect(deploy.code, deploy.stderr).toBe(0);
-        expect(deploy.stdout).toContain("applied 0002_note.sql");
-        expect(await tableCounts(db, sample)).toEqual(counts);
-        const gate = await resc(["check", "schema.resource", "--database-url", db.url!], dir);
-        expect(gate.code, gate.stderr).toBe(0);
-        // resc sql of the pulled file builds an empty database that pulls back to the same declarations.
-        const empty = await createTestDatabase(`pull_${sample}_again`);
-        databases.push(empty);
-        await empty.executor.script(emitSql(compileSource(text, "schema.resource").schema));
-        const again = await introspect(empty.url!, SAMPLE_SCHEMAS[sample].length > 1 ? "all" : ["public"]);
-        const back = pulledFile(again.catalog, again.extras, "schema.resource");
-        expect(back.ok && declarations(back.text)).toBe(declarations(text));
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-  );
+  it("pulls whole; resc dev serves every table with its exact row count; baselines, then migrates an edit keeping every row; resc sql of the pulled file pulls back to the same file", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), `resc-baseline-${sample}-`));
+    try {
+      const pull = await resc(["pull", db.url!, ...pullScope(sample), "--out", "schema.resource"], dir);
+      expect(pull.code, pull.stderr).toBe(0);
+      const counts = await tableCounts(db, SAMPLE_SCHEMAS[sample]);
+      const check = await resc(["check", "schema.resource"], dir);
+      expect(check.code, check.stderr).toBe(0);
+      const pulledText = await readFile(path.join(dir, "schema.resource"), "utf8");
+      const served = await servedCounts(dir, db.url!, "schema.resource");
+      // Every table with a key is served, each with the count the database has.
+      const keyed = Object.keys(served);
+      expect(keyed.length).toBeGreaterThan(0);
+      for (const t of keyed) expect(served[t], t).toBe(counts[t]);
+      const notServed = pulledText.match(/\/\/ not served: /g)?.length ?? 0;
+      expect(keyed.length + notServed).toBe(Object.keys(counts).length);
+      // A plain deploy of a first migration over the populated database is refused: it says to baseline.
+      const first = await resc(["migrate", "diff", "schema.resource", "--name", "init"], dir);
+      expect(first.code, first.stderr).toBe(0);
+      const refused = await resc(["migrate", "deploy", db.url!], dir);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/no migration history: .*Baseline it first/);
+      await rm(path.join(dir, "migrations"), { recursive: true });
+      const baseline = await resc(["migrate", "baseline", "schema.resource", "--database-url", db.url!], dir);
+      expect(baseline.code, baseline.stderr).toBe(0);
+      expect((await resc(["migrate", "deploy", db.url!], dir)).stdout).toMatch(/up to date/);
+      // An edit: a new nullable column on the first table, migrated with its rows kept.
+      const text = await readFile(path.join(dir, "schema.resource"), "utf8");
+      const edited = text.replace(/^(table \w+ \{\n)/m, "$1  resc_note text?\n");
+      expect(edited).not.toBe(text);
+      await writeFile(path.join(dir, "schema.resource"), edited);
+      const diff = await resc(["migrate", "diff", "schema.resource", "--name", "note"], dir);
+      expect(diff.code, diff.stderr).toBe(0);
+      const deploy = await resc(["migrate", "deploy", db.url!], dir);
+      expect(deploy.code, deploy.stderr).toBe(0);
+      expect(deploy.stdout).toContain("applied 0002_note.sql");
+      expect(await tableCounts(db, SAMPLE_SCHEMAS[sample])).toEqual(counts);
+      const gate = await resc(["check", "schema.resource", "--database-url", db.url!], dir);
+      expect(gate.code, gate.stderr).toBe(0);
+      // resc sql of the pulled file builds an empty database that pulls back to the same declarations.
+      const empty = await createTestDatabase(`pull_${sample}_again`);
+      databases.push(empty);
+      await empty.executor.script(emitSql(compileSource(text, "schema.resource").schema));
+      const again = await introspect(empty.url!, SAMPLE_SCHEMAS[sample].length > 1 ? "all" : ["public"]);
+      const back = pulledFile(again.catalog, again.extras, "schema.resource");
+      expect(back.ok && declarations(back.text)).toBe(declarations(text));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
