@@ -23,6 +23,7 @@ import {
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
 import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
 import { secretReason } from "./secrets.js";
+import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 
 /** Objects of the database the catalog does not hold but `pull` reports as left out. */
 export interface Extras {
@@ -288,8 +289,11 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       } else {
         const array = type.endsWith("[]");
         const doc = type.startsWith("json");
-        if (s.indexedFirst.has(c.name) && !array && !doc) attrs.push("@filterable", "@sortable");
-        else if (s.gin.has(c.name) && (array || type.startsWith("jsonb"))) attrs.push("@filterable");
+        // A column named like a parameter of the list grammar (`sort`, `page`) cannot be filtered by name.
+        const filterable = !RESERVED_PARAMETERS.includes(cname);
+        if (s.indexedFirst.has(c.name) && !array && !doc)
+          attrs.push(...(filterable ? ["@filterable"] : []), "@sortable");
+        else if (s.gin.has(c.name) && (array || type.startsWith("jsonb")) && filterable) attrs.push("@filterable");
       }
       if (c.comment !== undefined) body.push(...docLines(c.comment, "  "));
       body.push(`  ${cname} ${type}${c.notNull ? "" : "?"} ${attrs.join(" ")}`.trimEnd());

@@ -58,6 +58,10 @@ beforeAll(async () => {
       FOREIGN KEY (order_id, line) REFERENCES public.order_lines);
     CREATE TABLE public."Audit Log" (id serial PRIMARY KEY);
     CREATE TABLE public.entries (id serial PRIMARY KEY, "table" text, domain text, enum text, resource text);
+    -- Indexed columns named like the list grammar's parameters: sortable, never filterable, the table kept.
+    CREATE TABLE public.steps (id serial PRIMARY KEY, sort integer, page integer, label text);
+    CREATE INDEX ON public.steps (sort);
+    CREATE INDEX ON public.steps (page);
   `);
 });
 afterAll(async () => {
@@ -126,9 +130,18 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
     expect(text).toMatch(/\/\/ left out: foreign key invoices_account_id_fkey .*public\.accounts.*a schema not pulled/);
     expect(text).toMatch(/table invoices \{[^}]*@@schema\("billing"\)/);
     expect(
-      leftOut.some((l) => /^check billing\.invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l)),
+      leftOut.some((l) =>
+        /^check billing\.invoices\.invoices_amount_check\d*: the column amount has a check already/.test(l),
+      ),
     ).toBe(true);
     expect(declaration(text, "amount")).toMatch(/@check\(/);
+  });
+
+  it("keeps a table whose indexed columns are named like the list grammar's parameters: sortable, not filterable", async () => {
+    const { text } = await pulled("public");
+    expect(declaration(text, "sort")).toMatch(/  sort +integer\? +@sortable$/);
+    expect(declaration(text, "page")).toMatch(/  page +integer\? +@sortable$/);
+    expect(text).toMatch(/resource "\/steps"/);
   });
 
   it("pulls two schemas into one file: a reference across them is an ordinary @ref to the right table", async () => {
