@@ -194,12 +194,16 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     out.push([`domain ${name} ${base}`, ...checks, ...placement(d, name, "@")].join(" "), "");
   }
 
-  // Inverse names per target table (by its key), unique within it.
-  const inverseNames = new Map<string, Set<string>>();
+  // The names each table's relations take (forward and inverse alike share them with its columns), by its key.
+  const relationNames = new Map<string, Set<string>>();
+  const namesOn = (t: CatalogTable): Set<string> => {
+    const key = placedKey(t);
+    let used = relationNames.get(key);
+    if (!used) relationNames.set(key, (used = new Set(t.columns.map((c) => names.column(t, c.name)))));
+    return used;
+  };
   const inverseOf = (target: CatalogTable, from: string, column: string): string => {
-    const key = placedKey(target);
-    const used = inverseNames.get(key) ?? new Set(target.columns.map((c) => names.column(target, c.name)));
-    inverseNames.set(key, used);
+    const used = namesOn(target);
     let name = used.has(from) ? `${from}_by_${relationName(column)}` : from;
     for (let n = 2; used.has(name); n++) name = `${from}_${n}`;
     used.add(name);
@@ -227,7 +231,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     const s = shapeOf(t);
     const body: string[] = [];
     const kept = new Set<string>();
-    const relations = new Set<string>(t.columns.map((c) => col(c.name)));
+    const relations = namesOn(t);
     for (const c of t.columns) {
       const cname = col(c.name);
       const written = resourceType(c.type, names.types);

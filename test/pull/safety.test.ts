@@ -62,6 +62,10 @@ beforeAll(async () => {
     CREATE TABLE public.steps (id serial PRIMARY KEY, sort integer, page integer, label text);
     CREATE INDEX ON public.steps (sort);
     CREATE INDEX ON public.steps (page);
+    -- A forward relation and an inverse one that would take one name on one table.
+    CREATE TABLE public.person (id serial PRIMARY KEY, manager_id integer);
+    CREATE TABLE public.manager (id serial PRIMARY KEY, person_id integer REFERENCES public.person (id));
+    ALTER TABLE public.person ADD FOREIGN KEY (manager_id) REFERENCES public.manager (id);
   `);
 });
 afterAll(async () => {
@@ -142,6 +146,16 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
     expect(declaration(text, "sort")).toMatch(/  sort +integer\? +@sortable$/);
     expect(declaration(text, "page")).toMatch(/  page +integer\? +@sortable$/);
     expect(text).toMatch(/resource "\/steps"/);
+  });
+
+  it("gives a forward and an inverse relation of one table different names, keeping both tables", async () => {
+    const { text } = await pulled("public");
+    const rels = [...text.matchAll(/@ref\((\w+), (person|manager)\)|@inverse\((\w+)\)/g)].map((m) => m[0]);
+    expect(rels).toEqual(
+      expect.arrayContaining(["@ref(manager_ref, manager)", "@ref(person, person)", "@inverse(manager)"]),
+    );
+    expect(text).toMatch(/resource "\/person"/);
+    expect(text).toMatch(/resource "\/manager"/);
   });
 
   it("pulls two schemas into one file: a reference across them is an ordinary @ref to the right table", async () => {
