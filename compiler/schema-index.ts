@@ -61,12 +61,6 @@ export class SchemaIndex {
     return decl ? placeSql(decl) : undefined;
   }
 
-  /** A column's database name (its `@map`, else its name) by its name in the file; `name` itself when unknown. */
-  columnDbName(table: TableDecl, name: string): string {
-    const c = this.column(table, name);
-    return c?.dbName ?? name;
-  }
-
   /** A column of a table by name, or undefined. */
   column(table: TableDecl, name: string): ColumnDecl | undefined {
     return table.columns.find((c) => c.name === name);
