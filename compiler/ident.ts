@@ -51,7 +51,9 @@ export interface DatabasePlace {
  * The quoted SQL name of a table, enum or domain: `"UserAccount"`, or
  * `"billing"."invoices"` with a schema (docs/decisions/1257-database-names.md).
  * Without `@@schema` the name stays unqualified, so it resolves through the
- * connection's search path as it always did.
+ * connection's search path as it always did. The same rule as the runtime's
+ * `tableSql`, written here too on purpose: `resc check` loads no runtime SQL
+ * module (decision 1323, test/startup/lazy-commands.test.ts).
  */
 export function placeSql(d: DatabasePlace): string {
   const name = quoteIdent(d.dbName ?? d.name);

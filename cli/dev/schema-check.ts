@@ -6,12 +6,12 @@
  * existing database, it does not own it.
  */
 import { namespaces } from "../../compiler/backends/sql/index.js";
+import { encodeArray } from "../../runtime/sql/bind.js";
 import { storedColumns, type Schema } from "../../compiler/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 async function rows(db: Executor, text: string, named: readonly string[]): Promise<Record<string, string | null>[]> {
-  return (await db.query({ text, values: [`{${named.map((n) => `"${n.replace(/["\\]/g, "\\$&")}"`).join(",")}}`] }))
-    .rows;
+  return (await db.query({ text, values: [encodeArray(named)] })).rows;
 }
 
 /** Which namespaces a query reads: the search path's, and every one a declaration names with `@schema`/`@@schema`. */

@@ -8,7 +8,8 @@
  * (docs/decisions/1240-migrations.md).
  */
 import { regclassParts } from "../../compiler/backends/sql/sequences.js";
-import { quoteIdent } from "../../compiler/ident.js";
+import { encodeArray } from "../../runtime/sql/bind.js";
+import { tableSql } from "../../runtime/sql/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 /** Where an object of the catalog lives: its namespace and its name there, as stored. */
@@ -27,9 +28,9 @@ export function placedKey(x: Placed): string {
   return x.schema === "public" ? x.name : `${x.schema}.${x.name}`;
 }
 
-/** An object's quoted SQL name: `"film"` in `public`, `"billing"."invoices"` elsewhere. */
+/** An object's quoted SQL name: `"film"` in `public`, `"billing"."invoices"` elsewhere (the runtime's `tableSql`). */
 export function placedSql(x: Placed): string {
-  return x.schema === "public" ? quoteIdent(x.name) : `${quoteIdent(x.schema)}.${quoteIdent(x.name)}`;
+  return tableSql(x.schema === "public" ? { name: x.name } : x);
 }
 
 /** A column as the catalog has it. */
@@ -195,7 +196,7 @@ async function rows(db: Executor, text: string, values: string[]): Promise<Recor
  */
 export async function readCatalog(db: Executor, schemas: string | readonly string[] = "public"): Promise<Catalog> {
   const list = typeof schemas === "string" ? [schemas] : [...schemas];
-  const schema = `{${list.map((s) => `"${s.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+  const schema = encodeArray(list);
   const enums = await rows(
     db,
     `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals

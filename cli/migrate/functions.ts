@@ -7,6 +7,7 @@
  * so an adopted database whose defaults call its own functions can be
  * compared, baselined and rebuilt (docs/decisions/1258-extensions-and-functions.md).
  */
+import { quoteIdent } from "../../compiler/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 /** Namespaces a user made: not PostgreSQL's own, not `information_schema`, not an extension's. */
@@ -40,7 +41,7 @@ export async function readPrelude(db: Executor): Promise<string[]> {
   for (const r of functions.rows) {
     if (r.ns !== "public" && !namespaces.has(r.ns!)) {
       namespaces.add(r.ns!);
-      out.push(`CREATE SCHEMA IF NOT EXISTS "${r.ns!.replace(/"/g, '""')}";`);
+      out.push(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(r.ns!)};`);
     }
     out.push(r.s!);
   }

@@ -23,9 +23,9 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
-/** An in-memory PGlite started from the snapshot of an empty data directory (`runtime/exec/pglite-fresh.ts`). */
+/** An in-memory PGlite started from the snapshot of an empty data directory (`cli/migrate/pglite-fresh.ts`). */
 export async function embeddedScratch(): Promise<ScratchDatabase> {
-  const { freshPGlite } = await import("../../runtime/exec/pglite-fresh.js");
+  const { freshPGlite } = await import("./pglite-fresh.js");
   const { createPgliteExecutor } = await import("../../runtime/exec/pglite.js");
   const db = createPgliteExecutor(await freshPGlite());
   return { db, close: once(() => db.close()) };

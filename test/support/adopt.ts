@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
 import { compileSource } from "../../compiler/index.js";
+import { encodeArray } from "../../runtime/sql/bind.js";
 import type { TestDatabase } from "./db.js";
 import { freePort } from "./ports.js";
 
@@ -18,7 +19,7 @@ export async function tableCounts(db: TestDatabase, schemas: readonly string[]):
     text: `SELECT n.nspname AS s, c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
            WHERE n.nspname = ANY($1::text[]) AND relkind IN ('r', 'p') AND NOT relispartition
              AND relname <> 'resc_migrations' ORDER BY 1, 2`,
-    values: [`{${schemas.join(",")}}`],
+    values: [encodeArray(schemas)],
   });
   const out: Record<string, number> = {};
   for (const { s, t } of tables.rows)

@@ -19,7 +19,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
-import { pgliteExtensions } from "./pglite-extensions.js";
+import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
 
 /** resc's cache directory. */
 export function cacheDir(): string {
