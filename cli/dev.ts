@@ -4,7 +4,7 @@ import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
-import type { Schema } from "../compiler/ir.js";
+import type { Schema } from "../language/ir.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import type { HooksModule } from "./dev/hooks-module.js";
 import { listenFailure } from "./listen-failure.js";

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
-import type { Schema } from "../compiler/ir.js";
+import type { Schema } from "../language/ir.js";
 
 /** The generate block `resc init` adds to a schema that has none. */
 const GENERATE_BLOCK = (name: string): string =>

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { compileSource } from "../compiler/compile.js";
 import { formatDiagnostics } from "../grammar/index.js";
-import type { Diagnostic, Schema } from "../compiler/ir.js";
+import type { Diagnostic, Schema } from "../language/ir.js";
 import { shownPath } from "./shown-path.js";
 
 /** A compiled schema, or the reason there is none. */

@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Diagnostic, Schema } from "../compiler/ir.js";
+import type { Diagnostic, Schema } from "../language/ir.js";
 import type { LoadResult } from "./load.js";
 import { shownPath } from "./shown-path.js";
 

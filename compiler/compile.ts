@@ -6,7 +6,7 @@
 import type { IToken } from "chevrotain";
 import { parse } from "../grammar/index.js";
 import { IncrementalParser } from "../grammar/incremental.js";
-import type { Diagnostic, ParseResult, Schema } from "./ir.js";
+import type { Diagnostic, ParseResult, Schema } from "../language/ir.js";
 import { validate } from "./validate/index.js";
 import { validateIntact } from "./validate/partial.js";
 

@@ -18,7 +18,7 @@ import {
   type SortTerm,
   type TableDescriptor,
 } from "../runtime/descriptor.js";
-import type { ColumnDecl, ResourceDecl, Schema, SortTermDecl, TableDecl } from "./ir.js";
+import type { ColumnDecl, ResourceDecl, Schema, SortTermDecl, TableDecl } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */

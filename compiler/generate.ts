@@ -10,7 +10,7 @@ import { emitCommandTree } from "./backends/cli-tree/index.js";
 import { clientLayout, emitClient } from "./backends/client/index.js";
 import { emitHono } from "./backends/hono/index.js";
 import type { GeneratedFile } from "./generated-file.js";
-import type { Schema } from "./ir.js";
+import type { Schema } from "../language/ir.js";
 
 /** A backend that writes files under the `generate` block's dir. */
 export interface Backend {

@@ -35,4 +35,4 @@ export {
   type Backend,
 } from "./generate.js";
 export type { GeneratedFile } from "./generated-file.js";
-export type * from "./ir.js";
+export type * from "../language/ir.js";

@@ -5,9 +5,9 @@
  * Lookups keep the first declaration of a duplicated name; the validator
  * reports the duplicate.
  */
-import type { ColumnDecl, DomainDecl, EnumDecl, RefDecl, Schema, TableDecl, TypeRef } from "./ir.js";
+import type { ColumnDecl, DomainDecl, EnumDecl, RefDecl, Schema, TableDecl, TypeRef } from "../language/ir.js";
 import type { ValueKind } from "../runtime/descriptor.js";
-import { lookupBuiltin, type BuiltinType } from "./pgtypes.js";
+import { lookupBuiltin, type BuiltinType } from "../language/types.js";
 import { placedTypeForCast, placeSql, typeNameForCast } from "./ident.js";
 
 /** What a type name finally denotes once domains are unwrapped. */

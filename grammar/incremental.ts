@@ -17,7 +17,7 @@
  * The text is lexed again only around the edit (grammar/relex.ts).
  */
 import type { CstNode, IToken } from "chevrotain";
-import type { Diagnostic, ParseResult, Span } from "../compiler/ir.js";
+import type { Diagnostic, ParseResult, Span } from "../language/ir.js";
 import { IncrementalLexer } from "./relex.js";
 import { UnterminatedString } from "./tokens/literals.js";
 import { byOffset, declarationSlices, dedupe, parse } from "./parse.js";

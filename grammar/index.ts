@@ -4,8 +4,8 @@
  * `grammar/`.
  */
 export { parse } from "./parse.js";
-export { formatDiagnostic, formatDiagnostics, summarize, type FormatOptions } from "./diagnostics.js";
-export { BUILTIN_TYPES } from "./to-ir/types.js";
+export { formatDiagnostic, formatDiagnostics, summarize, type FormatOptions } from "../language/diagnostics.js";
+export { BUILTIN_TYPES } from "../language/types.js";
 export { COLUMN_ATTRIBUTES } from "./to-ir/attributes.js";
 export { BLOCK_ATTRIBUTES } from "./to-ir/block-attributes.js";
 export { RESOURCE_SETTINGS, OP_NAMES } from "./to-ir/resource.js";

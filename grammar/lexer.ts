@@ -5,7 +5,7 @@
  */
 import type { ILexingError, IToken, TokenType } from "chevrotain";
 import { Lexer } from "./chevrotain.js";
-import type { Diagnostic } from "../compiler/ir.js";
+import type { Diagnostic } from "../language/ir.js";
 import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
 import { literalTokens, UnterminatedString } from "./tokens/literals.js";
 import { punctuationTokens } from "./tokens/punctuation.js";

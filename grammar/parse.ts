@@ -7,7 +7,7 @@
  * one stray token does not hide the rest of the file.
  */
 import type { CstNode, IToken } from "chevrotain";
-import type { Diagnostic, ParseResult, Schema } from "../compiler/ir.js";
+import type { Diagnostic, ParseResult, Schema } from "../language/ir.js";
 import { lex } from "./lexer.js";
 import { closeDanglingParens } from "./recover.js";
 import { parser } from "./parser.js";

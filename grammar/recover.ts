@@ -12,7 +12,7 @@
  */
 import type { IToken, TokenType } from "chevrotain";
 import { createTokenInstance } from "./chevrotain.js";
-import type { Diagnostic } from "../compiler/ir.js";
+import type { Diagnostic } from "../language/ir.js";
 import type { SourceMap } from "./span.js";
 import { describeParen } from "./syntax-errors.js";
 import { declarationKeywords, Identifier, Resource } from "./tokens/keywords.js";

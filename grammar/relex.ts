@@ -21,7 +21,7 @@
  * the newest version's tokens.
  */
 import type { IToken } from "chevrotain";
-import type { Diagnostic } from "../compiler/ir.js";
+import type { Diagnostic } from "../language/ir.js";
 import { lex, lexRange, type LexResult } from "./lexer.js";
 import { closeDanglingParens } from "./recover.js";
 import { firstAtOrAfter, type SourceMap } from "./span.js";

@@ -1,12 +1,12 @@
 /**
- * Source positions: turns offsets into the IR's `Span` (compiler/ir.ts).
+ * Source positions: turns offsets into the IR's `Span` (language/ir.ts).
  *
  * Lines and columns are 1-based and count UTF-16 code units; the end is
  * exclusive (`endColumn` is the column just after the last character), see
  * docs/decisions/0100-span-end-is-exclusive.md.
  */
 import type { IToken } from "chevrotain";
-import type { Span } from "../compiler/ir.js";
+import type { Span } from "../language/ir.js";
 
 /** Maps offsets of one source text to spans. Built once per parse. */
 export class SourceMap {

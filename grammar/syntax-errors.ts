@@ -10,7 +10,7 @@
  * `expected-value`, `expected-name`, `unexpected-token` or `syntax-error`.
  */
 import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from "chevrotain";
-import type { Diagnostic } from "../compiler/ir.js";
+import type { Diagnostic } from "../language/ir.js";
 import { real, type SourceMap } from "./span.js";
 
 interface Encoded {

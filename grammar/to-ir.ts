@@ -17,7 +17,7 @@ import type {
   Schema,
   Span,
   TableDecl,
-} from "../compiler/ir.js";
+} from "../language/ir.js";
 import { nameToken, node, nodes, token, tokens } from "./to-ir/cst.js";
 import { Ctx, unquote } from "./to-ir/context.js";
 import { readAttribute, requirePositional, splitArgs } from "./to-ir/args.js";
@@ -25,7 +25,7 @@ import { expectString } from "./to-ir/expect.js";
 import { readApi, readGenerate } from "./to-ir/settings.js";
 import { readTable } from "./to-ir/table.js";
 import { checkType, readType, type ReadType } from "./to-ir/types.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../language/suggest.js";
 import { readDatabaseName } from "./to-ir/db-name.js";
 import type { AttrUse } from "./to-ir/args.js";
 

@@ -7,7 +7,7 @@
  */
 import { namespaces } from "../../compiler/backends/sql/index.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
-import { storedColumns, type Schema } from "../../compiler/ir.js";
+import { storedColumns, type Schema } from "../../language/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 
 async function rows(db: Executor, text: string, named: readonly string[]): Promise<Record<string, string | null>[]> {

@@ -14,7 +14,7 @@ import type { Hono } from "hono";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { emitOpenApi } from "../../compiler/backends/openapi/index.js";
 import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 import { SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { loadSchema } from "../load.js";

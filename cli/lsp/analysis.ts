@@ -6,7 +6,7 @@
  */
 import type { IToken } from "chevrotain";
 import { IncrementalCompiler, type CompileResult } from "../../compiler/compile.js";
-import type { ColumnDecl, Schema, Span, TableDecl } from "../../compiler/ir.js";
+import type { ColumnDecl, Schema, Span, TableDecl } from "../../language/ir.js";
 import { lex, lexRange } from "../../grammar/lexer.js";
 import { SourceMap } from "../../grammar/span.js";
 

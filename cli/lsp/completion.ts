@@ -6,7 +6,7 @@
  * document's own schema.
  */
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver";
-import type { TableDecl } from "../../compiler/ir.js";
+import type { TableDecl } from "../../language/ir.js";
 import { BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES } from "../../grammar/index.js";
 import type { Analysis, Frame } from "./analysis.js";
 import { columnSummary } from "./describe.js";

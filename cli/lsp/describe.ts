@@ -3,7 +3,7 @@
  * relations, enums, domains), for hover and completion details. The words
  * for capabilities and types come from `reference.ts`.
  */
-import type { ColumnDecl, DomainDecl, EnumDecl, Schema, TableDecl } from "../../compiler/ir.js";
+import type { ColumnDecl, DomainDecl, EnumDecl, Schema, TableDecl } from "../../language/ir.js";
 import { TYPE_DOCS } from "../../grammar/textmate/reference.js";
 
 /** A column's type as written in the language: `numeric(6,2)[]?`. */

@@ -4,7 +4,7 @@
  * ranges (0-based, exclusive end, UTF-16 by default).
  */
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type Range } from "vscode-languageserver";
-import type { Diagnostic, Span } from "../../compiler/ir.js";
+import type { Diagnostic, Span } from "../../language/ir.js";
 
 /** The LSP range of a span. */
 export function toRange(s: Span): Range {

@@ -5,7 +5,7 @@
  * to definition both start here.
  */
 import type { IToken } from "chevrotain";
-import type { ColumnDecl, DomainDecl, EnumDecl, SecuritySchemeDecl, Span, TableDecl } from "../../compiler/ir.js";
+import type { ColumnDecl, DomainDecl, EnumDecl, SecuritySchemeDecl, Span, TableDecl } from "../../language/ir.js";
 import { contains, type Analysis, type Frame } from "./analysis.js";
 
 /** The meaning of one token. */

@@ -4,7 +4,7 @@
  * spans.
  */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver";
-import type { Schema, Span } from "../../compiler/ir.js";
+import type { Schema, Span } from "../../language/ir.js";
 import { nameSpanOf } from "./resolve.js";
 import { typeText } from "./describe.js";
 import { toRange } from "./positions.js";

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
-import { storedColumns, type Schema } from "../../compiler/ir.js";
+import { storedColumns, type Schema } from "../../language/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { expressibleCatalog } from "../pull/expressible.js";
 import { placedKey, readCatalog, type Catalog } from "./catalog.js";

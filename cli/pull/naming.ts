@@ -8,7 +8,7 @@
  * share one namespace across every schema pulled (a second `customer`
  * becomes `sales_customer`), columns are unique within their table.
  */
-import { lookupBuiltin } from "../../compiler/pgtypes.js";
+import { lookupBuiltin } from "../../language/types.js";
 import { placedKey, type Catalog, type Placed } from "../migrate/catalog.js";
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

@@ -6,7 +6,7 @@
  * database holds (docs/decisions/1200-pull.md).
  */
 import { compileSource } from "../../compiler/compile.js";
-import type { Diagnostic } from "../../compiler/ir.js";
+import type { Diagnostic } from "../../language/ir.js";
 import { formatSource } from "../../grammar/format/index.js";
 import type { Catalog } from "../migrate/catalog.js";
 import { renderCatalog, type Extras } from "./render.js";

@@ -6,7 +6,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { emitOpenApi } from "../../compiler/backends/openapi/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { PgExecutor } from "../../runtime/exec/pg.js";
 import type { ReplicaRouter } from "../../runtime/exec/replicas.js";

@@ -6,7 +6,7 @@
  * stderr, written synchronously so a line is out before the process exits.
  */
 import pino, { type Logger } from "pino";
-import type { Diagnostic } from "../../compiler/ir.js";
+import type { Diagnostic } from "../../language/ir.js";
 
 /** The two loggers of one `resc serve` process. */
 export interface ServeLoggers {

@@ -4,7 +4,7 @@
  * it is, so containment filters can use it. The three problems are reported
  * independently.
  */
-import type { IndexDecl } from "../ir.js";
+import type { IndexDecl } from "../../language/ir.js";
 import { attributeSpan, qualified, type ValidationContext } from "./context.js";
 
 /** Whether an index serves containment on `column`: GIN with `column` leading. */

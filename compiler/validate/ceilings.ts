@@ -5,7 +5,7 @@
  * exceed the page-size ceiling that will be in force.
  */
 import { DEFAULT_LIMITS } from "../../runtime/descriptor.js";
-import type { ResourceDecl } from "../ir.js";
+import type { ResourceDecl } from "../../language/ir.js";
 import { exposedTables, qualified, settingSpan, type ValidationContext } from "./context.js";
 
 /** The ceilings by setting key, as the resource block spells them. */

@@ -9,7 +9,7 @@
  * the search fan-out. A resource's `computed = [...]` names computed
  * columns of its table.
  */
-import type { ColumnDecl } from "../ir.js";
+import type { ColumnDecl } from "../../language/ir.js";
 import { withHint, attributeSpan, exposedTables, qualified, settingSpan, type ValidationContext } from "./context.js";
 
 /** Attributes a computed column may not carry, with the test for each. */

@@ -4,8 +4,8 @@
  * report and move on, so one run lists every problem (spec: Column
  * capabilities, "schema validation reports all three").
  */
-import { didYouMean } from "../../grammar/suggest.js";
-import type { ColumnDecl, Diagnostic, ResourceDecl, Severity, Span, TableDecl, TypeRef } from "../ir.js";
+import { didYouMean } from "../../language/suggest.js";
+import type { ColumnDecl, Diagnostic, ResourceDecl, Severity, Span, TableDecl, TypeRef } from "../../language/ir.js";
 import { SchemaIndex } from "../schema-index.js";
 
 /** Collects diagnostics for one validation run. */
@@ -86,7 +86,7 @@ export function qualified(table: TableDecl, column: string): string {
 
 /**
  * `message`, then `. Did you mean "x"?` when a candidate is close to `name`
- * (grammar/suggest.ts), so every "not declared" diagnostic offers the
+ * (language/suggest.ts), so every "not declared" diagnostic offers the
  * likely intended name (issue #10 §5).
  */
 export function withHint(message: string, name: string, candidates: Iterable<string>): string {

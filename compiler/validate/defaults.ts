@@ -5,7 +5,7 @@
  * column); identity numbers only integer columns. SQL expressions are
  * trusted as written and checked by PostgreSQL when the DDL is applied.
  */
-import type { ColumnDecl, TableDecl } from "../ir.js";
+import type { ColumnDecl, TableDecl } from "../../language/ir.js";
 import type { ResolvedType } from "../schema-index.js";
 import { attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
 

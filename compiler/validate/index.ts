@@ -4,7 +4,7 @@
  * schema. Errors stop compilation; warnings are lint. One file per rule
  * family; this module only runs them (docs/decisions/0200-validation-diagnostics.md).
  */
-import type { Diagnostic, Schema } from "../ir.js";
+import type { Diagnostic, Schema } from "../../language/ir.js";
 import { SchemaIndex } from "../schema-index.js";
 import { checkArrays } from "./arrays.js";
 import { checkCeilings } from "./ceilings.js";

@@ -8,7 +8,7 @@
  *   key and unique constraints count): expansions and parent filters would
  *   scan the child table.
  */
-import type { TableDecl } from "../ir.js";
+import type { TableDecl } from "../../language/ir.js";
 import { attributeSpan, qualified, type ValidationContext } from "./context.js";
 
 /** Whether some index of `table` (primary key, unique, `@@index`, `@@unique`) leads with `column`. */

@@ -7,7 +7,7 @@
  * everywhere in the schema.
  */
 import { withHint } from "./context.js";
-import { storedColumns, type Span, type TableDecl } from "../ir.js";
+import { storedColumns, type Span, type TableDecl } from "../../language/ir.js";
 
 /**
  * What an `@ignore` column may carry: how the database stores it (`@map`, `@default`, `@unique`, `@check`,
@@ -33,7 +33,7 @@ function checkIgnored(ctx: ValidationContext, table: TableDecl): void {
       );
   }
 }
-import { lookupBuiltin } from "../pgtypes.js";
+import { lookupBuiltin } from "../../language/types.js";
 import type { ValidationContext } from "./context.js";
 
 function checkTypeNamespace(ctx: ValidationContext): void {

@@ -5,7 +5,7 @@
  * error in another instead of only after it is fixed
  * (docs/decisions/0230-rules-beside-syntax-errors.md).
  */
-import type { Diagnostic, Schema, Span } from "../ir.js";
+import type { Diagnostic, Schema, Span } from "../../language/ir.js";
 import { validate } from "./index.js";
 
 /**

@@ -6,7 +6,7 @@
  * relations of the table they are reached from, and never a column name
  * there, because `expand=` and projection share one namespace.
  */
-import type { Span, TableDecl } from "../ir.js";
+import type { Span, TableDecl } from "../../language/ir.js";
 import { withHint, attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
 
 /** A relation as seen from the table it is expanded on. */

@@ -4,7 +4,7 @@
  * collection only; `security` names schemes declared once in `api`. A
  * resource exposing no operation serves nothing and is linted.
  */
-import type { ResourceDecl } from "../ir.js";
+import type { ResourceDecl } from "../../language/ir.js";
 import { withHint, exposedTables, settingSpan, type ValidationContext } from "./context.js";
 
 /** One URL path segment of unreserved characters (RFC 3986), so it needs no escaping. */

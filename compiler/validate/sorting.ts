@@ -4,7 +4,7 @@
  * a column of the table it orders (the child table for an inverse) that is
  * Sortable, each at most once.
  */
-import type { SortTermDecl, TableDecl } from "../ir.js";
+import type { SortTermDecl, TableDecl } from "../../language/ir.js";
 import { withHint, exposedTables, qualified, type ValidationContext } from "./context.js";
 
 function checkTerms(ctx: ValidationContext, table: TableDecl, terms: readonly SortTermDecl[], what: string): void {

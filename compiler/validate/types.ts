@@ -6,7 +6,7 @@
  * described (docs/decisions/0201-unknown-types.md). Searchable needs a text
  * value, since search is a case-insensitive substring match.
  */
-import type { Span, TypeRef } from "../ir.js";
+import type { Span, TypeRef } from "../../language/ir.js";
 import { attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
 
 function checkKnown(ctx: ValidationContext, ref: TypeRef, where: string, span: Span): void {

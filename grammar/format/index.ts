@@ -8,7 +8,7 @@
  * comment. A file with a syntax error is refused with its diagnostics,
  * never half-formatted.
  */
-import type { Diagnostic } from "../../compiler/ir.js";
+import type { Diagnostic } from "../../language/ir.js";
 import { lex } from "../lexer.js";
 import { parse } from "../parse.js";
 import { parser } from "../parser.js";

@@ -1,9 +1,9 @@
 /**
  * Schema equality up to source positions: what "the formatter preserves
  * meaning" means (issue #5 §1). Spans move when text is re-laid out; every
- * other field of the IR (compiler/ir.ts) must be equal.
+ * other field of the IR (language/ir.ts) must be equal.
  */
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 
 const POSITION_KEYS = new Set(["span", "nameSpan", "keySpan"]);
 

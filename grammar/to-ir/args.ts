@@ -3,11 +3,11 @@
  * argument lists: how many positional arguments, which named ones.
  */
 import type { CstNode } from "chevrotain";
-import type { Span } from "../../compiler/ir.js";
+import type { Span } from "../../language/ir.js";
 import { node, nodes, token } from "./cst.js";
 import type { Ctx } from "./context.js";
 import { readArg, type Arg } from "./values.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../language/suggest.js";
 
 /** One attribute as written. `name` has no `@`/`@@`; `written` keeps them. */
 export interface AttrUse {

@@ -4,12 +4,12 @@
  * capabilities). Only shape is checked here — argument counts, kinds and
  * names; the meaning across columns and tables is the validator's.
  */
-import type { ColumnDecl, DefaultValue } from "../../compiler/ir.js";
+import type { ColumnDecl, DefaultValue } from "../../language/ir.js";
 import type { Ctx } from "./context.js";
 import { requirePositional, splitArgs, type AttrUse } from "./args.js";
 import { expectChoice, expectInteger, expectName, expectSortTerms, expectString, type Where } from "./expect.js";
 import type { Val } from "./values.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../language/suggest.js";
 import { readDatabaseName } from "./db-name.js";
 
 type Handler = (use: AttrUse, col: ColumnDecl, ctx: Ctx) => void;

@@ -2,12 +2,12 @@
  * Table (block) attributes: `@@primary_key`, `@@index`, `@@unique`,
  * `@@scoped`, `@@renamed_from`, `@@map`, `@@schema` (docs/language.md, Table attributes).
  */
-import type { IndexDecl, Span, TableDecl } from "../../compiler/ir.js";
+import type { IndexDecl, Span, TableDecl } from "../../language/ir.js";
 import type { Ctx } from "./context.js";
 import { requirePositional, splitArgs, type AttrUse } from "./args.js";
 import { expectBoolean, expectName, expectNameList, expectString, type Where } from "./expect.js";
 import { COLUMN_ATTRIBUTES } from "./attributes.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../language/suggest.js";
 import { readDatabaseName } from "./db-name.js";
 
 /** What a table's block attributes contribute, before it is merged with the columns. */

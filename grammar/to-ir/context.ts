@@ -3,7 +3,7 @@
  * offsets become spans, and which doc comments belong to which declaration.
  */
 import type { CstNode, IToken } from "chevrotain";
-import type { Diagnostic, Span } from "../../compiler/ir.js";
+import type { Diagnostic, Span } from "../../language/ir.js";
 import { firstAtOrAfter, type SourceMap } from "../span.js";
 import { offsetRange } from "./cst.js";
 

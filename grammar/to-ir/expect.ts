@@ -4,7 +4,7 @@
  * settings, `invalid-argument` for attribute arguments). Every helper
  * returns undefined after reporting, so callers simply skip the field.
  */
-import type { SortTermDecl, Span } from "../../compiler/ir.js";
+import type { SortTermDecl, Span } from "../../language/ir.js";
 import type { Ctx } from "./context.js";
 import { describe, type Val } from "./values.js";
 

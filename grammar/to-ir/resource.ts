@@ -4,12 +4,12 @@
  * ceiling included — for the validator to judge with `settingSpans`.
  */
 import type { CstNode } from "chevrotain";
-import type { Op, ResourceDecl, SecurityRequirementDecl } from "../../compiler/ir.js";
+import type { Op, ResourceDecl, SecurityRequirementDecl } from "../../language/ir.js";
 import { nameToken, node, nodes, token } from "./cst.js";
 import { unquote, type Ctx } from "./context.js";
 import { expectBoolean, expectInteger, expectNameList, expectSortTerms, expectString, type Where } from "./expect.js";
 import { readValue, type Val } from "./values.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../language/suggest.js";
 
 /** Every op and named set accepted in `ops`, with what it expands to. */
 export const OP_NAMES: Readonly<Record<string, readonly Op[]>> = {

@@ -4,12 +4,12 @@
  * string settings; security schemes live in `api`.
  */
 import type { CstNode, IToken } from "chevrotain";
-import type { ApiDecl, GenerateDecl, SecuritySchemeDecl, Span } from "../../compiler/ir.js";
+import type { ApiDecl, GenerateDecl, SecuritySchemeDecl, Span } from "../../language/ir.js";
 import { nameToken, node, nodes, token } from "./cst.js";
 import type { Ctx } from "./context.js";
 import { expectString } from "./expect.js";
 import { readValue } from "./values.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../language/suggest.js";
 
 /**
  * Reads `setting` nodes whose values must all be strings, calling

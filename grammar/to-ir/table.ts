@@ -5,7 +5,7 @@
  * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
-import type { ColumnDecl, TableDecl } from "../../compiler/ir.js";
+import type { ColumnDecl, TableDecl } from "../../language/ir.js";
 import { nameToken, node, nodes, token } from "./cst.js";
 import type { Ctx } from "./context.js";
 import { readAttribute } from "./args.js";

@@ -1,75 +1,14 @@
 /**
- * Column types: PostgreSQL spellings, their canonical names in
- * `TypeRef.name`, and reading a `typeRef` CST node (docs/language.md, Types).
+ * Reading a `typeRef` CST node into a `TypeRef` whose name is canonical
+ * (docs/language.md, Types). The spellings and canonical names are the one
+ * table of language/types.ts, which the validator and backends read too.
  */
 import type { CstNode } from "chevrotain";
-import type { Span, TypeRef } from "../../compiler/ir.js";
+import type { Span, TypeRef } from "../../language/ir.js";
+import { BUILTIN_TYPES } from "../../language/types.js";
 import { tokens } from "./cst.js";
 import type { Ctx } from "./context.js";
-import { closest } from "../suggest.js";
-
-/**
- * Built-in type spellings (lower case, words joined by one space) and the
- * canonical name each becomes. Canonical names are what backends switch
- * on; aliases follow PostgreSQL's own equivalences.
- */
-export const BUILTIN_TYPES: ReadonlyMap<string, string> = new Map([
-  ["smallint", "smallint"],
-  ["int2", "smallint"],
-  ["integer", "integer"],
-  ["int", "integer"],
-  ["int4", "integer"],
-  ["bigint", "bigint"],
-  ["int8", "bigint"],
-  ["numeric", "numeric"],
-  ["decimal", "numeric"],
-  ["real", "real"],
-  ["float4", "real"],
-  ["double precision", "double precision"],
-  ["float8", "double precision"],
-  ["float", "double precision"],
-  ["text", "text"],
-  ["varchar", "varchar"],
-  ["character varying", "varchar"],
-  ["character", "character"],
-  ["char", "character"],
-  ["bpchar", "character"],
-  ["boolean", "boolean"],
-  ["bool", "boolean"],
-  ["date", "date"],
-  ["time", "time"],
-  ["time without time zone", "time"],
-  ["timetz", "timetz"],
-  ["time with time zone", "timetz"],
-  ["timestamp", "timestamp"],
-  ["timestamp without time zone", "timestamp"],
-  ["timestamptz", "timestamptz"],
-  ["timestamp with time zone", "timestamptz"],
-  ["interval", "interval"],
-  ["uuid", "uuid"],
-  ["json", "json"],
-  ["jsonb", "jsonb"],
-  ["bytea", "bytea"],
-  ["tsvector", "tsvector"],
-  ["inet", "inet"],
-  ["cidr", "cidr"],
-  ["macaddr", "macaddr"],
-  ["money", "money"],
-  ["citext", "citext"],
-  ["smallserial", "smallserial"],
-  ["serial2", "smallserial"],
-  ["serial", "serial"],
-  ["serial4", "serial"],
-  ["bigserial", "bigserial"],
-  ["serial8", "bigserial"],
-  ["tsquery", "tsquery"],
-  ["xml", "xml"],
-  ["oid", "oid"],
-  ["point", "point"],
-  ["bit", "bit"],
-  ["varbit", "varbit"],
-  ["bit varying", "varbit"],
-]);
+import { closest } from "../../language/suggest.js";
 
 /** A type as read from the CST, before names of enums and domains are known. */
 export interface ReadType {

@@ -3,7 +3,7 @@
  * attribute and setting handlers check meanings, not tree shapes.
  */
 import type { CstNode } from "chevrotain";
-import type { Span } from "../../compiler/ir.js";
+import type { Span } from "../../language/ir.js";
 import { node, nodes, nameToken, token, tokens } from "./cst.js";
 import { unquote, type Ctx } from "./context.js";
 

@@ -20,7 +20,7 @@ import {
   removeOrphaned,
   writeGenerated,
 } from "../../compiler/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "resc-generate-"));

@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import { parse } from "../../grammar/index.js";
-import type { Diagnostic, Schema } from "../../compiler/ir.js";
+import type { Diagnostic, Schema } from "../../language/ir.js";
 import { validate } from "../../compiler/validate/index.js";
 
 /** Parses `src`; fails the calling test when the parser reports an error. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitSql } from "../../compiler/backends/sql/index.js";
-import type { Schema, TypeRef } from "../../compiler/ir.js";
+import type { Schema, TypeRef } from "../../language/ir.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { parseOk } from "./helpers.js";
 import { validate } from "../../compiler/validate/index.js";

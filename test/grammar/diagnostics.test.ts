@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, formatDiagnostics, parse } from "../../grammar/index.js";
-import type { Diagnostic } from "../../compiler/ir.js";
+import type { Diagnostic } from "../../language/ir.js";
 import { inTable } from "./helpers.js";
 
 function diags(text: string): [string, string, number, number][] {

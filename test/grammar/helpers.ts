@@ -1,7 +1,7 @@
 /** Helpers for the grammar tests: parse a snippet and insist it parsed cleanly. */
 import { expect } from "vitest";
 import { parse } from "../../grammar/index.js";
-import type { ColumnDecl, Schema, TableDecl } from "../../compiler/ir.js";
+import type { ColumnDecl, Schema, TableDecl } from "../../language/ir.js";
 
 /** Parses `text` and fails the test with the diagnostics when there are any. */
 export function parseClean(text: string): Schema {

@@ -20,7 +20,7 @@ import { driftSteps, pendingSteps } from "../../cli/migrate/compare.js";
 import { migrationText } from "../../cli/migrate/files.js";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import { pgliteExtensions } from "../../runtime/exec/pglite-extensions.js";
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { runNode } from "../support/run.js";

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { compileSource, buildDescriptor, emitSql } from "../../compiler/index.js";
 import { formatDiagnostics } from "../../grammar/index.js";
-import type { Schema } from "../../compiler/ir.js";
+import type { Schema } from "../../language/ir.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import type { Hooks } from "../../runtime/hooks.js";

@@ -13,7 +13,7 @@
  * (docs/decisions/1052-command-tree.md).
  */
 import path from "node:path";
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { finalForm } from "../final-form.js";

@@ -12,7 +12,7 @@
  * Output is printed in prettier's final form (decision 1321) and depends only on the schema, so
  * `resc generate --check` compares bytes (docs/decisions/1051-typed-client.md).
  */
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { finalForm, finalFormPieces } from "../final-form.js";

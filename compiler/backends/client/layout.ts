@@ -9,7 +9,7 @@
  *
  * Paths are relative to the `generate` block's dir.
  */
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 
 /** The directories of the typed client and the command tree, and the binary's names. */
 export interface ClientLayout {

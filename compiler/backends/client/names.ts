@@ -4,7 +4,7 @@
  * independently; type stems follow the same rule (`film_actor` → `FilmActor`)
  * so a row type has one name across the generated code.
  */
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 
 function words(name: string): string[] {
   return name.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0);

@@ -13,7 +13,7 @@
  * depends only on the schema, so `resc generate --check` can compare bytes
  * (docs/decisions/0210-generated-module.md, 1321-generated-code-in-final-form.md).
  */
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import { jsonConstant } from "../ts-text.js";
 import { finalForm } from "../final-form.js";

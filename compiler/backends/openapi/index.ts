@@ -9,7 +9,7 @@
  * spec leaves open: docs/decisions/1000-openapi-description.md.
  */
 import { buildDescriptor } from "../../descriptor.js";
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { SharedComponents } from "./components.js";

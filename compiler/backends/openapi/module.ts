@@ -10,7 +10,7 @@
  * text is already in prettier's final form, so `resc generate` formats
  * nothing (issue #13; docs/decisions/1321-generated-code-in-final-form.md).
  */
-import type { Schema } from "../../ir.js";
+import type { Schema } from "../../../language/ir.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { emitOpenApi } from "./index.js";
 import { jsonConstant } from "../ts-text.js";

@@ -7,7 +7,7 @@
  * pulled file applies to an empty database without a declaration the user
  * must keep in step (docs/decisions/1258-extensions-and-functions.md).
  */
-import { storedColumns, type Schema } from "../../ir.js";
+import { storedColumns, type Schema } from "../../../language/ir.js";
 
 /** Types that only an extension provides, by the extension's name. */
 const TYPES: Readonly<Record<string, readonly string[]>> = {

@@ -6,7 +6,7 @@
  * (docs/decisions/0211-ddl-shape.md).
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import { storedColumns, type ColumnDecl, type DomainDecl, type Schema, type TableDecl } from "../../ir.js";
+import { storedColumns, type ColumnDecl, type DomainDecl, type Schema, type TableDecl } from "../../../language/ir.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { requiredExtensions } from "./extensions.js";

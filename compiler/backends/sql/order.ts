@@ -5,7 +5,7 @@
  * so it is returned as deferred and added by ALTER TABLE once both tables
  * exist. A table referencing itself needs no deferral.
  */
-import type { ColumnDecl, TableDecl } from "../../ir.js";
+import type { ColumnDecl, TableDecl } from "../../../language/ir.js";
 
 /** Creation order and the references to add afterwards. */
 export interface TableOrder {

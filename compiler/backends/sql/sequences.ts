@@ -8,7 +8,7 @@
  * database's own business and is not listed.
  */
 import { quoteIdent } from "../../ident.js";
-import { storedColumns, type Schema } from "../../ir.js";
+import { storedColumns, type Schema } from "../../../language/ir.js";
 
 /** One part of a regclass name: a plain identifier or a double-quoted one (quotes doubled inside). */
 const PART = /[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"/g;

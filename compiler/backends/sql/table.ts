@@ -3,7 +3,7 @@
  * Computed columns are SELECT expressions, not storage, and are left out.
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import { storedColumns, type ColumnDecl, type DefaultValue, type IndexDecl, type TableDecl } from "../../ir.js";
+import { storedColumns, type ColumnDecl, type DefaultValue, type IndexDecl, type TableDecl } from "../../../language/ir.js";
 import type { SchemaIndex } from "../../schema-index.js";
 import { ddlType, stringLiteral } from "./types.js";
 

@@ -5,8 +5,8 @@
  * double-quoted, `[]` per array dimension.
  */
 import { quoteIdent } from "../../ident.js";
-import type { TypeRef } from "../../ir.js";
-import { lookupBuiltin } from "../../pgtypes.js";
+import type { TypeRef } from "../../../language/ir.js";
+import { lookupBuiltin } from "../../../language/types.js";
 import type { SchemaIndex } from "../../schema-index.js";
 
 /** The DDL spelling of a type reference; a declared enum or domain by its database name (`@map`, `@schema`). */

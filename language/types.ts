@@ -1,12 +1,15 @@
 /**
- * The PostgreSQL built-in types the compiler knows by name, and how each one
- * travels at run time (its {@link ValueKind}).
+ * The one table of PostgreSQL built-in types the language knows by name:
+ * every spelling (catalog and SQL-standard aliases included, so a schema
+ * copied from `pg_dump` output resolves), the canonical name each becomes,
+ * and how each travels at run time (its {@link ValueKind}).
  *
- * The parser canonicalizes the common spellings (`int` → `integer`,
- * `timestamp with time zone` → `timestamptz`); the alias table below accepts
- * the remaining catalog spellings too, so a schema copied from `pg_dump`
- * output still resolves. Types outside this table are passed through to the
- * DDL unchanged and travel as kind `other` (docs/decisions/0201-unknown-types.md).
+ * The parser canonicalizes spellings with it (`int` → `integer`,
+ * `timestamp with time zone` → `timestamptz`) and the validator, the
+ * backends and `resc pull` look types up in it, so they agree on every type
+ * by construction. Types outside it are passed through to the DDL unchanged
+ * and travel as kind `other` (docs/decisions/0201-unknown-types.md). The
+ * only import is a type: the runtime's value kinds.
  */
 import type { ValueKind } from "../runtime/descriptor.js";
 
@@ -109,6 +112,17 @@ const ALIASES: Record<string, string> = {
 };
 
 const BY_NAME = new Map<string, BuiltinType>(CANONICAL.map((b) => [b.name, b]));
+
+/**
+ * Every built-in spelling (lower case, words joined by one space) and the
+ * canonical name it becomes: each canonical name, then each alias. The
+ * parser writes the canonical name into `TypeRef.name`; the TextMate grammar,
+ * the language server's completion and docs/language.md list the spellings.
+ */
+export const BUILTIN_TYPES: ReadonlyMap<string, string> = new Map([
+  ...CANONICAL.map((b): [string, string] => [b.name, b.name]),
+  ...Object.entries(ALIASES),
+]);
 
 /** The built-in type a name denotes (case-insensitive, aliases accepted), or undefined. */
 export function lookupBuiltin(name: string): BuiltinType | undefined {

@@ -11,7 +11,7 @@
  *
  * Plain text by default; `{ color: true }` adds ANSI colours.
  */
-import type { Diagnostic } from "../compiler/ir.js";
+import type { Diagnostic } from "./ir.js";
 
 /** Options of the formatters. */
 export interface FormatOptions {
