@@ -14,7 +14,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // Names this run's databases and drops any a failed setup left behind.
-    globalSetup: ["test/support/global-db.ts"],
+    // First the generated cores' text is embedded from their source modules (docs/decisions/1328-generated-cores.md);
+    // then this run's databases are named and any a failed setup left behind are dropped.
+    globalSetup: ["scripts/embed-cores.mjs", "test/support/global-db.ts"],
   },
 });

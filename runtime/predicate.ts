@@ -8,35 +8,10 @@
  * parameters, never SQL text.
  */
 
-/**
- * Every operator of the spec's "Operators by column type". The input alias
- * `neq` is normalised to `ne` by the parsers, so it never appears here.
- */
-export type Operator =
-  | "eq"
-  | "ne"
-  | "gt"
-  | "gte"
-  | "lt"
-  | "lte"
-  | "in"
-  | "nin"
-  | "between"
-  | "like"
-  | "ilike"
-  | "contains"
-  | "startswith"
-  | "endswith"
-  | "isnull"
-  | "notnull"
-  | "has"
-  | "hasany"
-  | "hasall"
-  | "nhas"
-  | "nhasany"
-  | "nhasall"
-  | "hasdoc"
-  | "nhasdoc";
+import type { Operator } from "./operators.js";
+
+/** Every operator of the spec's "Operators by column type", stated in the vocabulary (runtime/operators.ts). The parsers normalise the input alias `neq` to `ne`, so it never appears in a tree. */
+export type { Operator };
 
 /** A JSON value, as carried by the document operators. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

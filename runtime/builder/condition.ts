@@ -9,7 +9,7 @@ import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import { cmp, type Comparison, type Operator, type ScalarValue } from "../predicate.js";
 import { badRequest } from "../problem.js";
 import { decodeJsonScalar, isJsonValue } from "../query/codecs.js";
-import { isOperatorName, minListItems, normaliseOperator, operatorsFor, valueShape } from "../query/operators.js";
+import { isOperatorName, minListItems, canonicalOperator, operatorsFor, valueShape } from "../query/operators.js";
 
 /** A refusal of a builder call, as the 400 problem an HTTP request would get. */
 export function refuse(location: string, detail: string, allowed?: readonly string[]): never {
@@ -79,7 +79,7 @@ export function comparison(table: TableDescriptor, column: string, op: string, a
   const allowed = operatorsFor(col);
   if (!isOperatorName(op) || !allowed.includes(op))
     refuse(location, `operator ${op} is not valid for ${col.name}`, allowed);
-  const operator = normaliseOperator(op);
+  const operator = canonicalOperator(op);
   const shape = valueShape(col, operator);
   if (shape === "none") {
     if (args.length > 0) refuse(location, `${operator} takes no value`);

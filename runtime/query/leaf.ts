@@ -11,7 +11,7 @@ import { decodeJsonScalar, decodeText, isJsonValue, NOT_A_DOCUMENT, type Decoded
 import {
   isOperatorName,
   minListItems,
-  normaliseOperator,
+  canonicalOperator,
   operatorsFor,
   valueShape,
   type OperatorName,
@@ -166,7 +166,7 @@ function decodeLeafValue(
   value: LeafValue,
   report: Report,
 ): { ok: true; value: Comparison["value"] } | { ok: false } {
-  const op = normaliseOperator(opName);
+  const op = canonicalOperator(opName);
   const shape = valueShape(col, op);
   const raw = value.from === "url" ? value.text : value.value;
   const bad = (d: { detail: string; allowed?: readonly string[] }, v: unknown): { ok: false } => {
@@ -237,5 +237,5 @@ export function buildLeaf(
   const resolved = resolve(ctx.vocab, site, field, opName, value, report);
   if (!resolved) return undefined;
   const decoded = decodeLeafValue(resolved.col, resolved.opName, value, report);
-  return decoded.ok ? cmp(field, normaliseOperator(resolved.opName), decoded.value) : undefined;
+  return decoded.ok ? cmp(field, canonicalOperator(resolved.opName), decoded.value) : undefined;
 }

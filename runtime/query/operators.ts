@@ -1,70 +1,32 @@
 /**
- * The operator vocabulary by column type (spec: Operators by column type)
- * and the shape of value each operator takes.
+ * Which operators each column accepts (spec: Operators by column type),
+ * drawn from the families of the one vocabulary (runtime/operators.ts), and
+ * the shape of value an operator takes on a given column.
  */
 import type { ColumnDescriptor } from "../descriptor.js";
-import type { Operator } from "../predicate.js";
+import {
+  OPERATOR_FAMILIES,
+  canonicalOperator,
+  isOperatorName,
+  operatorValue,
+  type Operator,
+  type OperatorName,
+  type ValueShape,
+} from "../operators.js";
 
-/** An operator as a request may spell it: every {@link Operator} plus the alias `neq`. */
-export type OperatorName = Operator | "neq";
-
-const ALL: readonly OperatorName[] = [
-  "eq",
-  "ne",
-  "neq",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "in",
-  "nin",
-  "between",
-  "like",
-  "ilike",
-  "contains",
-  "startswith",
-  "endswith",
-  "isnull",
-  "notnull",
-  "has",
-  "hasany",
-  "hasall",
-  "nhas",
-  "nhasany",
-  "nhasall",
-  "hasdoc",
-  "nhasdoc",
-];
-const NAMES: ReadonlySet<string> = new Set(ALL);
-
-const ORDERED: readonly OperatorName[] = ["eq", "ne", "neq", "gt", "gte", "lt", "lte", "in", "nin", "between"];
-const TEXT_ONLY: readonly OperatorName[] = ["like", "ilike", "contains", "startswith", "endswith"];
-/** For kinds without a meaningful order or text form (docs/decisions/0300-filter-syntax.md). */
-const EQUALITY: readonly OperatorName[] = ["eq", "ne", "neq", "in", "nin"];
-const ARRAY: readonly OperatorName[] = ["eq", "ne", "neq", "has", "hasany", "hasall", "nhas", "nhasany", "nhasall"];
-const DOCUMENT: readonly OperatorName[] = ["hasdoc", "nhasdoc"];
-const NULL_TESTS: readonly OperatorName[] = ["isnull", "notnull"];
-
-/** True when `s` is an operator spelling of the request grammar (case-sensitive). */
-export function isOperatorName(s: string): s is OperatorName {
-  return NAMES.has(s);
-}
-
-/** Maps the input alias `neq` to `ne`; the predicate tree never holds `neq`. */
-export function normaliseOperator(name: OperatorName): Operator {
-  return name === "neq" ? "ne" : name;
-}
+export { canonicalOperator, isOperatorName, type OperatorName, type ValueShape };
 
 const byColumn = new WeakMap<ColumnDescriptor, readonly OperatorName[]>();
 
 function vocabularyOf(col: ColumnDescriptor): OperatorName[] {
+  const f = OPERATOR_FAMILIES;
   let ops: readonly OperatorName[];
-  if (col.array) ops = ARRAY;
-  else if (col.kind === "jsonb") ops = DOCUMENT;
-  else if (col.kind === "text" || col.kind === "enum") ops = [...ORDERED, ...TEXT_ONLY];
-  else if (col.kind === "bytea" || col.kind === "other") ops = EQUALITY;
-  else ops = ORDERED;
-  return col.nullable ? [...ops, ...NULL_TESTS] : [...ops];
+  if (col.array) ops = f.array;
+  else if (col.kind === "jsonb") ops = f.document;
+  else if (col.kind === "text" || col.kind === "enum") ops = [...f.ordered, ...f.text];
+  else if (col.kind === "bytea" || col.kind === "other") ops = f.equality;
+  else ops = f.ordered;
+  return col.nullable ? [...ops, ...f.null] : [...ops];
 }
 
 /**
@@ -82,52 +44,9 @@ export function operatorsFor(col: ColumnDescriptor): readonly OperatorName[] {
   return ops;
 }
 
-/**
- * The value an operator takes on a column:
- * - `none`: no value (`isnull`, `notnull`);
- * - `scalar`: one value of the column's type;
- * - `text`: one pattern or substring, not checked against enum values;
- * - `element`: one value of an array column's element type (`has`, `nhas`);
- * - `list`: a list of values (`in`, `nin`, the array set operators, and
- *   `eq`/`ne` on an array column, which compare the whole array);
- * - `pair`: exactly two values (`between`);
- * - `document`: a JSON value (`hasdoc`, `nhasdoc`).
- */
-export type ValueShape = "none" | "scalar" | "text" | "element" | "list" | "pair" | "document";
-
-/** The {@link ValueShape} of `op` on `col`. */
+/** The {@link ValueShape} of `op` on `col` (runtime/operators.ts `operatorValue`). */
 export function valueShape(col: ColumnDescriptor, op: Operator): ValueShape {
-  switch (op) {
-    case "isnull":
-    case "notnull":
-      return "none";
-    case "like":
-    case "ilike":
-    case "contains":
-    case "startswith":
-    case "endswith":
-      return "text";
-    case "has":
-    case "nhas":
-      return "element";
-    case "in":
-    case "nin":
-    case "hasany":
-    case "hasall":
-    case "nhasany":
-    case "nhasall":
-      return "list";
-    case "between":
-      return "pair";
-    case "hasdoc":
-    case "nhasdoc":
-      return "document";
-    case "eq":
-    case "ne":
-      return col.array ? "list" : "scalar";
-    default:
-      return "scalar";
-  }
+  return operatorValue(op, col.array);
 }
 
 /**

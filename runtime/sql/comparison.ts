@@ -8,38 +8,20 @@
  * alternative is added (spec: Operators by column type).
  */
 import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { OPERATOR_FAMILIES, canonicalOperator, type OperatorName } from "../operators.js";
 import type { Comparison, JsonValue, Operator } from "../predicate.js";
 import { encodeJson, type Params } from "./bind.js";
 import { bindColumnValue, bindElement, bindList, columnRef, findColumn, type ColumnValue } from "./column.js";
 import { ilikeEscaped, likePattern } from "./like.js";
 
-const SCALAR_OPS: readonly Operator[] = [
-  "eq",
-  "ne",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "in",
-  "nin",
-  "between",
-  "isnull",
-  "notnull",
+/** A family of the vocabulary without the input alias, plus the null tests every compiled column takes. */
+const compilable = (...families: (readonly OperatorName[])[]): readonly Operator[] => [
+  ...new Set([...families.flat(), ...OPERATOR_FAMILIES.null].map(canonicalOperator)),
 ];
-const TEXT_OPS: readonly Operator[] = [...SCALAR_OPS, "like", "ilike", "contains", "startswith", "endswith"];
-const ARRAY_OPS: readonly Operator[] = [
-  "eq",
-  "ne",
-  "has",
-  "hasany",
-  "hasall",
-  "nhas",
-  "nhasany",
-  "nhasall",
-  "isnull",
-  "notnull",
-];
-const DOCUMENT_OPS: readonly Operator[] = ["hasdoc", "nhasdoc", "isnull", "notnull"];
+const SCALAR_OPS = compilable(OPERATOR_FAMILIES.ordered);
+const TEXT_OPS = compilable(OPERATOR_FAMILIES.ordered, OPERATOR_FAMILIES.text);
+const ARRAY_OPS = compilable(OPERATOR_FAMILIES.array);
+const DOCUMENT_OPS = compilable(OPERATOR_FAMILIES.document);
 
 /** The operators a column takes (spec: Operators by column type); enums take the text set. */
 export function compilableOperators(col: ColumnDescriptor): readonly Operator[] {

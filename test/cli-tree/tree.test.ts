@@ -2,8 +2,9 @@
  * The command tree's pieces in process: the resource descriptions the
  * backend derives from a schema (spec: Command-line client; guarantee 2),
  * the commands and flags built from them (docs/decisions/1052-command-tree.md)
- * and the JSON printing that keeps the service's text. The emitted core is
- * the spec fixture's golden copy.
+ * and the JSON printing that keeps the service's text. The core is tested
+ * as its source module (compiler/backends/cli-tree/core/cli.ts), whose text
+ * every generated tree carries (test/golden.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -11,13 +12,13 @@ import {
   formatJson,
   objectMembers,
   type ResourceSpec,
-} from "../../fixtures/spec/expected/commands/cli.js";
+} from "../../compiler/backends/cli-tree/core/cli.js";
 import { buildDescriptor, compileSource, resourceSpecs } from "../../compiler/index.js";
 
 function specsOf(text: string): ResourceSpec[] {
   const r = compileSource(text, "t.resource");
   if (!r.ok) throw new Error(JSON.stringify(r.diagnostics.map((d) => d.message)));
-  return resourceSpecs(buildDescriptor(r.schema)) as ResourceSpec[];
+  return resourceSpecs(buildDescriptor(r.schema));
 }
 
 const SCHEMA = `

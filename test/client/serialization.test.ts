@@ -6,8 +6,9 @@
  * filter sent as a `?filter=` JSON tree, whose values need no quoting.
  * Random filters over every column type of /tasks (text, enum, smallint,
  * bigint, uuid, numeric, date, text[], jsonb) use values full of the
- * grammar's special characters. The client core is the emitted one (the
- * spec fixture's golden copy, kept current by the golden test).
+ * grammar's special characters. The client core is its source module
+ * (compiler/backends/client/core/http.ts), whose text every generated client
+ * carries (test/golden.test.ts).
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import {
   listParams,
   whereParams,
   type ColumnCodecs,
-} from "../../fixtures/spec/expected/client/http.js";
+} from "../../compiler/backends/client/core/http.js";
 import type { TasksWhere } from "../../fixtures/spec/expected/client/types.js";
 import type { ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { Predicate } from "../../runtime/predicate.js";

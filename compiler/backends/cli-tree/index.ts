@@ -21,7 +21,7 @@ import { joinPath } from "../client/index.js";
 import { jsonConstant } from "../ts-text.js";
 import { envPrefix } from "../client/layout.js";
 import { generatedHeader } from "../client/names.js";
-import { TREE_CORE } from "./core.js";
+import { TREE_CORE } from "./core-text.js";
 import { resourceSpecs } from "./specs.js";
 
 export { resourceSpecs, type ResourceSpec, type FieldSpec, type FilterSpec } from "./specs.js";
@@ -33,6 +33,9 @@ export interface CommandTreeOptions {
   /** Where the typed client package is, relative to the same root as `dir`. */
   clientDir: string;
 }
+
+/** How the tree core's source (core/cli.ts) imports the client core; the emitted file imports the generated client's `http.ts`. */
+const CORE_CLIENT_IMPORT = 'from "../../client/core/http.js"';
 
 /** The module specifier of the client core as seen from the tree's directory. */
 function clientImport(treeDir: string, clientDir: string): string {
@@ -56,7 +59,9 @@ export async function emitCommandTree(
   const specs = resourceSpecs(service);
   if (specs.length === 0) return [];
   const header = generatedHeader(schema);
-  const core = TREE_CORE.replace('"../client/http.js"', JSON.stringify(clientImport(dir, options.clientDir)));
+  if (!TREE_CORE.includes(CORE_CLIENT_IMPORT))
+    throw new Error(`the tree core no longer imports the client core ${CORE_CLIENT_IMPORT}`);
+  const core = TREE_CORE.replace(CORE_CLIENT_IMPORT, `from ${JSON.stringify(clientImport(dir, options.clientDir))}`);
   const info = {
     bin: options.cliName,
     envPrefix: envPrefix(options.cliName),
@@ -85,7 +90,7 @@ export async function emitCommandTree(
     "  );",
     "}",
   ].join("\n");
-  // The core is stored as prettier prints it (test/golden-format.test.ts): only the index needs settling.
+  // The core is embedded as prettier prints it (scripts/embed-cores.mjs): only the index needs settling.
   return [
     { path: joinPath(dir, "cli.ts"), contents: `${header}\n${core}` },
     { path: joinPath(dir, "index.ts"), contents: await finalForm(`${index}\n`) },

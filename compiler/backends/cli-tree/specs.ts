@@ -5,53 +5,23 @@
  * vocabulary and operator table, so the help says exactly what the service
  * takes and no hidden column is ever a flag (spec: guarantee 2).
  *
- * The shapes mirror `ResourceSpec` of the emitted `cli.ts`.
+ * The shapes are the tree core's own (core/cli.ts), so what the compiler
+ * writes is what the emitted `cli.ts` reads.
  */
 import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
 import { operatorsFor } from "../../../runtime/query/operators.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { resourceName } from "../client/names.js";
+import type { FieldCodec, FieldSpec, FilterSpec, ResourceSpec } from "./core/cli.js";
 
-/** A settable column of a create or update command. */
-export interface FieldSpec {
-  column: string;
-  type: string;
-  codec: "text" | "number" | "integer" | "boolean" | "json";
-  array?: boolean;
-  required?: boolean;
-  values?: string[];
-  description?: string;
-}
-
-/** A filterable column of a list command. */
-export interface FilterSpec {
-  column: string;
-  type: string;
-  operators: string[];
-  values?: string[];
-  /** A document (jsonb) column: no bare-value shorthand. */
-  document?: boolean;
-}
-
-/** One served resource as its commands need it. */
-export interface ResourceSpec {
-  name: string;
-  path: string;
-  description?: string;
-  key?: { column: string; type: string };
-  list?: { filters: FilterSpec[]; sortable: string[]; selectable: string[]; expandable: string[]; searchable: boolean };
-  get?: { selectable: string[]; expandable: string[] };
-  create?: { fields: FieldSpec[] };
-  update?: { fields: FieldSpec[]; nullable: string[] };
-  delete?: boolean;
-}
+export type { FieldSpec, FilterSpec, ResourceSpec };
 
 /** The SQL type as help shows it: `smallint`, `task_status`, `text[]`; a trailing `?` for nullable. */
 function displayType(c: ColumnDescriptor): string {
   return c.sqlType.replace(/"/g, "") + (c.nullable ? ", nullable" : "");
 }
 
-function codecOf(c: ColumnDescriptor): FieldSpec["codec"] {
+function codecOf(c: ColumnDescriptor): FieldCodec {
   if (c.kind === "jsonb" || (c.kind === "other" && c.sqlType.replace(/(\[\])+$/, "") === "json")) return "json";
   if (c.kind === "integer") return "integer";
   if (c.kind === "bigint") return "integer";

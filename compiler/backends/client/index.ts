@@ -16,7 +16,7 @@ import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { finalForm, finalFormPieces } from "../final-form.js";
-import { CLIENT_CORE } from "./core.js";
+import { CLIENT_CORE } from "./core-text.js";
 import { generatedHeader } from "./names.js";
 import { resourcesModule } from "./resources.js";
 import { typesModule } from "./types.js";
@@ -35,7 +35,7 @@ export async function emitClient(schema: Schema, dir: string): Promise<Generated
   const service = buildDescriptor(schema);
   if (!service.tables.some((t) => t.resource)) return [];
   const header = generatedHeader(schema);
-  // The core is stored as prettier prints it (test/golden-format.test.ts): the schema's modules are settled here.
+  // The core (core/http.ts) is embedded as prettier prints it (scripts/embed-cores.mjs): the schema's modules are settled here.
   const [types, index] = await Promise.all([
     finalForm(`${header}\n${typesModule(service)}`),
     finalFormPieces([{ text: header, form: "settle" }, ...resourcesModule(service)]),

@@ -14,6 +14,7 @@ import {
   type ColumnDescriptor,
   type TableDescriptor,
 } from "../../../runtime/descriptor.js";
+import { operatorValue } from "../../../runtime/operators.js";
 import type { JsonValue } from "../../../runtime/predicate.js";
 import { operatorsFor } from "../../../runtime/query/operators.js";
 import { vocabulary, type TableVocabulary } from "../../../runtime/query/vocabulary.js";
@@ -166,7 +167,8 @@ const pascal = (s: string): string => s.replace(/(^|_)([a-z])/g, (_m, _u, c: str
 /** The example leaf as a `?filter=` tree node: URL text stays text, a document is JSON. */
 function treeLeaf(column: string, leaf: ExampleLeaf): JsonValue {
   const node: { [k: string]: JsonValue } = { field: column, op: leaf.op };
-  if (leaf.value !== undefined) node.value = leaf.op === "hasdoc" ? (JSON.parse(leaf.value) as JsonValue) : leaf.value;
+  if (leaf.value !== undefined)
+    node.value = operatorValue(leaf.op, false) === "document" ? (JSON.parse(leaf.value) as JsonValue) : leaf.value;
   return node;
 }
 

@@ -8,6 +8,7 @@
 import { docText } from "./markdown.js";
 import type { ColumnDescriptor } from "../../../runtime/descriptor.js";
 import type { JsonSchema, JsonType } from "./types.js";
+import type { Operator } from "../../../runtime/operators.js";
 
 /** Where a value travels: in a response row, or in a create/update body. */
 export type ValueUse = "row" | "body";
@@ -178,7 +179,7 @@ const OTHER_EXAMPLES: Record<string, string> = {
 
 /** A leaf of an example filter: operator and URL value text (none for the null tests). */
 export interface ExampleLeaf {
-  op: string;
+  op: Operator;
   value?: string;
 }
 

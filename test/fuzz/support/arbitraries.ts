@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
 import { operatorsFor } from "../../../runtime/query/index.js";
-import { normaliseOperator, valueShape } from "../../../runtime/query/operators.js";
+import { canonicalOperator, valueShape } from "../../../runtime/query/operators.js";
 import { RESERVED_PARAMETERS } from "../../../runtime/query/index.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { RawRequest } from "./http.js";
@@ -228,7 +228,7 @@ function validCondition(table: TableDescriptor): fc.Arbitrary<[string, string]> 
   return fc.constantFrom(...cols).chain((col) =>
     fc.constantFrom(...operatorsFor(col)).chain((op) => {
       const item = plausibleFor(col).map(quote);
-      const shape = valueShape(col, normaliseOperator(op));
+      const shape = valueShape(col, canonicalOperator(op));
       const rhs: fc.Arbitrary<string> =
         shape === "none"
           ? fc.constant("")

@@ -1,22 +1,21 @@
 /**
- * The fixed part of every generated typed client, emitted as `http.ts`:
- * the HTTP core (requests, transport, problem documents), the filter types
- * and the URL serialization of filters (docs/decisions/1051-typed-client.md).
- * It imports nothing, so the client runs on Node 20 and in browsers.
- *
- * Kept as text because it is emitted, not run, by the compiler; the tests
- * compile the emitted file under strict TypeScript with only the ES2022 and
- * DOM libraries, and exercise it against the runtime's parser. Backticks
- * and `${` inside are written as substitutions.
- */
-
-/** The source text (prettier-formatted TypeScript). */
-export const CLIENT_CORE = String.raw`/**
  * The HTTP core of a resc typed client: one request at a time, problem
  * documents, the URL serialization of filters and cursor paging. It uses
- * only what Node 20 and browsers provide (${'`'}fetch${'`'}, ${'`'}URL${'`'},
- * ${'`'}URLSearchParams${'`'}, ${'`'}AbortSignal${'`'}) and imports nothing.
+ * only what Node 20 and browsers provide (`fetch`, `URL`,
+ * `URLSearchParams`, `AbortSignal`) and imports nothing: the operator
+ * vocabulary is resc's own, copied into this file when it is generated.
  */
+import {
+  isOperatorName,
+  operatorValue,
+  writeListItem,
+  writeScalarValue,
+} from "../../../../runtime/operators.js";
+export type {
+  Operator,
+  OperatorName,
+  ValueShape,
+} from "../../../../runtime/operators.js";
 
 /** The base address used when neither the client value nor the environment names one. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:3000";
@@ -25,27 +24,27 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:3000";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /**
- * Query parameters as ${'`'}[name, value]${'`'} pairs, in order; a name may repeat
+ * Query parameters as `[name, value]` pairs, in order; a name may repeat
  * (repeated filters conjoin). Values are plain text; the client encodes them.
  *
  * @example
- * ${'`'}${'`'}${'`'}ts
+ * ```ts
  * await client.do({
  *   method: "GET",
  *   path: "/tasks",
  *   query: [["status", "eq.todo"], ["priority", "gte.2"], ["sort", "-created_at"]],
  * });
- * ${'`'}${'`'}${'`'}
+ * ```
  */
 export type QueryPairs = ReadonlyArray<readonly [name: string, value: string]>;
 
 /** One request, before the client adds its base address and credential. */
 export interface ApiRequest {
   method: HttpMethod;
-  /** The path below the base address, starting with ${'`'}/${'`'}, each segment already percent-encoded. */
+  /** The path below the base address, starting with `/`, each segment already percent-encoded. */
   path: string;
   query?: QueryPairs;
-  /** The JSON body, serialized with ${'`'}JSON.stringify${'`'}; absent for GET and DELETE. */
+  /** The JSON body, serialized with `JSON.stringify`; absent for GET and DELETE. */
   body?: unknown;
 }
 
@@ -54,13 +53,13 @@ export interface PreparedRequest {
   method: HttpMethod;
   /** The absolute URL, query string included. */
   url: string;
-  /** ${'`'}accept${'`'}, ${'`'}content-type${'`'} with a body, and ${'`'}authorization: Bearer …${'`'} when the client has a token. */
+  /** `accept`, `content-type` with a body, and `authorization: Bearer …` when the client has a token. */
   headers: Record<string, string>;
   /** The JSON text of the body, if any. */
   body?: string;
 }
 
-/** A response as received: its status and its body text (JSON, or ${'`'}""${'`'} when there is none, as on a 204). */
+/** A response as received: its status and its body text (JSON, or `""` when there is none, as on a 204). */
 export interface RawResponse {
   status: number;
   body: string;
@@ -70,7 +69,7 @@ export interface RawResponse {
  * Replaces the built-in HTTP implementation entirely (tests without
  * sockets, request signing). It resolves with the status and body of any
  * response, error statuses included, and rejects only when no response
- * was obtained; ${'`'}signal${'`'} aborts the request.
+ * was obtained; `signal` aborts the request.
  */
 export type Transport = (
   request: PreparedRequest,
@@ -79,9 +78,9 @@ export type Transport = (
 
 /** What a client value is built from; every field is optional. */
 export interface ClientOptions {
-  /** The service's base address, e.g. ${'`'}https://tracker.example.com/api${'`'}; default {@link DEFAULT_BASE_URL}. */
+  /** The service's base address, e.g. `https://tracker.example.com/api`; default {@link DEFAULT_BASE_URL}. */
   baseURL?: string | undefined;
-  /** Bearer token, sent only as ${'`'}Authorization: Bearer <token>${'`'}. */
+  /** Bearer token, sent only as `Authorization: Bearer <token>`. */
   token?: string | undefined;
   transport?: Transport | undefined;
 }
@@ -94,7 +93,7 @@ export interface CallOptions {
 
 /** One problem of a refused request (docs/http.md, Problem documents). */
 export interface ProblemItem {
-  /** ${'`'}query.<param>${'`'}, ${'`'}body${'`'}, ${'`'}body.<field>${'`'} or ${'`'}path.id${'`'}. */
+  /** `query.<param>`, `body`, `body.<field>` or `path.id`. */
   location: string;
   detail: string;
   value?: string;
@@ -133,8 +132,8 @@ export class TransportError extends Error {
 }
 
 /**
- * The ${'`'}allowed${'`'} alternatives a refusal names at ${'`'}location${'`'} (for example
- * ${'`'}query.sort${'`'}), merged over its problems in order; undefined when none does.
+ * The `allowed` alternatives a refusal names at `location` (for example
+ * `query.sort`), merged over its problems in order; undefined when none does.
  */
 export function allowedAt(
   problem: ProblemDocument | ProblemError,
@@ -188,7 +187,7 @@ function describeFailure(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The built-in transport: ${'`'}fetch${'`'}. */
+/** The built-in transport: `fetch`. */
 export const fetchTransport: Transport = async (request, signal) => {
   let response: Response;
   try {
@@ -211,7 +210,7 @@ export const fetchTransport: Transport = async (request, signal) => {
 
 /**
  * Sends requests to one service: base address, credential and transport.
- * The generated ${'`'}Client${'`'} extends it with one member per resource.
+ * The generated `Client` extends it with one member per resource.
  */
 export class HttpClient {
   readonly baseURL: string | undefined;
@@ -247,7 +246,7 @@ export class HttpClient {
 
   /**
    * Performs one request.
-   * @returns the response body as received: JSON text, or ${'`'}""${'`'} when there is none
+   * @returns the response body as received: JSON text, or `""` when there is none
    * @throws ProblemError on a non-2xx status; TransportError when no response came
    */
   async do(request: ApiRequest, options: CallOptions = {}): Promise<string> {
@@ -272,9 +271,9 @@ export interface ListPage<T> {
   page?: number | undefined;
   per_page: number;
   has_more: boolean;
-  /** Present when there is a next page: pass it as ${'`'}cursor${'`'} with the same query. */
+  /** Present when there is a next page: pass it as `cursor` with the same query. */
   next_cursor?: string;
-  /** Only with ${'`'}count: true${'`'}: the size of the whole result set. */
+  /** Only with `count: true`: the size of the whole result set. */
   total?: number;
 }
 
@@ -284,14 +283,14 @@ export interface Children<T> {
   has_more: boolean;
 }
 
-/** The row a list returns: narrowed by ${'`'}select${'`'} (the key always stays), whole otherwise. */
+/** The row a list returns: narrowed by `select` (the key always stays), whole otherwise. */
 export type Selected<Row, S, Key extends keyof Row> = S extends readonly []
   ? Row
   : S extends readonly (infer C)[]
     ? Pick<Row, (C & keyof Row) | Key>
     : Row;
 
-/** The members ${'`'}expand${'`'} adds, under each relation's name. */
+/** The members `expand` adds, under each relation's name. */
 export type Expanded<X, E> = E extends readonly (infer R)[]
   ? { [K in R & keyof X]: X[K] }
   : unknown;
@@ -315,7 +314,7 @@ export interface OrderOps<T> extends EqualityOps<T> {
   between?: readonly [T, T];
 }
 
-/** Pattern and substring operators of text (and enum) columns; ${'`'}contains${'`'}, ${'`'}startswith${'`'}, ${'`'}endswith${'`'} match literally, ignoring case. */
+/** Pattern and substring operators of text (and enum) columns; `contains`, `startswith`, `endswith` match literally, ignoring case. */
 export interface TextOps {
   like?: string;
   ilike?: string;
@@ -330,7 +329,7 @@ export interface NullOps {
   notnull?: true;
 }
 
-/** The containment vocabulary of array columns; ${'`'}eq${'`'}/${'`'}ne${'`'} compare whole arrays. */
+/** The containment vocabulary of array columns; `eq`/`ne` compare whole arrays. */
 export interface ArrayOps<T> {
   eq?: readonly T[];
   ne?: readonly T[];
@@ -370,9 +369,9 @@ export interface PageParams {
   perPage?: number | undefined;
   /** Rows to skip (offset paging). */
   offset?: number | undefined;
-  /** A ${'`'}next_cursor${'`'} from a previous page of the same query (keyset paging). */
+  /** A `next_cursor` from a previous page of the same query (keyset paging). */
   cursor?: string | undefined;
-  /** Adds ${'`'}total${'`'}, the size of the whole result set. */
+  /** Adds `total`, the size of the whole result set. */
   count?: boolean | undefined;
 }
 
@@ -386,9 +385,9 @@ export interface ListParams extends PageParams {
 }
 
 /**
- * How a filterable column's values are written in a URL: ${'`'}date${'`'} and
- * ${'`'}instant${'`'} (timestamptz) also accept a ${'`'}Date${'`'}, ${'`'}document${'`'} is JSON, ${'`'}[]${'`'}
- * marks an array column. Columns not listed are ${'`'}plain${'`'}.
+ * How a filterable column's values are written in a URL: `date` and
+ * `instant` (timestamptz) also accept a `Date`, `document` is JSON, `[]`
+ * marks an array column. Columns not listed are `plain`.
  */
 export type ColumnCodec =
   | "plain"
@@ -399,28 +398,8 @@ export type ColumnCodec =
   | "date[]"
   | "instant[]";
 
-/** Codecs of a resource's filterable columns that are not ${'`'}plain${'`'}. */
+/** Codecs of a resource's filterable columns that are not `plain`. */
 export type ColumnCodecs = Readonly<Record<string, ColumnCodec>>;
-
-const LIST_OPS: readonly string[] = [
-  "in",
-  "nin",
-  "between",
-  "hasany",
-  "hasall",
-  "nhasany",
-  "nhasall",
-];
-const WHOLE_ARRAY_OPS: readonly string[] = ["eq", "ne", "neq"];
-const DOCUMENT_OPS: readonly string[] = ["hasdoc", "nhasdoc"];
-const NULL_OPS: readonly string[] = ["isnull", "notnull"];
-
-/** Characters that make a value unsafe to write unquoted in a group or a list (docs/decisions/0300-filter-syntax.md). */
-const NEEDS_QUOTES = /[,()[\]{}"]/;
-
-function quoted(s: string): string {
-  return '"' + s.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
-}
 
 function scalarText(
   value: unknown,
@@ -463,8 +442,7 @@ function scalarText(
 }
 
 function scalar(value: unknown, codec: ColumnCodec, column: string): string {
-  const s = scalarText(value, codec, column);
-  return s.startsWith('"') || NEEDS_QUOTES.test(s) ? quoted(s) : s;
+  return writeScalarValue(scalarText(value, codec, column));
 }
 
 function list(value: unknown, codec: ColumnCodec, column: string): string {
@@ -472,14 +450,11 @@ function list(value: unknown, codec: ColumnCodec, column: string): string {
     throw new TypeError(
       "filter on " + column + ": expected an array of values",
     );
-  const items = value.map((v) => {
-    const s = scalarText(v, codec, column);
-    return s === "" || NEEDS_QUOTES.test(s) ? quoted(s) : s;
-  });
+  const items = value.map((v) => writeListItem(scalarText(v, codec, column)));
   return "(" + items.join(",") + ")";
 }
 
-/** Inside a group only ${'`'}\"${'`'} and ${'`'}\\${'`'} may appear in quotes, so a document with other JSON escapes cannot be written there. */
+/** Inside a group only `\"` and `\\` may appear in quotes, so a document with other JSON escapes cannot be written there. */
 function document(value: unknown, column: string, inGroup: boolean): string {
   const text = JSON.stringify(value);
   if (text === undefined)
@@ -498,7 +473,7 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && !(value instanceof Date);
 }
 
-/** The ${'`'}op.value${'`'} texts of one column's filter, in the order written. */
+/** The `op.value` texts of one column's filter, in the order written. */
 function leaves(
   column: string,
   filter: unknown,
@@ -520,14 +495,13 @@ function leaves(
   const out: string[] = [];
   for (const [op, value] of entries) {
     if (value === undefined) continue;
-    if (NULL_OPS.includes(op)) {
+    // An operator the vocabulary does not know is sent as written; the service refuses it with the allowed list.
+    const shape = isOperatorName(op) ? operatorValue(op, isArray) : "scalar";
+    if (shape === "none") {
       out.push(op);
-    } else if (DOCUMENT_OPS.includes(op)) {
+    } else if (shape === "document") {
       out.push(op + "." + document(value, column, inGroup));
-    } else if (
-      LIST_OPS.includes(op) ||
-      (isArray && WHOLE_ARRAY_OPS.includes(op))
-    ) {
+    } else if (shape === "list" || shape === "pair") {
       out.push(op + "." + list(value, codec, column));
     } else {
       out.push(op + "." + scalar(value, codec, column));
@@ -542,7 +516,7 @@ function groupMembers(key: string, value: unknown): object[] {
   return value as object[];
 }
 
-/** The children of a conjunction written inside a group: ${'`'}col.op.value${'`'}, ${'`'}or(…)${'`'}, ${'`'}and(…)${'`'}, ${'`'}not(…)${'`'}. */
+/** The children of a conjunction written inside a group: `col.op.value`, `or(…)`, `and(…)`, `not(…)`. */
 function terms(where: object, codecs: ColumnCodecs): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(where)) {
@@ -584,9 +558,9 @@ function conjunction(where: object, codecs: ColumnCodecs): string {
 /**
  * Writes a filter object as the URL grammar's parameters
  * (docs/http.md; docs/decisions/0300-filter-syntax.md): a column's
- * operators become repeated ${'`'}col=op.value${'`'} parameters, ${'`'}or${'`'} becomes
- * ${'`'}or=(…)${'`'} whose members are conjunctions, ${'`'}and${'`'} is flattened (everything
- * conjoins), ${'`'}not${'`'} becomes ${'`'}not=(…)${'`'} (NOT of the conjunction).
+ * operators become repeated `col=op.value` parameters, `or` becomes
+ * `or=(…)` whose members are conjunctions, `and` is flattened (everything
+ * conjoins), `not` becomes `not=(…)` (NOT of the conjunction).
  * @throws TypeError on a value the grammar cannot carry
  */
 export function whereParams(
@@ -650,7 +624,7 @@ export function listParams(
   return out;
 }
 
-/** ${'`'}/<resource>/<id>${'`'}, the id percent-encoded. */
+/** `/<resource>/<id>`, the id percent-encoded. */
 export function itemPath(path: string, id: string | number | bigint): string {
   return path + "/" + encodeURIComponent(String(id));
 }
@@ -681,7 +655,7 @@ export function fetchPage<T>(
 
 /**
  * Walks a list page by page: the first page as asked, then each
- * ${'`'}next_cursor${'`'} with the same query (without ${'`'}page${'`'}, ${'`'}offset${'`'} and ${'`'}count${'`'},
+ * `next_cursor` with the same query (without `page`, `offset` and `count`,
  * which a cursor replaces), until a page has none.
  */
 export async function* walkPages<T>(
@@ -704,4 +678,3 @@ export async function* walkPages<T>(
     params = next;
   }
 }
-`;
