@@ -59,7 +59,7 @@ export type ValueShape = "none" | "scalar" | "text" | "element" | "list" | "pair
  * Keyed by the whole union, so an operator added without its shape does
  * not compile.
  */
-export const OPERATOR_VALUES: Readonly<Record<Operator, ValueShape>> = {
+export const OPERATOR_VALUES = {
   eq: "scalar",
   ne: "scalar",
   gt: "scalar",
@@ -84,10 +84,13 @@ export const OPERATOR_VALUES: Readonly<Record<Operator, ValueShape>> = {
   nhasall: "list",
   hasdoc: "document",
   nhasdoc: "document",
-};
+} as const satisfies Record<Operator, ValueShape>;
 
 /** The input aliases and the operator each stands for. */
 export const OPERATOR_ALIASES: Readonly<Record<Exclude<OperatorName, Operator>, Operator>> = { neq: "ne" };
+
+/** The names of the {@link OPERATOR_FAMILIES}. */
+export type OperatorFamily = "ordered" | "text" | "equality" | "array" | "document" | "null";
 
 /**
  * The families a column type draws its operators from (spec: Operators by
@@ -96,16 +99,22 @@ export const OPERATOR_ALIASES: Readonly<Record<Exclude<OperatorName, Operator>, 
  * text form (docs/decisions/0300-filter-syntax.md), `array`, `document`
  * (jsonb), and `null` for the tests a nullable column adds.
  */
-export const OPERATOR_FAMILIES: Readonly<
-  Record<"ordered" | "text" | "equality" | "array" | "document" | "null", readonly OperatorName[]>
-> = {
+export const OPERATOR_FAMILIES = {
   ordered: ["eq", "ne", "neq", "gt", "gte", "lt", "lte", "in", "nin", "between"],
   text: ["like", "ilike", "contains", "startswith", "endswith"],
   equality: ["eq", "ne", "neq", "in", "nin"],
   array: ["eq", "ne", "neq", "has", "hasany", "hasall", "nhas", "nhasany", "nhasall"],
   document: ["hasdoc", "nhasdoc"],
   null: ["isnull", "notnull"],
-};
+} as const satisfies Record<OperatorFamily, readonly OperatorName[]>;
+
+/** The operators of family `F`, without the input alias `neq`. */
+export type OperatorsOf<F extends OperatorFamily> = Exclude<(typeof OPERATOR_FAMILIES)[F][number], "neq">;
+
+/** The operators whose value has shape `S` on a column that is not an array. */
+export type OperatorsTaking<S extends ValueShape> = {
+  [O in Operator]: (typeof OPERATOR_VALUES)[O] extends S ? O : never;
+}[Operator];
 
 /** True when `name` is an operator spelling of the request grammar (case-sensitive). */
 export function isOperatorName(name: string): name is OperatorName {

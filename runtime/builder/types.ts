@@ -4,6 +4,7 @@
  * as runtime/query/operators.ts applies them to URLs) and the value each
  * operator needs, and the row type a query returns.
  */
+import type { OperatorsOf, OperatorsTaking } from "../operators.js";
 import type { JsonValue } from "../predicate.js";
 import type { ColumnMeta, RelationMeta, TableMeta } from "./schema.js";
 
@@ -44,17 +45,17 @@ export type KeyColumn<S, T extends TableName<S>> = Table<S, T>["key"] & ColumnNa
 export type RelationName<S, T extends TableName<S>> = keyof Table<S, T>["relations"] & string;
 
 /** Ordering operators and their set forms (spec: text and other scalar). */
-export type OrderedOperator = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin" | "between";
+export type OrderedOperator = OperatorsOf<"ordered">;
 /** Pattern and substring operators: text and enum columns only. */
-export type TextOperator = "like" | "ilike" | "contains" | "startswith" | "endswith";
+export type TextOperator = OperatorsOf<"text">;
 /** Kinds without a meaningful order (bytea, extension types): equality and sets only. */
-export type EqualityOperator = "eq" | "ne" | "in" | "nin";
+export type EqualityOperator = OperatorsOf<"equality">;
 /** The containment vocabulary of array columns. */
-export type ArrayOperator = "eq" | "ne" | "has" | "hasany" | "hasall" | "nhas" | "nhasany" | "nhasall";
+export type ArrayOperator = OperatorsOf<"array">;
 /** The document vocabulary of jsonb columns. */
-export type DocumentOperator = "hasdoc" | "nhasdoc";
+export type DocumentOperator = OperatorsOf<"document">;
 /** Null tests: nullable columns only. */
-export type NullOperator = "isnull" | "notnull";
+export type NullOperator = OperatorsOf<"null">;
 
 /** The operators of a scalar of kind `K` (distributes over a union of kinds). */
 type KindOperator<K> = K extends "jsonb"
@@ -100,9 +101,9 @@ export type InputOf<C extends ColumnMeta> = C["kind"] extends "numeric"
 /** The value arguments of operator `O` on column `C`, as a tuple (none for the null tests). */
 export type ValueArgs<C extends ColumnMeta, O> = O extends NullOperator
   ? []
-  : O extends "in" | "nin" | "hasany" | "hasall" | "nhasany" | "nhasall"
+  : O extends OperatorsTaking<"list">
     ? [values: readonly InputOf<C>[]]
-    : O extends "between"
+    : O extends OperatorsTaking<"pair">
       ? [range: readonly [InputOf<C>, InputOf<C>]]
       : O extends TextOperator
         ? [text: string]
