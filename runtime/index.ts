@@ -58,7 +58,7 @@ export type {
   CommitEvent,
   RowValues,
 } from "./hooks.js";
-export { HookError, type HookKind } from "./hooks/error.js";
+export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
 export { mountService, type MountOptions, type MountResult } from "./http/mount.js";
 export {

@@ -9,7 +9,7 @@
 import type { ServiceDescriptor, SortTerm, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, HookOperation, Hooks } from "../hooks.js";
-import { HookError } from "../hooks/error.js";
+import { HookError } from "../hook-error.js";
 import { confiningDeclarations } from "../hooks/registration.js";
 import { confine, expansionScopes, type HookBase } from "../hooks/scope.js";
 import { and, cmp, not, or, type Predicate } from "../predicate.js";

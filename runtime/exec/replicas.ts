@@ -6,7 +6,7 @@
  * replica costs no failed request. Writes never come here: the handlers
  * send them, and every hook's reads, to the primary.
  */
-import { isUnavailable } from "../http/db-errors.js";
+import { isUnavailable } from "./faults.js";
 import type { Executor, QueryResult, SqlStatement } from "./executor.js";
 
 /** One replica as the router sees it. */

@@ -7,7 +7,7 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { HookContext, HookOperation, Hooks } from "../hooks.js";
 import type { Predicate } from "../predicate.js";
 import { compilableOperators } from "../sql/comparison.js";
-import { HookError } from "./error.js";
+import { HookError } from "../hook-error.js";
 
 /** What a hook context carries besides the table and operation. */
 export type HookBase = Omit<HookContext, "table" | "operation">;

@@ -6,26 +6,8 @@
  * table shows them.
  */
 import type { TableDescriptor } from "../descriptor.js";
+import { POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
 import { ProblemError, type ProblemItem } from "../problem.js";
-
-interface DriverError {
-  code?: unknown;
-  detail?: unknown;
-  column?: unknown;
-  message?: unknown;
-}
-
-/** Driver error codes and messages that mean "the database cannot be reached". */
-const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
-/**
- * pg's messages for a connection that failed or went silent: the pool's
- * connection timeout, a client's own connect timeout (`timeout expired`)
- * and the client-side query timeout (`Query read timeout`), which fires
- * only when the server stopped answering, as the statement timeout is set
- * below it (docs/decisions/0900-database-timeouts.md).
- */
-const UNREACHABLE_TEXT =
-  /timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
 
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
 function keyColumns(detail: unknown): string[] {
@@ -39,24 +21,6 @@ function visibleLocations(table: TableDescriptor | undefined, cols: string[], de
   if (!table || cols.length === 0) return [];
   const shown = cols.every((c) => table.columns.some((col) => col.name === c && !col.hidden));
   return shown ? cols.map((c) => ({ location: `body.${c}`, detail })) : [];
-}
-
-/**
- * pg-pool's message when no pooled connection came free within the
- * connection timeout: the database is up, this process has no slot.
- */
-const POOL_EXHAUSTED_TEXT = /timeout exceeded when trying to connect/i;
-
-/** True when the error means the database could not be reached or went away. */
-export function isUnavailable(e: unknown): boolean {
-  const err = e as DriverError;
-  const code = typeof err?.code === "string" ? err.code : "";
-  if (UNREACHABLE_CODES.has(code)) return true;
-  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53"))
-    return true;
-  return (
-    typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message))
-  );
 }
 
 /**

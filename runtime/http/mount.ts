@@ -8,7 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
-import { HookError } from "../hooks/error.js";
+import { HookError } from "../hook-error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";

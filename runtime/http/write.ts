@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent, RowValues } from "../hooks.js";
-import { HookError } from "../hooks/error.js";
+import { HookError } from "../hook-error.js";
 import type { ScalarValue } from "../predicate.js";
 import { ProblemError, type ProblemItem } from "../problem.js";
 import { parseCreateBody, parseKey, parseUpdateBody } from "../query/index.js";

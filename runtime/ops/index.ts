@@ -13,7 +13,7 @@ import { requestId } from "hono/request-id";
 import pino, { type Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { Executor } from "../exec/executor.js";
-import { isUnavailable } from "../http/db-errors.js";
+import { isUnavailable } from "../exec/faults.js";
 import { formatFault, type FaultReport } from "../http/fault-log.js";
 import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";

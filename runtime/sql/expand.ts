@@ -7,7 +7,7 @@
 import { DEFAULT_EXPAND_LIMIT } from "../descriptor.js";
 import type { RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate } from "../predicate.js";
-import { HookError } from "../hooks/error.js";
+import { HookError } from "../hook-error.js";
 import type { Params } from "./bind.js";
 import { columnRef, findColumn } from "./column.js";
 import { qualified, quoteIdent, tableSql } from "./ident.js";

@@ -10,7 +10,7 @@ import type { TrackerSchema } from "../../fixtures/spec/expected/hono/tracker/se
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor, SqlStatement } from "../../runtime/exec/executor.js";
 import type { HookContext, Hooks } from "../../runtime/hooks.js";
-import { HookError } from "../../runtime/hooks/error.js";
+import { HookError } from "../../runtime/hook-error.js";
 import { createQueryBuilder, type QueryBuilder } from "../../runtime/builder/index.js";
 import { cmp, raw } from "../../runtime/predicate.js";
 import { ProblemError } from "../../runtime/problem.js";

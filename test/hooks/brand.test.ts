@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { brandClass } from "../../runtime/brand.js";
-import { HookError } from "../../runtime/hooks/error.js";
+import { HookError } from "../../runtime/hook-error.js";
 import { ProblemError } from "../../runtime/problem.js";
 
 const compiled = (await import(new URL("../../dist/runtime/index.js", import.meta.url).href)) as {

@@ -4,7 +4,7 @@
  * `/problems/hook-misconfigured` (docs/decisions/0600-hooks.md).
  */
 
-import { brandClass } from "../brand.js";
+import { brandClass } from "./brand.js";
 
 /** Which hook a {@link HookError} is about. */
 export type HookKind = "beforeQuery" | "beforeCreate" | "validateCreate" | "afterCommit";

@@ -1,0 +1,45 @@
+/**
+ * What a driver error means for the executor's callers: whether the
+ * database could not be reached or went away, as pg and PGlite report it
+ * (SQLSTATE `code`, Node's socket codes, pg's own messages). The replica
+ * router, the readiness check and the HTTP fault mapping (runtime/http/db-errors.ts)
+ * all ask this one module.
+ */
+
+/** The fields of a pg or PGlite error this module reads; any may be absent. */
+export interface DriverError {
+  code?: unknown;
+  detail?: unknown;
+  column?: unknown;
+  message?: unknown;
+}
+
+/** Driver error codes and messages that mean "the database cannot be reached". */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
+/**
+ * pg's messages for a connection that failed or went silent: the pool's
+ * connection timeout, a client's own connect timeout (`timeout expired`)
+ * and the client-side query timeout (`Query read timeout`), which fires
+ * only when the server stopped answering, as the statement timeout is set
+ * below it (docs/decisions/0900-database-timeouts.md).
+ */
+const UNREACHABLE_TEXT =
+  /timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
+
+/**
+ * pg-pool's message when no pooled connection came free within the
+ * connection timeout: the database is up, this process has no slot.
+ */
+export const POOL_EXHAUSTED_TEXT = /timeout exceeded when trying to connect/i;
+
+/** True when the error means the database could not be reached or went away. */
+export function isUnavailable(e: unknown): boolean {
+  const err = e as DriverError;
+  const code = typeof err?.code === "string" ? err.code : "";
+  if (UNREACHABLE_CODES.has(code)) return true;
+  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code.startsWith("53"))
+    return true;
+  return (
+    typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message))
+  );
+}
