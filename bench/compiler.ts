@@ -1,5 +1,5 @@
 /**
- * `npm run bench:compiler`: every figure of issue #13's table. On the
+ * `npm run bench:compiler`: every figure of bench/COMPILER.md's table. On the
  * synthetic schema (bench/synthetic.ts) of 100, 500 and 1,000 tables: wall
  * time and peak memory of `resc check`, `resc openapi` (and the document's
  * size) and `resc generate`, without and with a typed client and command

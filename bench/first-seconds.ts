@@ -1,6 +1,6 @@
 /**
  * `npm run bench:first-seconds`: the latency of a freshly started resc
- * server against its steady state (issue #9 §3). A server is started on a
+ * server against its steady state (docs/decisions/0912-fault-log.md). A server is started on a
  * Pagila database and loaded at once with the four scenarios of
  * `bench/run.ts` and a `POST /actors` (every connection cycling through them): ten one-second
  * windows right after it says it listens, then `--settle` seconds of

@@ -2,7 +2,7 @@
  * `npm run bench:lifecycle`: wall time of `resc pull` on Pagila and of
  * `resc migrate diff` on the reference schema, as a user runs them
  * (`node bin/resc.js …`, Node start included), five runs each, median
- * reported (issue #11, "Speed"). Needs a PostgreSQL server (DATABASE_URL
+ * reported (docs/lifecycle.md). Needs a PostgreSQL server (DATABASE_URL
  * or 127.0.0.1:5432) for Pagila.
  */
 import { execFileSync } from "node:child_process";

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:lsp`: the language server on the synthetic schema of
  * 1,000 tables (bench/synthetic.ts), measured over stdio as an editor talks
- * to it (issue #13): `resc lsp --stdio` is spawned, the file opened, then
+ * to it (bench/COMPILER.md): `resc lsp --stdio` is spawned, the file opened, then
  * each edit is sent as an incremental change (a range and its new text)
  * and timed until the diagnostics of that version arrive; hover and
  * completion are timed on the analysed document, and completion also

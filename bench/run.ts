@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: resc against a hand-written Hono + pg server on the same
- * Pagila database (issue #3 §6).
+ * Pagila database (bench/RESULTS.md).
  *
  * 1. creates a database on the local server (or `DATABASE_URL`'s) and loads
  *    Pagila, unless `--database-url` names one already loaded;

@@ -1,5 +1,5 @@
 /**
- * The four request shapes the benchmark measures (issue #3 §6), and the
+ * The four request shapes the benchmark measures (bench/RESULTS.md), and the
  * check that both servers answer each with the same JSON before anything
  * is measured.
  */

@@ -1,5 +1,5 @@
 /**
- * A synthetic schema of N tables in the shape issue #13 measures: 10
+ * A synthetic schema of N tables in the shape bench/COMPILER.md measures: 10
  * columns each, a reference to the previous table expandable both ways,
  * three indexes, and a resource block with every operation. Deterministic:
  * the same N gives the same text.

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:watch`: the time from saving a schema to the new route
- * answering under `resc dev --watch` on the embedded database (issue #11
+ * answering under `resc dev --watch` on the embedded database (docs/lifecycle.md
  * §4). Adds a table five times, each time measuring from the write to the
  * first 200 on the new resource; prints each time and the median.
  */

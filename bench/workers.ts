@@ -1,9 +1,9 @@
 /**
  * `npm run bench:workers`: `resc serve` on Pagila with 1 and with 2
  * worker processes (`--workers`), and with `--pgbouncer` mode (prepared
- * statements off; issue #12 §2), loaded by autocannon (10 connections,
+ * statements off; docs/decisions/1301-pgbouncer.md), loaded by autocannon (10 connections,
  * `--duration` seconds per scenario, after a 3 s warm-up) on the filtered
- * films page and the read of one film (issue #12 §1). Prints requests/s
+ * films page and the read of one film (docs/deploy.md). Prints requests/s
  * and p99 per scenario and worker count.
  */
 import { spawn, type ChildProcess } from "node:child_process";

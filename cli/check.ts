@@ -1,14 +1,14 @@
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
  * `resc check FILE`: prints every diagnostic with a code frame; exits
- * non-zero on errors (issue #2 §3). With `--database-url`, also compares
+ * non-zero on errors (spec: Command-line compiler). With `--database-url`, also compares
  * the live database with the schema and exits non-zero naming each
  * difference, as the statement that would remove it: the drift gate for CI
- * (issue #11 §3; docs/decisions/1240-migrations.md).
+ * (docs/decisions/1240-migrations.md).
  */
 export default class Check extends RescCommand {
   static override description = "Check a .resource file: syntax, the spec's rules and lint warnings, all at once.";

@@ -1,5 +1,5 @@
 import path from "node:path";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
@@ -10,7 +10,7 @@ import type { HooksModule } from "./dev/hooks-module.js";
 import { listenFailure } from "./listen-failure.js";
 
 /**
- * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (issue #2 §6).
+ * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (docs/decisions/0001-dev-database.md).
  * Embedded PGlite unless `--database-url` names a server, which must already
  * hold everything the schema declares. `--hooks MODULE` loads the hooks a
  * schema with `@@scoped` or `@soft_delete` tables needs; without them it
@@ -47,7 +47,7 @@ export default class Dev extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { serve } = await import("@hono/node-server");
     const { buildDescriptor } = await import("../compiler/descriptor.js");
     const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
@@ -14,14 +14,14 @@ export interface FmtIO {
 }
 
 /**
- * Formats `files` in place (issue #5 §1), or with `check` only lists those
+ * Formats `files` in place (docs/decisions/1100-formatter-layout.md), or with `check` only lists those
  * that would change. The file `-` reads standard input and writes the result
  * to standard output. A file that does not parse is left alone and its
  * diagnostics are printed with code frames. Returns the exit code: 0 when
  * every file is formatted (with `check`: already formatted), 1 otherwise.
  */
 export async function runFmt(files: readonly string[], options: { check: boolean }, io: FmtIO): Promise<number> {
-  // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+  // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
   const { formatDiagnostics } = await import("../grammar/index.js");
   const { formatSource } = await import("../grammar/format/index.js");
   let failed = 0;

@@ -1,5 +1,5 @@
 import path from "node:path";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
@@ -30,7 +30,7 @@ export default class Generate extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { BACKENDS, checkGenerated, emitAll, orphanedGenerated, removeOrphaned, writeGenerated } =
       await import("../compiler/generate.js");
     const { loadSchema } = await import("./load.js");

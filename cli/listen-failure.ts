@@ -1,7 +1,7 @@
 /**
  * The one-line reason a server could not listen, shared by `resc dev` and
  * `resc serve`; a module of its own so `resc serve` does not load the dev
- * command to print it (issue #13).
+ * command to print it (bench/COMPILER.md).
  */
 
 /**

@@ -1,4 +1,4 @@
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
@@ -15,7 +15,7 @@ export default class Lsp extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { startStdioServer } = await import("./lsp/main.js");
     await this.parse(Lsp);
     startStdioServer();

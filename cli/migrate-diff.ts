@@ -1,11 +1,11 @@
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
  * `resc migrate diff FILE`: writes the next migration, from what the
- * committed migrations build to what the schema declares (issue #11 §3;
+ * committed migrations build to what the schema declares (docs/decisions/1240-migrations.md;
  * docs/decisions/1240-migrations.md). Destructive steps are refused unless
  * `--allow-data-loss`, and marked in the file either way.
  */
@@ -20,7 +20,7 @@ export default class MigrateDiff extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
     const { migrationsDir, pendingSteps } = await import("./migrate/compare.js");
     const { migrationText, writeNextMigration } = await import("./migrate/files.js");

@@ -1,11 +1,11 @@
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 
 /**
  * `resc openapi FILE`: prints the OpenAPI 3.1 description of the service a
- * schema declares, as deterministic JSON (issue #4 §1), the same document
+ * schema declares, as deterministic JSON (docs/decisions/1000-openapi-description.md), the same document
  * the service serves at /openapi.json; one line unless `--pretty`
  * (decision 1320).
  */
@@ -23,7 +23,7 @@ export default class OpenApi extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { emitOpenApi, printOpenApi } = await import("../compiler/backends/openapi/index.js");
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(OpenApi);

@@ -3,7 +3,7 @@
  * restarts far more often than its schema changes (deploys of the same
  * release, several nodes, restarts after a fault), and compiling is most of
  * what it does before its first answer: loading the grammar and parsing
- * take some 45 ms on Pagila (issue #13). The compiled IR is kept as JSON
+ * take some 45 ms on Pagila (bench/COMPILER.md). The compiled IR is kept as JSON
  * under `node_modules/.cache/resc` of the project holding the schema
  * (the convention of find-cache-directory; `CACHE_DIR` moves it), keyed
  * by the exact text of the file, the path diagnostics show and the build

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
@@ -10,7 +10,7 @@ import { databaseUrl, NO_DATABASE_URL_FLAG } from "./database-url.js";
 import type { HooksModule } from "./dev/hooks-module.js";
 
 /**
- * `resc serve FILE`: the production twin of `resc dev` (issue #12 §1;
+ * `resc serve FILE`: the production twin of `resc dev` (docs/deploy.md;
  * docs/deploy.md). Compiles once, never changes the database (refuses to
  * start, listing the mismatches, when it lacks what the schema declares),
  * serves with request ids, JSON logs, `/live`, `/ready`, `/metrics`, and
@@ -81,7 +81,7 @@ export default class Serve extends RescCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
-    // node:cluster (and child_process under it) only for --workers: every command's start loads this file (issue #13).
+    // node:cluster (and child_process under it) only for --workers: every command's start loads this file (bench/COMPILER.md).
     const cluster = flags.workers > 1 ? (await import("node:cluster")).default : undefined;
     if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags);
     const { serveLoggers, logDiagnostic } = await import("./serve/log.js");
@@ -92,7 +92,7 @@ export default class Serve extends RescCommand {
     };
     const url = databaseUrl(flags["database-url"]);
     if (!url) fail([`${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const db = createPgExecutor({
       connectionString: url!,
@@ -102,7 +102,7 @@ export default class Serve extends RescCommand {
       pgbouncer: flags.pgbouncer,
     });
     // A few connections open while the rest loads and the schema compiles, enough for the catalog check and the
-    // first requests; the rest of the pool opens once the server listens (issue #13: launch to first answer).
+    // first requests; the rest of the pool opens once the server listens (bench/COMPILER.md: launch to first answer).
     const early = Math.min(4, flags["pool-size"]);
     const warming = db.warmUp(early).catch(() => 0);
     const failClosing = async (lines: string[]): Promise<never> => {

@@ -1,4 +1,4 @@
-// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (issue #13).
+// Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 
@@ -9,7 +9,7 @@ export default class Sql extends RescCommand {
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (issue #13, decision 1323).
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { emitSql } = await import("../compiler/backends/sql/index.js");
     const { loadSchema } = await import("./load.js");
     const { args } = await this.parse(Sql);

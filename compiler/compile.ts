@@ -1,7 +1,7 @@
 /**
  * Source text to validated IR, and nothing more: what `resc check`, the
  * language server and every command reading a FILE need, without loading a
- * backend (issue #13: a command loads only what it uses).
+ * backend (bench/COMPILER.md: a command loads only what it uses).
  */
 import type { IToken } from "chevrotain";
 import { parse } from "../grammar/index.js";
@@ -53,7 +53,7 @@ export interface IncrementalCompileResult extends CompileResult {
  * `compileSource` for successive versions of one document, as the language
  * server sees them: the parse keeps each unchanged declaration's reading
  * (grammar/incremental.ts), the validator runs over the whole schema. Gives
- * what `compileSource` gives for the same text (issue #13).
+ * what `compileSource` gives for the same text (bench/COMPILER.md).
  */
 export class IncrementalCompiler {
   private readonly parser = new IncrementalParser();

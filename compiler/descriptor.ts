@@ -109,7 +109,7 @@ function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceD
 /** Per referenced table, the columns elsewhere that declare an inverse relation to it, in schema order. */
 type InverseIndex = Map<string, { child: TableDecl; column: TableDecl["columns"][number] }[]>;
 
-/** One pass over every column, so relations cost no more than the schema's size (issue #13: 1,000 tables). */
+/** One pass over every column, so relations cost no more than the schema's size (bench/COMPILER.md: 1,000 tables). */
 function inverseIndex(schema: Schema): InverseIndex {
   const out: InverseIndex = new Map();
   for (const child of schema.tables) {

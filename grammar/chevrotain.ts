@@ -2,7 +2,7 @@
  * Chevrotain's runtime values, loaded from the single-file bundle the
  * package publishes (`lib/chevrotain.mjs`) rather than from its entry
  * point, which pulls in some three hundred modules: 30 ms instead of 300 ms
- * at every `resc` start (issue #13; docs/decisions/1322-command-start-up.md).
+ * at every `resc` start (docs/decisions/1322-command-start-up.md).
  * The bundle is the same release built into one file; when a future
  * release stops shipping it, the entry point is used.
  */

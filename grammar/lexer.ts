@@ -96,7 +96,7 @@ export function lex(text: string, source: SourceMap): LexResult {
  * say). Returns, beside them, the codes of the lexical problems met in the
  * range (`unexpected-character`, `unterminated-string`, …), whose spans
  * would be the range's own: the language server uses this to re-lex the
- * declaration under the cursor only (issue #13).
+ * declaration under the cursor only (bench/COMPILER.md).
  */
 export function lexRange(
   text: string,

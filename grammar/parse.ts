@@ -86,7 +86,7 @@ export function declarationSlices(tokens: IToken[]): IToken[][] {
  * Parses and reads one declaration at a time, so each CST is garbage as soon
  * as its IR is built: on a schema of 1,000 tables this halves the memory
  * the parse holds and a third of its time, most of it garbage collection
- * (issue #13). Gives up (nothing returned) at the first syntax error: the
+ * (bench/COMPILER.md). Gives up (nothing returned) at the first syntax error: the
  * whole-file parse then runs, whose recovery and messages see across
  * declarations. Without errors the two build the same schema and
  * diagnostics (test/grammar/by-declaration.test.ts).

@@ -56,7 +56,7 @@ export class ResourceParser extends CstParser {
    * The alternatives of each OR, built on first use and kept: the DSL would
    * otherwise allocate them at every call, and they are most of the garbage a
    * large file's parse makes (Chevrotain's performance guide, "caching arrays
-   * of alternatives"; issue #13).
+   * of alternatives").
    */
   private readonly altLists: Record<string, IOrAlt<unknown>[]> = {};
   private readonly altOpts: Record<string, OrMethodOpts<unknown>> = {};
@@ -66,7 +66,7 @@ export class ResourceParser extends CstParser {
    *   left recursion, …) while building: off for the shared instance, since
    *   they cost 20 ms at every `resc` start and the grammar only changes in
    *   development; test/grammar/grammar-validity.test.ts builds one with them
-   *   on, which throws on a definition error (issue #13).
+   *   on, which throws on a definition error (bench/COMPILER.md).
    */
   constructor(options: { validate?: boolean } = {}) {
     super([...allTokens], {

@@ -1,5 +1,5 @@
 /**
- * Closes attribute arguments left open at the end of a line (issue #10 §5).
+ * Closes attribute arguments left open at the end of a line (docs/decisions/0130-one-slip-one-error.md).
  *
  * `created_at timestamptz @default(now()` followed by the next column made
  * the parser read the following lines as more arguments: one slip gave a
@@ -48,7 +48,7 @@ export function closeDanglingParens(
   tokens.forEach((t, i) => {
     const prev = tokens[i - 1];
     // An `@attribute` never appears inside arguments; a new line may start the next member. (Asked only while a
-    // "(" is open: the question costs a scan per token, and a 1,000-table file has a hundred thousand; issue #13.)
+    // "(" is open: the question costs a scan per token, and a 1,000-table file has a hundred thousand.)
     const closesHere =
       open.length > 0 && (is(t, AttributeName) || (t.startLine !== prev?.endLine && startsSomethingElse(tokens, i)));
     if (prev && closesHere) {

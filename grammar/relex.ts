@@ -1,6 +1,6 @@
 /**
  * Lexing a document again after an edit by re-lexing only the lines around
- * it (issue #13: on a 1,000-table file, lexing the whole text at every
+ * it (bench/COMPILER.md: on a 1,000-table file, lexing the whole text at every
  * keystroke took 15 ms and made most of the language server's garbage).
  *
  * The previous version's tokens are reused when it lexed clean (no lexical

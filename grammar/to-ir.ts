@@ -118,7 +118,7 @@ function readDomain(n: CstNode, ctx: Ctx): DeclarationRead | undefined {
  * One top-level declaration as read from its CST, before the checks that
  * look across declarations (duplicates, the type check): what
  * {@link SchemaBuilder} assembles, and what the language server keeps per
- * declaration between edits (grammar/incremental.ts, issue #13).
+ * declaration between edits (grammar/incremental.ts, bench/COMPILER.md).
  */
 export type DeclarationRead =
   | { kind: "api"; api: ApiDecl; at: Span }
@@ -165,7 +165,7 @@ export function readDeclarations(root: CstNode, ctx: Ctx): DeclarationRead[] {
  * CST roots of one parse (several when the parser resumed after unparseable
  * text), one root per declaration when `parse` goes declaration by
  * declaration, or reads the language server kept from an earlier version
- * (issue #13). Reports later duplicates of a block, enum, domain or table
+ * (bench/COMPILER.md). Reports later duplicates of a block, enum, domain or table
  * and leaves them out; `finish` checks every type against the file's enums
  * and domains and returns the schema with the IR-building diagnostics
  * (lexical and syntax diagnostics are the caller's).

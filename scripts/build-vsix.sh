@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the VS Code extension package (.vsix) from editors/vscode, with the
 # grammar synced from grammar/textmate. Run by .ci/run, so a change that
-# breaks packaging fails CI (issue #10 §4). Output:
+# breaks packaging fails CI (docs/decisions/1060-packaging.md). Output:
 # editors/vscode/resc-resource.vsix (ignored by git).
 set -euo pipefail
 cd "$(dirname "$0")/../editors/vscode"

@@ -1,6 +1,6 @@
 // Bundles the `resc` command into dist/bundle/ after `tsc` (decision 1325):
 // one file per command's lazy part instead of some five hundred modules, so
-// a command starts 50-90 ms sooner (issue #13). Input: the compiled dist/
+// a command starts 50-90 ms sooner (bench/COMPILER.md). Input: the compiled dist/
 // (not the TypeScript sources, which tsc has already checked). The metafile
 // (dist/bundle/meta.json) says which modules each output file holds; the
 // start-up test reads it to tell what a command loaded.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `resc fmt --check` over every valid .resource file the repository tracks
-// (issue #10 §5): the reference schema, the examples and the fixtures that
+// (docs/decisions/1100-formatter-layout.md): the reference schema, the examples and the fixtures that
 // are meant to compile. Fixtures under fixtures/parse-errors/ and
 // fixtures/validation/ are deliberately wrong and keep the layout their
 // test needs. Run by .ci/run after the build; exits non-zero naming each

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Fails when a tracked file refers to the reference shelf that sat beside the
 // repository during development (the shelf one level up): a user's clone has nothing
-// beside it, so every file the code, tests or docs need lives inside
-// (issue #10 §1). Run by .ci/run and by test/repository/standalone.test.ts.
+// beside it, so every file the code, tests or docs need lives inside.
+// Run by .ci/run and by test/repository/standalone.test.ts.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,7 +1,7 @@
 /**
  * The generated Hono module is real code: it type-checks under strict
  * TypeScript importing only `hono` and `resc/runtime`, and mounting it
- * serves the same routes `resc dev` serves (issue #2 §4).
+ * serves the same routes `resc dev` serves (docs/decisions/0210-generated-module.md).
  */
 import { runNode } from "./support/run.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

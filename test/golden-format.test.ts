@@ -1,6 +1,6 @@
 /**
  * Generated code is printed in prettier's final form without running
- * prettier (issue #13; docs/decisions/1321-generated-code-in-final-form.md):
+ * prettier (docs/decisions/1321-generated-code-in-final-form.md):
  * prettier, run over every golden TypeScript file and over the module of a
  * synthetic 30-table schema, finds nothing to change.
  */

@@ -1,5 +1,5 @@
 /**
- * `resc dev --watch` (issue #11 §4): on each save of the schema, recompile;
+ * `resc dev --watch` (docs/decisions/1241-dev-keeps-data.md): on each save of the schema, recompile;
  * on an error, print it with its code frame and keep serving the last good
  * schema; otherwise bring the database along (the embedded one is migrated,
  * keeping its rows; a server must already match) and swap the routes. The

@@ -44,7 +44,7 @@ export class Analysis {
   /**
    * `text` compiled by `compiler`, which keeps the readings of the
    * declarations an edit did not touch from the document's previous version
-   * (issue #13).
+   * (bench/COMPILER.md).
    */
   static compile(text: string, file: string, compiler: IncrementalCompiler): Analysis {
     return new Analysis(text, file, Analysis.compiled(text, file, compiler));
@@ -63,7 +63,7 @@ export class Analysis {
    * `text` (a newer version of the same document) with its own tokens but
    * this analysis's schema: what completion answers from while the new
    * version is not compiled yet, so a keystroke's completion does not wait
-   * for a compile of the whole file (issue #13). The schema may be one edit
+   * for a compile of the whole file (bench/COMPILER.md). The schema may be one edit
    * behind. Only the top-level declaration around `offset` is lexed (a
    * position's frames never reach outside it), unless that cannot be done
    * safely (the edit opened a comment or string), then the whole text.

@@ -1,5 +1,5 @@
 /**
- * The `.resource` language server (issue #5 §3): diagnostics as you type,
+ * The `.resource` language server (docs/decisions/1102-language-server.md): diagnostics as you type,
  * hover, completion, go to definition, document symbols and formatting.
  * Every answer is computed from the compiler itself — `compileSource` for
  * diagnostics, the formatter for formatting — so the editor and `resc check`
@@ -29,7 +29,7 @@ function fileName(uri: string): string {
 /**
  * How long after an edit its diagnostics are computed: long enough for a
  * completion or hover sent with the keystroke to be answered first, and for
- * a burst of keystrokes to be compiled once (issue #13).
+ * a burst of keystrokes to be compiled once (bench/COMPILER.md).
  */
 const DIAGNOSTICS_DELAY_MS = 20;
 
@@ -51,7 +51,7 @@ export function serveLanguage(connection: Connection, version: string): void {
   const documents = new TextDocuments(TextDocument);
   const cache = new Map<string, { version: number; analysis: Analysis; compiler: IncrementalCompiler }>();
 
-  // One incremental compiler per document: an edit re-reads only the declarations it touched (issue #13).
+  // One incremental compiler per document: an edit re-reads only the declarations it touched (bench/COMPILER.md).
   const analysisOf = (doc: TextDocument): Analysis => {
     const hit = cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.analysis;
@@ -67,7 +67,7 @@ export function serveLanguage(connection: Connection, version: string): void {
   }));
 
   // Diagnostics are computed once the messages already received are answered: a completion typed with the edit
-  // does not wait for them, and a burst of edits is compiled once, at its last version (issue #13).
+  // does not wait for them, and a burst of edits is compiled once, at its last version (bench/COMPILER.md).
   const pending = new Map<string, NodeJS.Timeout>();
   documents.onDidChangeContent(({ document }) => {
     clearTimeout(pending.get(document.uri));

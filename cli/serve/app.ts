@@ -62,7 +62,7 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.hookData ? { hookData: o.hookData } : {}),
     logError: ops.logError,
   });
-  // Built at the first request for it: most starts never serve the document (issue #13).
+  // Built at the first request for it: most starts never serve the document (bench/COMPILER.md).
   mountDocs(app, () => emitOpenApi(o.schema));
   return { app, ops, mounted };
 }

@@ -3,7 +3,7 @@
  * generated constructs whose final form depends on the width of names
  * (method signatures, call arguments, generic type arguments): a backend
  * builds the same document prettier would build for its code, and this
- * prints it as prettier would, so no formatter runs (issue #13; docs/decisions/1327-laid-out-client-methods.md).
+ * prints it as prettier would, so no formatter runs (docs/decisions/1327-laid-out-client-methods.md).
  *
  * The rule (Wadler's "prettier printer", as prettier implements it): a
  * group is printed flat when its flat text, plus what follows it up to the
@@ -107,7 +107,7 @@ type Mode = "flat" | "break";
 
 /**
  * The printer's work list, as parallel arrays rather than an object per
- * entry: a client of 1,000 tables pushes millions of entries (issue #13).
+ * entry: a client of 1,000 tables pushes millions of entries (bench/COMPILER.md).
  */
 class Commands {
   readonly indents: number[] = [];

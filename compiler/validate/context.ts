@@ -87,7 +87,7 @@ export function qualified(table: TableDecl, column: string): string {
 /**
  * `message`, then `. Did you mean "x"?` when a candidate is close to `name`
  * (language/suggest.ts), so every "not declared" diagnostic offers the
- * likely intended name (issue #10 §5).
+ * likely intended name (docs/decisions/0130-one-slip-one-error.md).
  */
 export function withHint(message: string, name: string, candidates: Iterable<string>): string {
   const hint = didYouMean(name, candidates);

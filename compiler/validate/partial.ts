@@ -1,6 +1,6 @@
 /**
- * The validator's rules over a schema that did not parse whole (issue #10
- * §5): the declarations a syntax error touched are left out, the rest are
+ * The validator's rules over a schema that did not parse whole: the
+ * declarations a syntax error touched are left out, the rest are
  * checked, so a rule violation in one table shows up next to a syntax
  * error in another instead of only after it is fixed
  * (docs/decisions/0230-rules-beside-syntax-errors.md).

@@ -99,7 +99,7 @@ function checkReferences(ctx: ValidationContext): void {
 
 /**
  * Inverse relations by the table their reference targets, gathered in one
- * pass so the name checks stay linear in the schema's size (issue #13).
+ * pass so the name checks stay linear in the schema's size (bench/COMPILER.md).
  */
 function inversesByTarget(ctx: ValidationContext): Map<string, NamedRelation[]> {
   const out = new Map<string, NamedRelation[]>();

@@ -1,6 +1,6 @@
 /**
  * Schema equality up to source positions: what "the formatter preserves
- * meaning" means (issue #5 §1). Spans move when text is re-laid out; every
+ * meaning" means (docs/decisions/1100-formatter-layout.md). Spans move when text is re-laid out; every
  * other field of the IR (language/ir.ts) must be equal.
  */
 import type { Schema } from "../../language/ir.js";

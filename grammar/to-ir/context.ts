@@ -24,7 +24,7 @@ export class DocIndex {
     const start = first.startOffset;
     const lo = firstAtOrAfter(this.tokens, start);
     const prevEnd = lo > 0 ? this.tokens[lo - 1]!.startOffset + this.tokens[lo - 1]!.image.length : -1;
-    // Both lists are in source order: binary search keeps this logarithmic per declaration (issue #13).
+    // Both lists are in source order: binary search keeps this logarithmic per declaration (bench/COMPILER.md).
     const lines: string[] = [];
     for (let i = firstAtOrAfter(this.docs, prevEnd); i < this.docs.length; i++) {
       const d = this.docs[i]!;

@@ -16,7 +16,7 @@ export function nodes(node: CstNode | undefined, key: string): CstNode[] {
 
 /** The first sub-node under `key`. */
 export function node(parent: CstNode | undefined, key: string): CstNode | undefined {
-  // A loop, not `nodes(…)[0]`: this runs for every name, type and attribute of a file (issue #13).
+  // A loop, not `nodes(…)[0]`: this runs for every name, type and attribute of a file (bench/COMPILER.md).
   for (const e of parent?.children[key] ?? []) if (isNode(e)) return e;
   return undefined;
 }
@@ -51,7 +51,7 @@ export function allTokens(n: CstNode | undefined): IToken[] {
  * The first and last real tokens of a node by source offset, or nothing when
  * recovery left it empty. One walk without collecting or sorting: spans are
  * taken for every declaration, column and attribute, so this stays linear
- * in the node's size (issue #13).
+ * in the node's size (bench/COMPILER.md).
  */
 export function tokenRange(n: CstNode | undefined): { first: IToken; last: IToken } | undefined {
   let first: IToken | undefined;
@@ -76,7 +76,7 @@ export function tokenRange(n: CstNode | undefined): { first: IToken; last: IToke
  * real token, or nothing when recovery left it empty. Read from the location
  * Chevrotain tracks while parsing (`nodeLocationTracking`; recovery-inserted
  * tokens have NaN offsets and do not move it), so taking the span of every
- * table, column, attribute and value costs no walk of its subtree (issue #13).
+ * table, column, attribute and value costs no walk of its subtree (bench/COMPILER.md).
  */
 export function offsetRange(n: CstNode | undefined): { start: number; end: number } | undefined {
   const loc = n?.location;

@@ -1,5 +1,5 @@
 /**
- * The in-process query builder (issue #3 §3): queries written in TypeScript
+ * The in-process query builder (docs/decisions/0602-query-builder.md): queries written in TypeScript
  * that go through the same hooks, predicate tree, SQL compiler and bind
  * discipline as an HTTP request, with types that narrow by column type.
  *

@@ -36,7 +36,7 @@ export interface EmbeddedDatabaseOptions {
    * rows (`resc dev` computes and applies a migration), or throws to refuse.
    * When it resolves, the directory is recorded as made from `ddl`.
    * Without it, such a directory is refused (the runtime does not compile
-   * schemas; issue #11 §4).
+   * schemas; docs/decisions/1241-dev-keeps-data.md).
    */
   migrate?: (db: Executor) => Promise<void>;
 }

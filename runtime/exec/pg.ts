@@ -73,7 +73,7 @@ export interface PgExecutor extends Executor {
   /**
    * Opens `connections` pool connections at once (default: the pool size)
    * and returns them to the pool idle, so the first requests after a
-   * start do not each pay for a connection (issue #9 §3; bench
+   * start do not each pay for a connection (docs/decisions/0912-fault-log.md; bench
    * `first-seconds`). Resolves with the number opened; never rejects (a
    * database that is down shows on the first request instead).
    */
@@ -100,7 +100,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * add one only after the checkout promise resolves; an ErrorResponse that
  * arrives in the same packet as ReadyForQuery (a server terminating
  * connections, 57P01) lands between the two, and an `'error'` event with
- * no listener ends the process (issue #9).
+ * no listener ends the process (docs/decisions/0910-connection-faults.md).
  */
 function guardedClient(report: (e: Error) => void): typeof pg.Client {
   return class GuardedClient extends pg.Client {

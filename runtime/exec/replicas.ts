@@ -1,5 +1,5 @@
 /**
- * Reads on read replicas (issue #12 §3; docs/decisions/1302-read-replicas.md):
+ * Reads on read replicas (docs/decisions/1302-read-replicas.md):
  * an executor for list and read requests that sends each statement to the
  * next replica in turn and, when a replica cannot be reached, marks it down
  * for a while and runs the statement on the primary instead, so a stopped

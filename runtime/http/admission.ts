@@ -2,7 +2,7 @@
  * Per-resource admission: no single resource may hold more than its share
  * of the database pool, so requests stuck on one locked table cannot take
  * every connection while requests for other tables wait behind them
- * (issue #9 §2; docs/decisions/0911-lock-timeout.md).
+ * (docs/decisions/0911-lock-timeout.md).
  */
 import { ProblemError } from "../problem.js";
 

@@ -11,7 +11,7 @@ const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;.*)?$/i;
 
 /**
  * Refuses a body whose `Content-Type` is not JSON, or that has none: 415
- * with a problem document (issue #10 §2;
+ * with a problem document (docs/http.md;
  * docs/decisions/0313-write-content-type.md).
  * @throws ProblemError 415 `unsupported-media-type` at location `header.content-type`
  */

@@ -159,7 +159,7 @@ function collisions(paths: Iterable<string>, documentPath: string, pagePath: str
  * Register it next to `mountService`, with the same `basePath`. Given a
  * function instead of a document, it builds the document at the first
  * request for it or for the page, so a server that is seldom asked for
- * its description does not spend its start-up on one (issue #13; `resc
+ * its description does not spend its start-up on one (`resc
  * serve`); collisions are then checked against the routes already
  * registered on `app`, so mount the service first.
  *

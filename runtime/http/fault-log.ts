@@ -1,5 +1,5 @@
 /**
- * One log line per fault answered with a 5xx (issue #9 §3): under an outage
+ * One log line per fault answered with a 5xx (docs/decisions/0912-fault-log.md): under an outage
  * a service answers thousands of 503s, and a stack trace for each buries
  * everything else. The trace is written only at the debug level
  * (docs/decisions/0912-fault-log.md).

@@ -55,7 +55,7 @@ export interface MountOptions {
   logError?: (e: unknown, report: FaultReport) => void;
   /**
    * Most requests of one resource served at once, so that requests stuck
-   * on one locked table cannot hold the whole pool (issue #9 §2). Default:
+   * on one locked table cannot hold the whole pool (docs/decisions/0911-lock-timeout.md). Default:
    * half the executor's pool (`db.limits.capacity`), rounded up; `false`
    * or an executor without limits (PGlite): no cap. A request over the
    * cap waits for a slot up to the executor's connection timeout, then is
@@ -127,7 +127,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     maxSize: options.maxBodyBytes ?? 1024 * 1024,
     onError: (c) => {
       // The unread rest of the body is still on the socket: the connection cannot carry
-      // another request, so say so instead of announcing keep-alive (issue #10 §2).
+      // another request, so say so instead of announcing keep-alive (docs/http.md).
       const res = problemResponse(
         c,
         new ProblemError(413, "body-too-large", "The request body is larger than this service accepts.", [

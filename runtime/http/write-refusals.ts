@@ -1,5 +1,5 @@
 /**
- * Refusals particular to writes (issue #10 §2): query parameters a write
+ * Refusals particular to writes (docs/http.md): query parameters a write
  * does not take, and a delete that other rows still refer to.
  */
 import type { Context } from "hono";

@@ -1,6 +1,5 @@
 /**
- * Production operations for any Hono app that serves a resc module (issue
- * #12 §1; docs/deploy.md): request ids, one structured log line per
+ * Production operations for any Hono app that serves a resc module (docs/deploy.md): request ids, one structured log line per
  * request (pino), `/live`, `/ready`, `/metrics` (Prometheus), and a fault
  * sink for `mountService` that logs and counts database faults. `resc
  * serve` uses it; so does an application that mounts the generated module

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of a service (issue #12 §1), from prom-client:
+ * Prometheus metrics of a service (docs/deploy.md), from prom-client:
  * request counts and latency by route template and status, the pool's
  * size, idle and waiting clients, and database faults by kind.
  */

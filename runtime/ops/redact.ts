@@ -2,7 +2,7 @@
  * What of a request target may be logged: the path and query with the
  * values of credential-looking parameters replaced, so a token a client put
  * in a URL by mistake never reaches a log (shared by `withOperations` and
- * the tracker; issue #12 §1).
+ * the tracker; docs/deploy.md).
  */
 
 /** Query parameters whose values a client may fill with a credential by mistake. */

@@ -1,7 +1,7 @@
 /**
  * The names of the list grammar's own query parameters (spec: Query
  * grammar), in a module of their own so the validator can refuse them as
- * column filters without loading the query parser (issue #13).
+ * column filters without loading the query parser (bench/COMPILER.md).
  */
 
 /** Parameters that may appear once (docs/decisions/0303-query-parameters.md). */

@@ -15,7 +15,7 @@ const ECHO_LIMIT = 256;
  * becomes its `String` spelling. A value nested deeper than the stack can
  * walk (JSON.stringify and String both recurse) is echoed as `[…]` or
  * `{…}`, so a hostile body is refused with a 400 rather than crashing the
- * handler (issue #3 §7, test/faults/limits.test.ts).
+ * handler (docs/http.md, test/faults/limits.test.ts).
  */
 export function echoValue(v: unknown): string {
   let text: string;

@@ -22,7 +22,7 @@ export function isDate(text: string): boolean {
  * A date as read from the service: `YYYY-MM-DD`, or midnight UTC spelled
  * as a timestamp (`2022-02-14T00:00:00Z`, the form reads return, spec:
  * JSON forms; also `T00:00`, fractions of zero, `+00:00`, `-00:00`), so a
- * value read can be written back unchanged (issue #10 §2). Any other time
+ * value read can be written back unchanged (docs/http.md). Any other time
  * or offset is refused: a date has no time of day, and dropping one would
  * lose what the client meant (docs/decisions/0310-date-forms.md).
  *

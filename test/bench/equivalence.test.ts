@@ -1,5 +1,5 @@
 /**
- * The benchmark compares like with like (issue #3 §6): for every scenario
+ * The benchmark compares like with like (bench/RESULTS.md): for every scenario
  * `npm run bench` measures, and a few neighbouring requests, resc and the
  * hand-written Hono + pg server answer the same JSON. Correctness only;
  * nothing here is timed.

@@ -1,5 +1,5 @@
 /**
- * Compile-only checks of the query builder's types (issue #3 §3), over the
+ * Compile-only checks of the query builder's types (docs/decisions/0602-query-builder.md), over the
  * schema type the Hono backend generates for spec.resource (its golden
  * file). `npm run typecheck` compiles this file: every `@ts-expect-error`
  * line must fail to compile (an unused one is itself an error), and every

@@ -171,7 +171,7 @@ describe("JSON output", () => {
   });
 });
 
-describe("filter help on a document column (issue #10 §5)", () => {
+describe("filter help on a document column", () => {
   const tree = createCommandTree(
     { bin: "docs", envPrefix: "DOCS", version: "1.0.0" },
     specsOf(`table notes {

@@ -1,5 +1,5 @@
 /**
- * "Did you mean" on every name that is not declared (issue #10 §5): tables
+ * "Did you mean" on every name that is not declared (docs/decisions/0130-one-slip-one-error.md): tables
  * and columns a reference, index, sort or setting names, and settings
  * written as part of a longer name.
  */

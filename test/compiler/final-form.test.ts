@@ -1,6 +1,6 @@
 /**
  * Generated TypeScript is printed in prettier's final form without running
- * prettier (issue #13; decisions 1321 and 1327): the client's methods, item
+ * prettier (decisions 1321 and 1327): the client's methods, item
  * types and constants are laid out by the document printer, whose breaks
  * depend on the width of a table's names. Prettier, run over the output for
  * table names of every length from 1 to 60 characters and every shape of

@@ -1,6 +1,6 @@
 /**
  * `PgExecutor.warmUp()` opens the pool's connections before a server says
- * it is ready (issue #9 §3, bench/first-seconds.md), and never rejects.
+ * it is ready (docs/decisions/0912-fault-log.md, bench/first-seconds.md), and never rejects.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";

@@ -1,5 +1,5 @@
 /**
- * Relation expansion on Pagila (issue #3 §2; spec: Expansion, Expanded
+ * Relation expansion on Pagila (spec: Expansion, Expanded
  * relation shapes): each expansion equals the same question asked of
  * PostgreSQL directly, and each expanded row equals a direct read of it.
  */

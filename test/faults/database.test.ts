@@ -1,5 +1,5 @@
 /**
- * Database faults (issue #3 §7; docs/http.md: database unreachable 503,
+ * Database faults (docs/http.md: database unreachable 503,
  * statement timeout 504; docs/decisions/0900-database-timeouts.md). The
  * service talks to PostgreSQL through a TCP proxy this file controls, so an
  * outage is staged without touching the shared server:

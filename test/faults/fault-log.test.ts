@@ -1,5 +1,5 @@
 /**
- * One log line per fault (issue #9 §3; docs/decisions/0912-fault-log.md):
+ * One log line per fault (docs/decisions/0912-fault-log.md):
  * a 5xx writes one `resc fault …` line naming kind, resource and request
  * id, and the stack trace only when `RESC_LOG_LEVEL=debug`.
  */

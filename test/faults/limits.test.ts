@@ -1,5 +1,5 @@
 /**
- * What one request can cost (issue #3 §7; spec: Limits, Pagination,
+ * What one request can cost (spec: Limits, Pagination,
  * Expansion; docs/decisions/0002-default-limits.md): the body size limit,
  * every ceiling of a resource that lowers them all
  * (`fixtures/limits.resource`: pages of 4 up to 10, 3 filters, 2 sort

@@ -1,5 +1,5 @@
 /**
- * One locked table must not take the service down (issue #9 §2;
+ * One locked table must not take the service down (docs/decisions/0911-lock-timeout.md;
  * docs/decisions/0911-lock-timeout.md). With `naps` held in ACCESS
  * EXCLUSIVE mode by another session:
  *

@@ -1,5 +1,5 @@
 /**
- * Database errors spoken in the wire protocol (issue #9 §1, §3): a proxy
+ * Database errors spoken in the wire protocol (docs/decisions/0910-connection-faults.md): a proxy
  * injects a FATAL ErrorResponse (57P01, 57P02, 08006) at start-up, right
  * after ReadyForQuery, in the middle of a statement and in the middle of a
  * transaction, for reads and every kind of write. The process must stay up

@@ -1,5 +1,5 @@
 /**
- * A real restart under write load (issue #9 §1): a cluster of the test's
+ * A real restart under write load (docs/decisions/0910-connection-faults.md): a cluster of the test's
  * own (`initdb`, `pg_ctl`) serves a `resc dev` process while 8 writers and
  * 4 readers send requests; its backends are terminated
  * (`pg_terminate_backend`), then the server is restarted with `-m fast`,

@@ -1,5 +1,5 @@
 /**
- * `resc fmt FILE… [--check]` (issue #5 §1): rewrites files, lists the files
+ * `resc fmt FILE… [--check]` (docs/decisions/1100-formatter-layout.md): rewrites files, lists the files
  * `--check` would change, refuses files that do not parse with code frames.
  * The command logic runs in-process; one run goes through the built binary
  * (`npm test` builds `dist/` first) to prove the command is registered.

@@ -1,5 +1,5 @@
 /**
- * The formatter is idempotent and preserves meaning (issue #5 §1): over every
+ * The formatter is idempotent and preserves meaning (docs/decisions/1100-formatter-layout.md): over every
  * `.resource` fixture that parses, and over random schemas written with
  * random spacing, commas, line breaks and comments (fast-check).
  */

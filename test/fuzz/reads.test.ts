@@ -1,6 +1,5 @@
 /**
- * Property-based fuzzing of the read side of the Pagila service (issue #3
- * §7): random and mutated query strings on every collection, random ids
+ * Property-based fuzzing of the read side of the Pagila service (docs/http.md): random and mutated query strings on every collection, random ids
  * and expansions on every item route, and stray methods and paths. Every
  * answer must pass the oracle of `support/oracle.ts`: no 5xx, problem
  * documents of the documented shape, nothing leaked, no page beyond its

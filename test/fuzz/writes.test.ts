@@ -1,6 +1,5 @@
 /**
- * Property-based fuzzing of POST, PATCH and DELETE over Pagila (issue #3
- * §7), on a disposable database of its own, with no transaction around the
+ * Property-based fuzzing of POST, PATCH and DELETE over Pagila (docs/http.md), on a disposable database of its own, with no transaction around the
  * run: every request commits or fails for real. Besides the oracle of
  * `support/oracle.ts`, each request is checked against an audit trigger on
  * every table of the database, which logs each committed row change:

@@ -1,6 +1,6 @@
 /**
  * `parse` reads a file declaration by declaration when it has no lexical or
- * syntax error (issue #13), and the whole file at once otherwise. The two
+ * syntax error (bench/COMPILER.md), and the whole file at once otherwise. The two
  * must agree: for every valid schema the repository holds, the synthetic
  * bench schema, and seeded rearrangements of them that stay free of syntax
  * errors but not of IR errors (declarations duplicated, reordered, an

@@ -1,6 +1,6 @@
 /**
  * The shared lexer and parser skip Chevrotain's grammar validations to start
- * faster (issue #13); this builds both with the validations on, so a token
+ * faster (bench/COMPILER.md); this builds both with the validations on, so a token
  * or rule definition error still fails the suite.
  */
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * The language server compiles each version of a document incrementally,
  * re-reading only the declarations an edit touched (grammar/incremental.ts,
- * issue #13). After every edit of a seeded sequence (keystrokes inside a
+ * bench/COMPILER.md). After every edit of a seeded sequence (keystrokes inside a
  * table, lines added above everything, doc comments changed, declarations
  * duplicated, moved and deleted, syntax errors made and fixed) the result
  * must equal `compileSource` on the same text, and an edit inside one

@@ -1,5 +1,5 @@
 /**
- * One slip, one error (issue #10 §5; docs/decisions/0130-one-slip-one-error.md,
+ * One slip, one error (docs/decisions/0130-one-slip-one-error.md,
  * 0230-rules-beside-syntax-errors.md): arguments left open are closed where
  * the next member plainly starts, and the validator's rules still run over
  * the declarations the slip did not touch.

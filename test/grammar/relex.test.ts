@@ -1,5 +1,5 @@
 /**
- * Re-lexing only around an edit (grammar/relex.ts, issue #13) gives what
+ * Re-lexing only around an edit (grammar/relex.ts, bench/COMPILER.md) gives what
  * lexing the whole text gives: after every edit of seeded sequences that
  * pile up (pieces of syntax, comments and strings opened and closed, lines
  * joined and split right at declaration keywords, whole declarations

@@ -1,6 +1,6 @@
 /**
  * A database that cannot be reached is a 503 problem document, quickly,
- * never a crash or a hang (DEVELOPERS.md, Engineering standards; issue #2 §5).
+ * never a crash or a hang (DEVELOPERS.md, Engineering standards; docs/http.md).
  */
 import { describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";

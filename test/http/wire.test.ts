@@ -1,5 +1,5 @@
 /**
- * What new users tripped on at the wire (issue #10 §2), each against a
+ * What new users tripped on at the wire (docs/http.md), each against a
  * real database and, where the socket matters, a real server:
  * query parameters on writes, 413 and keep-alive, dates written back in
  * the form read, non-JSON bodies, deleting a referenced row, timestamp

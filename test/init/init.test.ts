@@ -1,5 +1,5 @@
 /**
- * `resc init` end to end from the packed package (issue #11 §1;
+ * `resc init` end to end from the packed package (docs/decisions/1242-init.md;
  * docs/decisions/1242-init.md): in an empty directory, the new project
  * installs, passes `npm test`, serves with `npm start`, and carries its
  * rows through a schema change (`migrate:diff`, then `npm start` again).

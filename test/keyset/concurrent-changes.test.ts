@@ -1,6 +1,6 @@
 /**
  * A walk by cursor while rows are inserted and deleted between pages
- * (issue #3 §1; spec: Pagination). Keyset pagination promises, for rows
+ * (spec: Pagination). Keyset pagination promises, for rows
  * that do not change their sort key:
  * - every row present during the whole walk is returned exactly once;
  * - no row is returned twice, and the order of the walk is the ordering;

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination on Pagila (issue #3 §1; spec: Pagination, List response
+ * Keyset pagination on Pagila (spec: Pagination, List response
  * shape): walking whole tables by cursor gives every row exactly once, in
  * the order of one big ordered SQL query, for ascending and descending
  * orderings, nullable nulls-last columns (`film.length`, `rental.return_date`),

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination over HTTP on small dedicated tables (issue #3 §1): a
+ * Keyset pagination over HTTP on small dedicated tables (spec: Pagination): a
  * walk by cursor returns every row exactly once, in the order one ordered
  * SQL query gives, for every sortable column kind in both directions (with
  * duplicates, NULLs placed last, first and by default, NaN and infinities),

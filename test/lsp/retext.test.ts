@@ -1,7 +1,7 @@
 /**
  * `Analysis.retext`: completion typed with an edit is answered before the
  * edit is compiled, from the tokens of the declaration around the cursor,
- * lexed alone (issue #13). Those tokens must be exactly the ones lexing the
+ * lexed alone (bench/COMPILER.md). Those tokens must be exactly the ones lexing the
  * whole new text gives there (offsets, lines, columns), and completion from
  * them must offer what a full analysis of the new text offers.
  */

@@ -1,6 +1,6 @@
 /**
  * `resc migrate deploy` and `status` against a real PostgreSQL, and the
- * commands end to end (issue #11 §3; docs/decisions/1240-migrations.md):
+ * commands end to end (docs/decisions/1240-migrations.md):
  * pending migrations applied in order, once, each in its own transaction;
  * an edited applied migration refused; two deploys at once apply each
  * migration once; `migrate diff` refuses destructive steps unless told;

@@ -1,6 +1,6 @@
 /**
  * `resc dev` keeps the rows of its embedded database when the schema
- * changes (issue #11 §4; docs/decisions/1241-dev-keeps-data.md): an added
+ * changes (docs/decisions/1241-dev-keeps-data.md): an added
  * column is migrated in place; a change that loses data stops the start,
  * naming it and the flags, until `--accept-data-loss`.
  */

@@ -1,5 +1,5 @@
 /**
- * Migrations over fixture pairs (issue #11 §3): for each
+ * Migrations over fixture pairs (docs/decisions/1240-migrations.md): for each
  * `fixtures/migrate/<case>/{before,after}.resource`, the first migration
  * builds `before`, the diff to `after` is the golden
  * `expected/migration.sql` (`UPDATE_GOLDEN=1` rewrites it), and both are

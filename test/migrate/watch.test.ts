@@ -1,5 +1,5 @@
 /**
- * `resc dev --watch` (issue #11 §4): a saved schema is recompiled, the
+ * `resc dev --watch` (docs/decisions/1241-dev-keeps-data.md): a saved schema is recompiled, the
  * embedded database migrated with its rows, and the routes swapped on the
  * same port; a schema with an error is reported and the last good one kept
  * serving.

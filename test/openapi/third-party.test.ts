@@ -1,6 +1,5 @@
 /**
- * The served documents through the tools users drive them with (issue #10
- * §3): Redocly's `recommended` ruleset finds no error and no warning, and
+ * The served documents through the tools users drive them with (docs/decisions/1011-openapi-lint-clean.md): Redocly's `recommended` ruleset finds no error and no warning, and
  * orval and @hey-api/openapi-ts generate clients that compile under
  * `strict`, with `filter` a plain string parameter and `sort` an array.
  * Run for the Pagila fixture and the reference application.

@@ -1,5 +1,5 @@
 /**
- * The npm package as a user gets it (issue #10 §4): `npm pack`, then a new
+ * The npm package as a user gets it (docs/decisions/1060-packaging.md): `npm pack`, then a new
  * CommonJS project (`npm init -y`) that installs the tarball and
  *
  * - serves a schema with `resc dev --hooks hooks.ts` (the hooks import

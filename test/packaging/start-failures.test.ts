@@ -1,6 +1,6 @@
 /**
  * A start-up failure of `resc dev` is one clear line and exit 1, never an
- * unhandled `error` event with a stack trace (issue #10 §4): the port in
+ * unhandled `error` event with a stack trace (docs/decisions/1060-packaging.md): the port in
  * use, a database that cannot be reached, a hooks module that does not
  * load, a schema file that does not exist.
  */

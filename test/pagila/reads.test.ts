@@ -1,6 +1,6 @@
 /**
  * The Pagila service answers real list and read requests exactly as
- * PostgreSQL answers the same question asked directly (issue #2 §7).
+ * PostgreSQL answers the same question asked directly (docs/pagila-mapping.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupPagila, type PagilaContext } from "./setup.js";

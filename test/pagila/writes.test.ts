@@ -1,7 +1,7 @@
 /**
  * Writes over Pagila: status codes, Location, what lands in the database,
  * and how the database's own rules come back as problem documents
- * (issue #2 §5 "Wire decisions", §7).
+ * (docs/http.md, "Wire decisions"; docs/pagila-mapping.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupPagila, type PagilaContext } from "./setup.js";

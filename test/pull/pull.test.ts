@@ -1,5 +1,5 @@
 /**
- * `resc pull` (issue #11 §2; docs/decisions/1200-pull.md): Pagila as it
+ * `resc pull` (docs/decisions/1200-pull.md): Pagila as it
  * ships is described by a file that checks and that the dev schema check
  * accepts against the same database; for Pagila and every fixture whose
  * DDL applies to an empty database, pulling, applying `resc sql` of the

@@ -1,5 +1,5 @@
 /**
- * The repository needs nothing beside it (issue #10 §1): no tracked file
+ * The repository needs nothing beside it: no tracked file
  * refers to the development shelf that sat beside it, and the Pagila dump
  * the tests load is inside the repository.
  */

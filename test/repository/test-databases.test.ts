@@ -1,5 +1,5 @@
 /**
- * Test databases never outlive their run (issue #10 §1): a test file whose
+ * Test databases never outlive their run: a test file whose
  * setup throws after creating its database still gets it dropped, by the
  * global teardown that removes everything carrying the run's prefix; and
  * `RESC_TEST_DB_PREFIX` sets that prefix.

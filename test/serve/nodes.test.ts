@@ -1,5 +1,5 @@
 /**
- * Several stateless nodes behind a balancer (issue #12 §4; docs/deploy.md):
+ * Several stateless nodes behind a balancer (docs/deploy.md):
  * two `resc serve` processes on one database, behind a round-robin
  * balancer built on Hono's proxy helper. A cursor issued by one node is
  * continued by the other; concurrent conflicting writes through both give

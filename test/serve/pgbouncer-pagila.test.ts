@@ -1,7 +1,7 @@
 /**
  * The Pagila suites (reads, writes, keyset paging, expansion) run again
  * with every service executor going through a real PgBouncer in
- * transaction mode, in `pgbouncer` mode (issue #12 §2): a nested vitest run
+ * transaction mode, in `pgbouncer` mode (docs/decisions/1301-pgbouncer.md): a nested vitest run
  * with `RESC_TEST_PGBOUNCER=1`, whose global setup starts PgBouncer
  * (test/support/global-db.ts). Skipped, saying so, without pgbouncer.
  */

@@ -1,6 +1,6 @@
 /**
  * resc behind a real PgBouncer in transaction mode with a pool of 3 server
- * connections (issue #12 §2; docs/decisions/1301-pgbouncer.md):
+ * connections (docs/decisions/1301-pgbouncer.md):
  *
  * - with `pgbouncer: true`, a concurrent load of reads and every kind of
  *   write succeeds: no "prepared statement … does not exist / already

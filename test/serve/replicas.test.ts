@@ -1,5 +1,5 @@
 /**
- * Read replicas (issue #12 §3; docs/decisions/1302-read-replicas.md): a
+ * Read replicas (docs/decisions/1302-read-replicas.md): a
  * primary and a streaming replica of the test's own (`initdb`, then
  * `pg_basebackup -R`, each started with `pg_ctl` on a free port):
  *

@@ -1,5 +1,5 @@
 /**
- * `resc serve` (issue #12 §1; docs/deploy.md): refuses a database that
+ * `resc serve` (docs/deploy.md): refuses a database that
  * lacks the schema; serves with request ids and JSON log lines that carry
  * no credential; `/live`, `/ready` (503 naming what is wrong) and
  * `/metrics` in the Prometheus text format; on SIGTERM, every request it

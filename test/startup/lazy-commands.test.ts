@@ -1,5 +1,5 @@
 /**
- * A command loads only what it uses (issue #13, decision 1323): `resc check`
+ * A command loads only what it uses (decision 1323): `resc check`
  * must not load prettier, pg, Hono or PGlite, and `resc --help` not even the
  * grammar. Each case runs the real binary with a resolve hook that records
  * every module the process resolves (test/support/loaded-modules.ts reads

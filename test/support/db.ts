@@ -114,7 +114,7 @@ function withDatabase(url: string, db: string): string {
 /**
  * The executor the suites use on `url`: direct, or, when the global setup
  * started a PgBouncer (`RESC_TEST_PGBOUNCER=1`, test/support/global-db.ts),
- * through it in `pgbouncer` mode (issue #12 §2;
+ * through it in `pgbouncer` mode (docs/decisions/1301-pgbouncer.md;
  * test/serve/pgbouncer-pagila.test.ts runs the Pagila suites that way).
  * Setup (DDL, COPY) still goes to `url` directly.
  */

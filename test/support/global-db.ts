@@ -3,7 +3,7 @@
  * carries (`test/support/db.ts`, `runPrefix()`), and after the run drops
  * every database with that prefix, so a test file whose setup failed
  * before it could register its own cleanup leaves nothing behind
- * (issue #10 §1).
+ * (test/repository/test-databases.test.ts).
  */
 import { randomBytes } from "node:crypto";
 import { dropDatabasesWithPrefix, knownServer, runPrefix } from "./db.js";

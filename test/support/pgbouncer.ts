@@ -2,7 +2,7 @@
  * A PgBouncer of the test's own (Debian's `pgbouncer` package) in
  * transaction mode in front of a PostgreSQL server, on a free port, in a
  * temporary directory; PgBouncer refuses to run as root, so as root it
- * runs as `postgres` (issue #12 §2).
+ * runs as `postgres` (docs/decisions/1301-pgbouncer.md).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -1,7 +1,6 @@
 /**
  * The tracker mounts the generated module itself and gets resc serve's
- * operations from one function, `withOperations` from `resc/ops` (issue
- * #12 §1; docs/deploy.md): request ids, `/live`, `/ready` and `/metrics`,
+ * operations from one function, `withOperations` from `resc/ops` (docs/deploy.md): request ids, `/live`, `/ready` and `/metrics`,
  * outside its bearer authentication.
  */
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Concurrent conflicting creates (issue #3 §4) against the real server: of
+ * Concurrent conflicting creates (spec: Concurrency) against the real server: of
  * twenty creates racing for one unique value, exactly one is stored (201)
  * and nineteen are refused (409) with nothing half-written, and only the
  * committed one is followed by its AfterCommit hook.

@@ -80,7 +80,7 @@ export async function emitCommandTree(
     ` * the environment, \`${info.envPrefix}_BASE_URL\` and \`${info.envPrefix}_TOKEN\`, comes after it).`,
     " */",
     "export function buildCommandTree(options: TreeOptions = {}): CommandTree {",
-    // Written as prettier writes it (an object it keeps open, then one argument per line), so no formatter runs (issue #13).
+    // Written as prettier writes it (an object it keeps open, then one argument per line), so no formatter runs (bench/COMPILER.md).
     "  return createCommandTree(",
     "    {",
     ...Object.entries(info).map(([k, v]) => `      ${k}: ${JSON.stringify(v)},`),

@@ -3,7 +3,7 @@
  * codecs constants, its item type, its resource class), laid out in
  * prettier's final form by the document printer: a method's signature,
  * its call and its type arguments break where prettier breaks them, which
- * depends on the width of the table's names (issue #13;
+ * depends on the width of the table's names (bench/COMPILER.md;
  * docs/decisions/1327-laid-out-client-methods.md).
  */
 import type { TableDescriptor } from "../../../runtime/descriptor.js";

@@ -60,7 +60,7 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     const pieces = resourcePieces(t);
     return { table: t, pieces, text: pieces.map((p) => p.text).join("\n\n") };
   });
-  // Looked for table by table: joining every class into one text to search would copy megabytes (issue #13).
+  // Looked for table by table: joining every class into one text to search would copy megabytes (bench/COMPILER.md).
   const used = (name: string): boolean => {
     const pattern = new RegExp(`\\b${name}\\b`);
     return perTable.some((t) => pattern.test(t.text));

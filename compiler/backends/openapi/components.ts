@@ -1,6 +1,6 @@
 /**
  * The parts of the document many operations share, declared once under
- * `components` and referenced by `$ref` (issue #13: a table's share of the
+ * `components` and referenced by `$ref` (bench/COMPILER.md: a table's share of the
  * document was 33 KB, mostly the same paging, grouping and condition text
  * repeated per resource). Sharing is by content: two resources whose
  * `per_page` says the same thing point at one `PerPage`; a resource with
@@ -37,7 +37,7 @@ export class SharedComponents {
    * What `make` returned the first time `key` was asked for. A caller that
    * knows everything its shared part depends on names it in `key`, so the
    * part is not rebuilt and re-serialised for each of a thousand tables
-   * (issue #13); `make` usually ends in {@link schema} or {@link parameter}.
+   * (bench/COMPILER.md); `make` usually ends in {@link schema} or {@link parameter}.
    */
   memo<T>(key: string, make: () => T): T {
     if (this.memos.has(key)) return this.memos.get(key) as T;

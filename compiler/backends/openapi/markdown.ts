@@ -2,7 +2,7 @@
  * Doc comments as OpenAPI descriptions. OpenAPI descriptions are
  * CommonMark, where `<token>` is raw HTML that documentation pages drop:
  * "send the token as Authorization: Bearer <token>" showed "Bearer " on
- * /docs (issue #10 §3). A `///` comment is text, not HTML, so its `<`, `>`
+ * /docs (docs/decisions/1011-openapi-lint-clean.md). A `///` comment is text, not HTML, so its `<`, `>`
  * and `&` outside code spans are written as entities; inside backticks
  * they are left alone, since a code span shows them literally
  * (docs/decisions/1012-doc-comments-are-text.md).

@@ -8,7 +8,7 @@
  * object literal: V8 parses JSON several times faster than the same object
  * as code, TypeScript does not type-check megabytes of literal, and the
  * text is already in prettier's final form, so `resc generate` formats
- * nothing (issue #13; docs/decisions/1321-generated-code-in-final-form.md).
+ * nothing (docs/decisions/1321-generated-code-in-final-form.md).
  */
 import type { Schema } from "../../../language/ir.js";
 import type { GeneratedFile } from "../../generated-file.js";

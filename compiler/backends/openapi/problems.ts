@@ -128,7 +128,7 @@ export function problemRefs(statuses: readonly ProblemStatus[]): Record<string, 
 
 const refs = new Map<string, Response>();
 
-/** The one `$ref` object of a status's response: every operation shares it, as the printed JSON does (issue #13). */
+/** The one `$ref` object of a status's response: every operation shares it, as the printed JSON does (bench/COMPILER.md). */
 function responseRef(p: ProblemStatus): Response {
   let r = refs.get(p.name);
   if (!r) refs.set(p.name, (r = { $ref: `#/components/responses/${p.name}` }));

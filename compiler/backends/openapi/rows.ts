@@ -51,7 +51,7 @@ export function ref(name: string): JsonSchema {
   return { $ref: `#/components/schemas/${name}` };
 }
 
-/** Tables by name, per service: a lookup per relation must not scan a thousand tables (issue #13). */
+/** Tables by name, per service: a lookup per relation must not scan a thousand tables (bench/COMPILER.md). */
 const tablesByName = new WeakMap<ServiceDescriptor, Map<string, TableDescriptor>>();
 
 function findTable(service: ServiceDescriptor, name: string): TableDescriptor {
@@ -100,12 +100,12 @@ const SHARE_VALUES_FROM = 64;
  * `col`'s value schema, or a `$ref` to the one shared copy of it when it is
  * long and says nothing of the column itself (no `///` comment): a date, a
  * nullable 64-bit integer or a numeric body field reads the same in every
- * table, and was most of a table's share of the document (issue #13,
+ * table, and was most of a table's share of the document (bench/COMPILER.md,
  * decision 1320). Named after the SQL type: `NullableDateValue`, `BigintInput`.
  */
 function sharedValue(col: ColumnDescriptor, use: ValueUse, shared: SharedComponents): JsonSchema {
   if (col.doc !== undefined) return valueSchema(col, use);
-  // What the value schema depends on, so a thousand tables' columns are not each built and measured (issue #13).
+  // What the value schema depends on, so a thousand tables' columns are not each built and measured (bench/COMPILER.md).
   const key = `value\u0000${use}\u0000${col.sqlType}\u0000${col.kind}\u0000${col.nullable}\u0000${col.array}`;
   return shared.memo(key, () => shareLong(col, use, shared));
 }

@@ -3,7 +3,7 @@
  * a server ErrorResponse at a chosen moment of a connection's life, then
  * close it, as a server does when it terminates a backend (57P01 after
  * `pg_terminate_backend` or a fast shutdown, 57P02 after another backend
- * crashed) or the link fails (08006). Issue #9 §1.
+ * crashed) or the link fails (08006). docs/decisions/0910-connection-faults.md.
  *
  * Only the server-to-client stream is framed (type byte, int32 length);
  * the client's bytes pass through untouched.

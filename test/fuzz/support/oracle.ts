@@ -1,6 +1,6 @@
 /**
  * The properties every answer of the service must have, whatever was sent
- * (issue #3 §7; docs/http.md "Problem documents"; spec: guarantees 1-2,
+ * (docs/http.md "Problem documents"; spec: guarantees 1-2,
  * Errors, Limits):
  *
  * - never a 5xx (faults are the business of `test/faults/`);
