@@ -6,7 +6,7 @@ import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
 import type { Schema } from "../language/ir.js";
 import type { Executor } from "../runtime/exec/executor.js";
-import type { HooksModule } from "./dev/hooks-module.js";
+import type { HooksModule } from "./serving/hooks-module.js";
 import { listenFailure } from "./listen-failure.js";
 
 /**
@@ -54,7 +54,7 @@ export default class Dev extends RescCommand {
     const { loadSchema } = await import("./load.js");
     const { registrationErrors } = await import("../runtime/hooks/registration.js");
     const { createDevApp } = await import("./dev/app.js");
-    const { loadHooksModule } = await import("./dev/hooks-module.js");
+    const { loadHooksModule } = await import("./serving/hooks-module.js");
     const { watchSchema } = await import("./dev/watch.js");
     const { args, flags } = await this.parse(Dev);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
@@ -130,16 +130,8 @@ export default class Dev extends RescCommand {
     this.log(
       `resc: serving ${args.file} at http://127.0.0.1:${bound.port}${flags.watch ? " (watching for changes)" : ""}`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        stopWatching();
-        server.close(() => {
-          void db.close().finally(() => resolve());
-        });
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
+    const { stopOnSignal } = await import("../runtime/ops/shutdown.js");
+    await stopOnSignal(server, { beforeClose: stopWatching, close: () => db.close() });
   }
 
   /**
@@ -148,7 +140,7 @@ export default class Dev extends RescCommand {
    */
   private async openServer(url: string, schema: Schema, file: string): Promise<Executor> {
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
-    const { findSchemaMismatches } = await import("./dev/schema-check.js");
+    const { findSchemaMismatches } = await import("./serving/schema-check.js");
     const db = createPgExecutor({ connectionString: url });
     let mismatches: string[];
     try {

@@ -7,7 +7,7 @@ import * as Flags from "@oclif/core/flags";
 import type { MiddlewareHandler } from "hono";
 import type { Cluster } from "node:cluster";
 import { databaseUrl, NO_DATABASE_URL_FLAG } from "./database-url.js";
-import type { HooksModule } from "./dev/hooks-module.js";
+import type { HooksModule } from "./serving/hooks-module.js";
 
 /**
  * `resc serve FILE`: the production twin of `resc dev` (docs/deploy.md;
@@ -113,7 +113,7 @@ export default class Serve extends RescCommand {
     // 1326), so the catalog is read while the rest of the server loads and is built. Nothing listens before the answer.
     const [{ loadSchemaCached }, { findSchemaMismatches }] = await Promise.all([
       import("./schema-cache.js"),
-      import("./dev/schema-check.js"),
+      import("./serving/schema-check.js"),
     ]);
     const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), {
       cache: flags.cache,
@@ -140,7 +140,7 @@ export default class Serve extends RescCommand {
       import("@hono/node-server"),
       import("../runtime/exec/replicas.js"),
       import("./listen-failure.js"),
-      import("./dev/hooks-module.js"),
+      import("./serving/hooks-module.js"),
     ]);
     const service = buildDescriptor(schema);
     let loaded: HooksModule = { hooks: {} };

@@ -10,8 +10,7 @@ import type { Hooks } from "../../runtime/hooks.js";
 import { mountService, type MountResult } from "../../runtime/http/mount.js";
 import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
-import { problemResponse } from "../../runtime/http/respond.js";
-import { ProblemError } from "../../runtime/problem.js";
+import { answerProblems } from "../../runtime/ops/fallbacks.js";
 
 /** Options of {@link createDevApp}. */
 export interface DevAppOptions {
@@ -47,16 +46,7 @@ export function createDevApp(
       log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
     });
   }
-  app.notFound((c) =>
-    problemResponse(
-      c,
-      new ProblemError(404, "not-found", `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`),
-    ),
-  );
-  app.onError((e, c) => {
-    console.error(e);
-    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
-  });
+  answerProblems(app, (e) => console.error(e));
   const mounted = mountService(app, service, { db: options.db, hooks: options.hooks, hookData: options.hookData });
   const document = options.openapi ?? openApiDocument(service);
   const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);

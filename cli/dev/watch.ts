@@ -21,7 +21,7 @@ import { loadSchema } from "../load.js";
 import { declaredRenames } from "../migrate/compare.js";
 import { createDevApp, type DevAppOptions } from "./app.js";
 import { migrateEmbedded } from "./evolve.js";
-import { findSchemaMismatches } from "./schema-check.js";
+import { findSchemaMismatches } from "../serving/schema-check.js";
 
 /** What the watcher needs to rebuild the app. */
 export interface WatchOptions {

@@ -13,10 +13,8 @@ import type { ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { mountDocs } from "../../runtime/http/docs.js";
 import { mountService, type MountResult } from "../../runtime/http/mount.js";
-import { problemResponse } from "../../runtime/http/respond.js";
-import { withOperations, type Operations } from "../../runtime/ops/index.js";
-import { ProblemError } from "../../runtime/problem.js";
-import { findSchemaMismatches } from "../dev/schema-check.js";
+import { answerProblems, withOperations, type Operations } from "../../runtime/ops/index.js";
+import { findSchemaMismatches } from "../serving/schema-check.js";
 
 /** What {@link createServeApp} needs. */
 export interface ServeAppOptions {
@@ -47,13 +45,7 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.readDb ? { details: () => ({ replicas: o.readDb!.replicas() }) } : {}),
     ...(o.metricsText ? { metricsText: o.metricsText } : {}),
   });
-  app.notFound((c) =>
-    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
-  );
-  app.onError((e, c) => {
-    ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error");
-    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
-  });
+  answerProblems(app, (e, c) => ops.logger.error({ err: e, req_id: c.get("requestId" as never) }, "unexpected error"));
   if (o.middleware) app.use(o.middleware);
   const mounted = mountService(app, o.service, {
     db: o.db,

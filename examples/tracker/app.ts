@@ -8,7 +8,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { mountDocs, type Executor, type Hooks, type PgExecutor } from "resc/runtime";
-import { loggedTarget, withOperations } from "resc/ops";
+import { answerProblems, loggedTarget, withOperations } from "resc/ops";
 import { mount, service } from "./generated/tracker/index.js";
 import { openapi } from "./generated/tracker/openapi.js";
 import { auditHooks } from "./audit.js";
@@ -82,25 +82,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
       log(`${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
     });
   }
-  app.notFound((c) =>
-    sendProblem(c, {
-      type: "/problems/not-found",
-      title: "Not Found",
-      status: 404,
-      detail: `No route matches ${c.req.method} ${c.req.path}.`,
-      errors: [],
-    }),
-  );
-  app.onError((e, c) => {
-    logError(e);
-    return sendProblem(c, {
-      type: "/problems/internal",
-      title: "Internal Server Error",
-      status: 500,
-      detail: "The request could not be completed.",
-      errors: [],
-    });
-  });
+  answerProblems(app, (e) => logError(e));
 
   app.use(bearerAuth(options.jwtSecret, isPublic));
 

@@ -4,6 +4,7 @@
  * `DATABASE_URL`. One log line per request. Settings: `config.ts`.
  */
 import { serve } from "@hono/node-server";
+import { stopOnSignal } from "resc/ops";
 import { createTrackerApp } from "./app.js";
 import { readConfig } from "./config.js";
 import { openDatabase } from "./database.js";
@@ -32,24 +33,10 @@ async function main(): Promise<void> {
         `-d '{"email":"ada@acme.test","password":"demo-password"}'`,
     );
   });
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    setTimeout(() => process.exit(1), 5000).unref();
-    // Close the listener, then the database, so the embedded one flushes its files.
-    server.close(() => {
-      db.close().then(
-        () => {
-          say("stopped");
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-    });
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  // Close the listener, then the database, so the embedded one flushes its files.
+  const how = await stopOnSignal(server, { close: () => db.close(), timeoutMs: 5000 });
+  say(how === "stopped" ? "stopped" : "stopped before every request finished");
+  process.exit(how === "stopped" ? 0 : 1);
 }
 
 main().catch((e: unknown) => {

@@ -18,6 +18,8 @@ import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.
 import { loggedTarget } from "./redact.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
+export { answerProblems } from "./fallbacks.js";
+export { stopOnSignal, type ClosableServer, type StopOptions } from "./shutdown.js";
 export { createMetrics, type ServiceMetrics, type PoolFigures } from "./metrics.js";
 
 /** Options of {@link withOperations}. */

@@ -10,14 +10,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
 import { Hono } from "hono";
-import {
-  createPgExecutor,
-  mountDocs,
-  openEmbeddedDatabase,
-  problemResponse,
-  ProblemError,
-  type Executor,
-} from "resc/runtime";
+import { answerProblems } from "resc/ops";
+import { createPgExecutor, mountDocs, openEmbeddedDatabase, type Executor } from "resc/runtime";
 import { mount } from "./generated/app/index.js";
 import { openapi } from "./generated/app/openapi.js";
 import { hooks } from "./hooks.js";
@@ -60,13 +54,7 @@ export async function openDatabase(dataDir = ".resc/db"): Promise<Executor> {
 /** The app: the generated routes and their description, problem documents for unknown paths and faults. */
 export function createApp(db: Executor): Hono {
   const app = new Hono();
-  app.notFound((c) =>
-    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
-  );
-  app.onError((e, c) => {
-    console.error(e);
-    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
-  });
+  answerProblems(app, (e) => console.error(e));
   const mounted = mount(app, { db, hooks });
   if (!mounted.ok) throw new Error(mounted.errors.map((e) => e.message).join("\n"));
   const docs = mountDocs(app, openapi);

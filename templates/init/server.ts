@@ -1,5 +1,6 @@
 import process from "node:process";
 import { serve } from "@hono/node-server";
+import { stopOnSignal } from "resc/ops";
 import { createApp, openDatabase } from "./app.js";
 
 const db = await openDatabase();
@@ -7,6 +8,4 @@ const port = Number(process.env.PORT ?? 3000);
 const server = serve({ fetch: createApp(db).fetch, hostname: "127.0.0.1", port }, (info) =>
   console.log(`serving on http://127.0.0.1:${info.port} (API description: /docs)`),
 );
-const stop = (): void => void server.close(() => void db.close());
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+await stopOnSignal(server, { close: () => db.close() });

@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { findSchemaMismatches } from "../../cli/dev/schema-check.js";
+import { findSchemaMismatches } from "../../cli/serving/schema-check.js";
 import { introspect } from "../../cli/pull/introspect.js";
 import { renderCatalog } from "../../cli/pull/render.js";
 import { compileSource, emitSql } from "../../compiler/index.js";

@@ -1,6 +1,6 @@
 /**
  * Compares a live database with what a schema declares, before `resc dev
- * --database-url` serves it: every declared table, column (computed columns
+ * --database-url` serves it and whenever `resc serve`'s /ready is asked: every declared table, column (computed columns
  * excepted: they are expressions), enum or domain type, enum value and index
  * must exist. Extra objects in the database are fine: resc describes an
  * existing database, it does not own it.
