@@ -5,6 +5,7 @@ import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
 import { readFile } from "node:fs/promises";
 import type { Schema } from "../language/ir.js";
+import type { ServiceDescriptor } from "../runtime/descriptor.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import type { HooksModule } from "./serving/hooks-module.js";
 import { listenFailure } from "./listen-failure.js";
@@ -47,91 +48,131 @@ export default class Dev extends RescCommand {
   };
 
   async run(): Promise<void> {
-    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
-    const { serve } = await import("@hono/node-server");
-    const { buildDescriptor } = await import("../compiler/descriptor.js");
-    const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
-    const { loadSchema } = await import("./load.js");
-    const { registrationErrors } = await import("../runtime/hooks/registration.js");
-    const { createDevApp } = await import("./dev/app.js");
-    const { loadHooksModule } = await import("./serving/hooks-module.js");
-    const { watchSchema } = await import("./dev/watch.js");
     const { args, flags } = await this.parse(Dev);
+    // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
+    const { loadSchema } = await import("./load.js");
+    const { buildDescriptor } = await import("../compiler/descriptor.js");
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.fail(r.message);
     const service = buildDescriptor(r.schema);
-    let loaded: HooksModule = { hooks: {} };
-    if (flags.hooks) {
-      try {
-        loaded = await loadHooksModule(flags.hooks, service);
-      } catch (e) {
-        this.fail([(e as Error).message]);
-      }
-    }
-    // Checked before any database is opened, so a missing hook fails fast.
-    const missing = registrationErrors(service, loaded.hooks);
-    if (missing.length > 0) {
-      const n = missing.length;
-      this.fail([
-        `${args.file} cannot be served: ${n} registration error${n > 1 ? "s" : ""}`,
-        ...missing.map((e) => `  - ${e.message}`),
-        ...(flags.hooks ? [] : ["pass the hooks with --hooks MODULE"]),
-      ]);
-    }
+    const loaded = await this.hooksFor(service, args.file, flags.hooks);
     // The port first: a second `resc dev` on a taken port stops here, before it reads or changes any database.
-    const { ProblemError } = await import("../runtime/problem.js");
-    const starting = new ProblemError(503, "starting", "The service is starting: its database is being opened.");
-    let current: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } = startingApp(
-      JSON.stringify(starting.toDocument()),
-    );
-    const bound = await listen(serve, (req, env) => current.fetch(req, env), flags.port);
-    if ("failure" in bound) this.fail([bound.failure]);
-    const { server } = bound;
-    const shutDown = (): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
+    const front = await this.bindPort(flags.port);
     let db: Executor;
     try {
       db = flags["database-url"]
         ? await this.openServer(flags["database-url"], r.schema, args.file)
         : await this.openEmbedded(r.schema, flags);
     } catch (e) {
-      await shutDown();
+      await front.close();
       this.fail((e as Error).message.split("\n"));
     }
+    front.use(await this.routes(r.schema, service, db, loaded, front.close));
+    const stopWatching = flags.watch ? await this.watch(args.file, db, loaded, front.use, flags) : () => {};
+    this.log(
+      `resc: serving ${args.file} at http://127.0.0.1:${front.port}${flags.watch ? " (watching for changes)" : ""}`,
+    );
+    const { stopOnSignal } = await import("../runtime/ops/shutdown.js");
+    await stopOnSignal(front.server, { beforeClose: stopWatching, close: () => db.close() });
+  }
+
+  /**
+   * The application's hooks (`--hooks MODULE`), checked against what the
+   * schema needs before any database is opened, so a missing hook fails
+   * fast with every registration error (decision 0603).
+   */
+  private async hooksFor(service: ServiceDescriptor, file: string, module: string | undefined): Promise<HooksModule> {
+    const { registrationErrors } = await import("../runtime/hooks/registration.js");
+    const { loadHooksModule } = await import("./serving/hooks-module.js");
+    let loaded: HooksModule = { hooks: {} };
+    if (module) {
+      try {
+        loaded = await loadHooksModule(module, service);
+      } catch (e) {
+        this.fail([(e as Error).message]);
+      }
+    }
+    const missing = registrationErrors(service, loaded.hooks);
+    if (missing.length > 0) {
+      const n = missing.length;
+      this.fail([
+        `${file} cannot be served: ${n} registration error${n > 1 ? "s" : ""}`,
+        ...missing.map((e) => `  - ${e.message}`),
+        ...(module ? [] : ["pass the hooks with --hooks MODULE"]),
+      ]);
+    }
+    return loaded;
+  }
+
+  /**
+   * Binds 127.0.0.1:`port` answering 503 `/problems/starting` until `use`
+   * hands it the routes; `use` again swaps them (--watch), requests in
+   * flight keeping the app they started on (decision 1251).
+   */
+  private async bindPort(port: number): Promise<Front> {
+    const { serve } = await import("@hono/node-server");
+    const { ProblemError } = await import("../runtime/problem.js");
+    const starting = new ProblemError(503, "starting", "The service is starting: its database is being opened.");
+    let current: FetchApp = startingApp(JSON.stringify(starting.toDocument()));
+    const bound = await listen(serve, (req, env) => current.fetch(req, env), port);
+    if ("failure" in bound) this.fail([bound.failure]);
+    const { server } = bound;
+    return {
+      server,
+      port: bound.port,
+      use: (app) => {
+        current = app;
+      },
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  /** The routes and the documentation of `service` on `db`; a registration failure closes everything and stops. */
+  private async routes(
+    schema: Schema,
+    service: ServiceDescriptor,
+    db: Executor,
+    loaded: HooksModule,
+    closeFront: () => Promise<void>,
+  ): Promise<FetchApp> {
+    const { createDevApp } = await import("./dev/app.js");
+    const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
     const { app, mounted, docs } = createDevApp(service, {
       db,
-      openapi: emitOpenApi(r.schema),
+      openapi: emitOpenApi(schema),
       hooks: loaded.hooks,
       hookData: loaded.hookData,
       log: (l) => this.log(l),
     });
     if (!mounted.ok) {
       await db.close();
-      await shutDown();
+      await closeFront();
       this.fail(mounted.errors.map((e) => e.message));
     }
     if (!docs.ok) {
       for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
-    // The routes in use; --watch swaps them, requests in flight keep the app they started on.
-    current = app;
-    const stopWatching = flags.watch
-      ? watchSchema({
-          file: args.file,
-          db,
-          ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
-          acceptDataLoss: flags["accept-data-loss"],
-          app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l) },
-          swap: (next) => {
-            current = next;
-          },
-          log: (l) => this.log(l),
-        })
-      : () => {};
-    this.log(
-      `resc: serving ${args.file} at http://127.0.0.1:${bound.port}${flags.watch ? " (watching for changes)" : ""}`,
-    );
-    const { stopOnSignal } = await import("../runtime/ops/shutdown.js");
-    await stopOnSignal(server, { beforeClose: stopWatching, close: () => db.close() });
+    return app;
+  }
+
+  /** `--watch`: recompiles on each save and swaps the routes (decision 1241); returns what stops watching. */
+  private async watch(
+    file: string,
+    db: Executor,
+    loaded: HooksModule,
+    use: (app: FetchApp) => void,
+    flags: { "database-url"?: string; "data-dir": string; "accept-data-loss": boolean },
+  ): Promise<() => void> {
+    const { watchSchema } = await import("./dev/watch.js");
+    return watchSchema({
+      file,
+      db,
+      ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
+      acceptDataLoss: flags["accept-data-loss"],
+      app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l) },
+      swap: use,
+      log: (l) => this.log(l),
+    });
   }
 
   /**
@@ -210,6 +251,19 @@ interface DevFlags {
   "data-dir": string;
   reset: boolean;
   "accept-data-loss": boolean;
+}
+
+/** Anything with a Hono app's `fetch`. */
+type FetchApp = { fetch: (req: Request, env: unknown) => Response | Promise<Response> };
+
+/** The bound port of `resc dev`, and what it answers with. */
+interface Front {
+  server: ReturnType<typeof import("@hono/node-server").serve>;
+  port: number;
+  /** Answers with `app` from now on. */
+  use: (app: FetchApp) => void;
+  /** Stops listening. */
+  close: () => Promise<void>;
 }
 
 /** What answers while the database opens: `problem` (a 503 problem document's JSON) with Retry-After. */

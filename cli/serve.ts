@@ -1,17 +1,14 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 // Subpath imports: the package entry loads all of oclif (help, ux, …), 40 ms more at every start (docs/decisions/1322-command-start-up.md).
 import * as Args from "@oclif/core/args";
 import { RescCommand } from "./command.js";
 import * as Flags from "@oclif/core/flags";
-import type { MiddlewareHandler } from "hono";
 import type { Cluster } from "node:cluster";
 import { databaseUrl, NO_DATABASE_URL_FLAG } from "./database-url.js";
 import type { HooksModule } from "./serving/hooks-module.js";
+import type { SchemaCheck } from "./serve/steps.js";
 
 /**
- * `resc serve FILE`: the production twin of `resc dev` (docs/deploy.md;
- * docs/deploy.md). Compiles once, never changes the database (refuses to
+ * `resc serve FILE`: the production twin of `resc dev` (docs/deploy.md). Compiles once, never changes the database (refuses to
  * start, listing the mismatches, when it lacks what the schema declares),
  * serves with request ids, JSON logs, `/live`, `/ready`, `/metrics`, and
  * stops gracefully on SIGTERM.
@@ -81,7 +78,7 @@ export default class Serve extends RescCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
-    // node:cluster (and child_process under it) only for --workers: every command's start loads this file (bench/COMPILER.md).
+    // node:cluster (and child_process under it) only for --workers: every command's start loads this file (decision 1323).
     const cluster = flags.workers > 1 ? (await import("node:cluster")).default : undefined;
     if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags);
     const { serveLoggers, logDiagnostic } = await import("./serve/log.js");
@@ -93,14 +90,8 @@ export default class Serve extends RescCommand {
     const url = databaseUrl(flags["database-url"]);
     if (!url) fail([`${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
-    const { createPgExecutor } = await import("../runtime/exec/pg.js");
-    const db = createPgExecutor({
-      connectionString: url!,
-      max: flags["pool-size"],
-      statementTimeoutMillis: flags["statement-timeout"],
-      lockTimeoutMillis: flags["lock-timeout"],
-      pgbouncer: flags.pgbouncer,
-    });
+    const steps = await import("./serve/steps.js");
+    const db = steps.openPrimary(url!, flags);
     // A few connections open while the rest loads and the schema compiles, enough for the catalog check and the
     // first requests; the rest of the pool opens once the server listens (bench/COMPILER.md: launch to first answer).
     const early = Math.min(4, flags["pool-size"]);
@@ -124,51 +115,21 @@ export default class Serve extends RescCommand {
     const schema = r.ok ? r.schema : undefined!;
     // resc serve never alters the database: a missing table or column stops the start (use resc migrate deploy).
     const checking = findSchemaMismatches(db, schema).then(
-      (mismatches) => ({ mismatches }),
-      (e: Error) => ({ unreachable: e.message }),
+      (mismatches): SchemaCheck => ({ mismatches }),
+      (e: Error): SchemaCheck => ({ unreachable: e.message }),
     );
-    const [
-      { buildDescriptor },
-      { createServeApp },
-      { serve },
-      { createReplicaRouter },
-      { listenFailure },
-      { loadHooksModule },
-    ] = await Promise.all([
+    const [{ buildDescriptor }, { createServeApp }, { loadHooksModule }] = await Promise.all([
       import("../compiler/descriptor.js"),
       import("./serve/app.js"),
-      import("@hono/node-server"),
-      import("../runtime/exec/replicas.js"),
-      import("./listen-failure.js"),
       import("./serving/hooks-module.js"),
     ]);
     const service = buildDescriptor(schema);
     let loaded: HooksModule = { hooks: {} };
     if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => failClosing([e.message]));
-    let middleware: MiddlewareHandler | undefined;
-    if (flags.middleware) {
-      const mod = (await import(pathToFileURL(path.resolve(flags.middleware)).href).catch((e: Error) =>
-        failClosing([`cannot load middleware module ${flags.middleware}: ${e.message}`]),
-      )) as { default?: unknown };
-      if (typeof mod.default !== "function")
-        await failClosing([`${flags.middleware} has no default export that is a Hono middleware`]);
-      middleware = mod.default as MiddlewareHandler;
-    }
-
-    // Reads go to the replicas in turn, falling back to the primary when one is down (decision 1302).
-    const replicas = (flags["read-database-url"] ?? []).map((u) => {
-      const parsed = new URL(u);
-      return {
-        name: `${parsed.hostname}:${parsed.port || 5432}`,
-        db: createPgExecutor({
-          connectionString: u,
-          max: flags["pool-size"],
-          statementTimeoutMillis: flags["statement-timeout"],
-          pgbouncer: flags.pgbouncer,
-        }),
-      };
-    });
-    const readDb = replicas.length > 0 ? createReplicaRouter(replicas, db) : undefined;
+    const middleware = flags.middleware
+      ? await steps.loadMiddleware(flags.middleware).catch((e: Error) => failClosing([e.message]))
+      : undefined;
+    const readDb = steps.openReplicas(flags["read-database-url"] ?? [], flags, db);
     const closeAll = (): Promise<unknown> => Promise.all([db.close(), readDb?.close()]);
 
     let askCluster: (() => Promise<string>) | undefined;
@@ -188,66 +149,29 @@ export default class Serve extends RescCommand {
     // Offered to the primary's gathering from the start: it asks every worker at each scrape.
     if (cluster?.isWorker)
       askCluster = (await import("./serve/cluster-metrics.js")).clusterMetricsText(ops.metrics.registry);
-    const checked = await checking;
-    if ("unreachable" in checked) {
+    const refusal = steps.startRefusal(args.file, await checking, mounted);
+    if (refusal) {
       await closeAll();
-      fail([`cannot reach the database: ${checked.unreachable}`]);
-    } else if (checked.mismatches.length > 0) {
-      await closeAll();
-      fail([
-        `the database does not match ${args.file}:`,
-        ...checked.mismatches.map((m) => `  - ${m}`),
-        "apply the migrations first: resc migrate deploy",
-      ]);
-    }
-    if (!mounted.ok) {
-      await closeAll();
-      fail(mounted.errors.map((e) => e.message));
+      fail(refusal);
     }
     await warming;
 
-    const failure = await new Promise<string | undefined>((resolve) => {
-      const server = serve({ fetch: app.fetch, hostname: flags.host, port: flags.port }, (info) => {
+    const failure = await steps.serveUntilStopped({
+      app,
+      ops,
+      host: flags.host,
+      port: flags.port,
+      drainSeconds: flags["drain-seconds"],
+      shutdownTimeoutMs: flags["shutdown-timeout"],
+      close: closeAll,
+      onListening: (port) => {
         if (flags["pool-size"] > early) void db.warmUp().catch(() => 0);
         void cached.persist();
         ops.logger.info(
-          { file: args.file, host: flags.host, port: info.port, schema_cache: cached.state },
-          `serving ${args.file} on http://${flags.host}:${info.port}`,
+          { file: args.file, host: flags.host, port, schema_cache: cached.state },
+          `serving ${args.file} on http://${flags.host}:${port}`,
         );
-      });
-      server.once("error", (e: NodeJS.ErrnoException) => {
-        void db.close().finally(() => resolve(listenFailure(e, flags.port)));
-      });
-      let stopping = false;
-      const stop = (signal: string): void => {
-        if (stopping) return;
-        stopping = true;
-        // SIGTERM is what an orchestrator sends while it takes the node out of rotation: keep serving through the
-        // drain, /ready at 503, so no client meets a closed port. SIGINT is a person at a terminal: stop now.
-        const drainSeconds = signal === "SIGTERM" ? flags["drain-seconds"] : 0;
-        ops.drain();
-        ops.logger.info(
-          { signal, in_flight: ops.inFlight, drain_seconds: drainSeconds },
-          `draining: /ready answers 503; serving ${drainSeconds} s more before closing`,
-        );
-        setTimeout(() => close(server), drainSeconds * 1000).unref();
-      };
-      const close = (server: ReturnType<typeof serve>): void => {
-        ops.logger.info({ in_flight: ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
-        // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent
-        // (every response since the drain began said Connection: close).
-        server.close(() => void Promise.all([db.close(), readDb?.close()]).finally(() => resolve(undefined)));
-        const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
-        s.closeIdleConnections?.();
-        const idle = setInterval(() => s.closeIdleConnections?.(), 100);
-        setTimeout(() => {
-          ops.logger.warn({ in_flight: ops.inFlight }, "shutdown timeout: cutting the remaining connections");
-          s.closeAllConnections?.();
-        }, flags["shutdown-timeout"]).unref();
-        server.once("close", () => clearInterval(idle));
-      };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
+      },
     });
     if (failure !== undefined) fail([failure]);
     // A cluster worker's channel to the primary would keep it alive: it is done once drained.

@@ -458,41 +458,23 @@ function tableColumnSteps(
 }
 
 /**
- * The steps from `from` to `to`, in the order of
- * docs/decisions/1240-migrations.md: types and sequences, dropped
- * constraints, new tables, columns, new constraints, foreign keys,
- * indexes, then what goes away.
- * @param renames by database names ({@link placedKey}): `table.column` → the old column name, and `table` → the
- *   old table name (in the same namespace), from `@renamed_from`
+ * Extensions first: types, functions and operator classes of theirs may be
+ * used by anything after; one the schema no longer needs is left installed,
+ * as something outside the schema may use it. Then a namespace the target
+ * uses and the source has nothing in; one left empty is never dropped.
  */
-export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
-  const ctx: DiffContext = {
-    early: [],
-    dropConstraints: [],
-    tablesNew: [],
-    columns: [],
-    addConstraints: [],
-    addForeign: [],
-    indexes: [],
-    late: [],
-    fromSequences: allSequences(from),
-    toSequences: allSequences(to),
-  };
-  // Extensions first: types, functions and operator classes of theirs may be used by anything after.
-  // One the schema no longer needs is left installed: something outside the schema may use it.
+function extensionAndNamespaceSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
   for (const e of to.extensions)
     if (!from.extensions.includes(e)) ctx.early.push({ sql: `CREATE EXTENSION IF NOT EXISTS ${q(e)};` });
-  // A namespace the target uses and the source has nothing in is made first; one left empty is never dropped.
   const used = (c: Catalog): Set<string> =>
     new Set([...c.enums, ...c.domains, ...c.tables, ...c.sequences].map((x) => x.schema));
   const had = used(from);
   for (const ns of used(to))
     if (ns !== "public" && !had.has(ns)) ctx.early.push({ sql: `CREATE SCHEMA IF NOT EXISTS ${q(ns)};` });
-  enumSteps(from, to, ctx);
-  domainSteps(from, to, ctx);
-  sequenceSteps(from, to, ctx);
-  const lateSequences = ctx.late.splice(0);
+}
 
+/** Tables: renamed (`@renamed_from`), created, changed (comment, columns, constraints, indexes) and dropped. */
+function tableSteps(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string>, ctx: DiffContext): void {
   const fromTables = byPlace(from.tables);
   const renamedTables = new Set<string>();
   for (const t of to.tables) {
@@ -521,6 +503,36 @@ export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<st
         destructive: `drops table ${placedKey(t)} and its rows`,
       });
   }
+}
+
+/**
+ * The steps from `from` to `to`, in the order of
+ * docs/decisions/1240-migrations.md: types and sequences, dropped
+ * constraints, new tables, columns, new constraints, foreign keys,
+ * indexes, then what goes away.
+ * @param renames by database names ({@link placedKey}): `table.column` → the old column name, and `table` → the
+ *   old table name (in the same namespace), from `@renamed_from`
+ */
+export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
+  const ctx: DiffContext = {
+    early: [],
+    dropConstraints: [],
+    tablesNew: [],
+    columns: [],
+    addConstraints: [],
+    addForeign: [],
+    indexes: [],
+    late: [],
+    fromSequences: allSequences(from),
+    toSequences: allSequences(to),
+  };
+  extensionAndNamespaceSteps(from, to, ctx);
+  enumSteps(from, to, ctx);
+  domainSteps(from, to, ctx);
+  sequenceSteps(from, to, ctx);
+  const lateSequences = ctx.late.splice(0);
+
+  tableSteps(from, to, renames, ctx);
   return [
     ...ctx.early,
     ...ctx.dropConstraints,
