@@ -36,7 +36,9 @@ import {
   HttpClient,
   ProblemError,
   TransportError,
+  itemPath,
   type ApiRequest,
+  type OperatorName,
 } from "../client/http.js";
 
 /** How a create or update flag's text becomes a JSON body value. */
@@ -62,7 +64,7 @@ export interface FilterSpec {
   column: string;
   type: string;
   /** The operators the service accepts on it, alphabetical. */
-  operators: string[];
+  operators: OperatorName[];
   values?: string[];
   /** A document (jsonb) column: the service takes no bare value, only operator.value (hasdoc.<JSON>). */
   document?: boolean;
@@ -273,17 +275,24 @@ function reportFailure(e: unknown): number | undefined {
 function fieldValue(field: FieldSpec, flag: string, text: string): unknown {
   if (field.array) {
     const trimmed = text.trim();
-    if (trimmed.startsWith("[")) {
-      try {
-        return JSON.parse(trimmed) as unknown;
-      } catch {
-        throw new UsageError("--" + flag + ": not a JSON array: " + text);
-      }
-    }
+    if (trimmed.startsWith("[")) return parseJsonFlag(flag, trimmed, "array");
     if (trimmed === "") return [];
     return text.split(",").map((item) => scalarValue(field, flag, item));
   }
   return scalarValue(field, flag, text);
+}
+
+/** A flag's text read as JSON; a usage error naming the flag when it is not. */
+function parseJsonFlag(
+  flag: string,
+  text: string,
+  what: "array" | "document",
+): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError("--" + flag + ": not a JSON " + what + ": " + text);
+  }
 }
 
 function scalarValue(field: FieldSpec, flag: string, text: string): unknown {
@@ -299,11 +308,7 @@ function scalarValue(field: FieldSpec, flag: string, text: string): unknown {
     case "boolean":
       return text === "true" ? true : text === "false" ? false : text;
     case "json":
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw new UsageError("--" + flag + ": not a JSON document: " + text);
-      }
+      return parseJsonFlag(flag, text, "document");
     default:
       return text;
   }
@@ -702,10 +707,6 @@ function project(row: string, keep: ReadonlySet<string>): string {
   return (
     "{" + members.map(([k, v]) => JSON.stringify(k) + ":" + v).join(",") + "}"
   );
-}
-
-function itemPath(path: string, id: string): string {
-  return path + "/" + encodeURIComponent(id);
 }
 
 function bodyOf(
