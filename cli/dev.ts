@@ -111,8 +111,8 @@ export default class Dev extends RescCommand {
    */
   private async bindPort(port: number): Promise<Front> {
     const { serve } = await import("@hono/node-server");
-    const { ProblemError } = await import("../runtime/problem.js");
-    const starting = new ProblemError(503, "starting", "The service is starting: its database is being opened.");
+    const { problem } = await import("../runtime/problem.js");
+    const starting = problem("starting", "The service is starting: its database is being opened.");
     let current: FetchApp = startingApp(JSON.stringify(starting.toDocument()));
     const bound = await listen(serve, (req, env) => current.fetch(req, env), port);
     if ("failure" in bound) this.fail([bound.failure]);

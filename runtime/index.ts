@@ -32,8 +32,8 @@ export type {
   ScalarValue,
 } from "./predicate.js";
 export { and, or, not, cmp, raw, countLeaves } from "./predicate.js";
-export type { ProblemDocument, ProblemItem } from "./problem.js";
-export { ProblemError } from "./problem.js";
+export type { ProblemDocument, ProblemItem, ProblemKind } from "./problem.js";
+export { PROBLEM_KINDS, ProblemError } from "./problem.js";
 export type { Executor, ExecutorLimits, SqlStatement, QueryResult } from "./exec/executor.js";
 export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";

@@ -43,12 +43,49 @@ const TITLES: Record<number, string> = {
 };
 
 /**
+ * Every kind of problem resc itself answers with, and its status: the
+ * `type` of the document is `/problems/<kind>` (docs/http.md, "Problem
+ * documents"). An application's hooks may use kinds of their own; the
+ * runtime builds its problems only through {@link problem}, so a kind it
+ * spells is one of these.
+ */
+export const PROBLEM_KINDS = {
+  "invalid-query": 400,
+  "invalid-body": 400,
+  "invalid-id": 400,
+  "invalid-value": 400,
+  "too-complex": 400,
+  "not-found": 404,
+  conflict: 409,
+  "still-referenced": 409,
+  "body-too-large": 413,
+  "unsupported-media-type": 415,
+  "invalid-row": 422,
+  "check-violation": 422,
+  "not-null-violation": 422,
+  "reference-violation": 422,
+  internal: 500,
+  "hook-misconfigured": 500,
+  "database-unavailable": 503,
+  "database-busy": 503,
+  "lock-timeout": 503,
+  "resource-busy": 503,
+  retry: 503,
+  starting: 503,
+  "statement-timeout": 504,
+} as const satisfies Record<string, number>;
+
+/** A kind of problem resc answers with (a key of {@link PROBLEM_KINDS}). */
+export type ProblemKind = keyof typeof PROBLEM_KINDS;
+
+/**
  * An error that becomes a problem document. Thrown inside the runtime,
  * caught by the HTTP layer; never carries SQL text or constraint names.
  */
 export class ProblemError extends Error {
   readonly status: number;
-  readonly kind: string;
+  /** One of {@link PROBLEM_KINDS} when resc made it; an application's hooks may use kinds of their own. */
+  readonly kind: ProblemKind | (string & {});
   readonly errors: ProblemItem[];
   /**
    * Seconds a client should wait before trying again, sent as
@@ -63,7 +100,7 @@ export class ProblemError extends Error {
    * @param detail human sentence summarizing the problems
    * @param errors every problem found, reported at once
    */
-  constructor(status: number, kind: string, detail: string, errors: ProblemItem[] = []) {
+  constructor(status: number, kind: ProblemKind | (string & {}), detail: string, errors: ProblemItem[] = []) {
     super(detail);
     this.name = "ProblemError";
     this.status = status;
@@ -87,11 +124,25 @@ export class ProblemError extends Error {
 brandClass(ProblemError, "resc.ProblemError");
 
 /**
+ * A problem of resc's own: its status is the kind's ({@link PROBLEM_KINDS}).
+ * @param detail human sentence summarizing the problems
+ * @param errors every problem found, reported at once
+ */
+export function problem(kind: ProblemKind, detail: string, errors: ProblemItem[] = []): ProblemError {
+  return new ProblemError(PROBLEM_KINDS[kind], kind, detail, errors);
+}
+
+/** True when `e` is a problem of one of `kinds`. */
+export function isProblem(e: unknown, ...kinds: ProblemKind[]): e is ProblemError {
+  return e instanceof ProblemError && (kinds as string[]).includes(e.kind);
+}
+
+/**
  * Builds a 400 from collected problems: the detail names the first problem
  * and how many more there are.
  */
-export function badRequest(kind: string, errors: ProblemItem[]): ProblemError {
+export function badRequest(kind: ProblemKind, errors: ProblemItem[]): ProblemError {
   const first = errors[0]?.detail ?? "the request is not valid";
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
-  return new ProblemError(400, kind, first + more, errors);
+  return problem(kind, first + more, errors);
 }

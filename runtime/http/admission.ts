@@ -4,7 +4,7 @@
  * every connection while requests for other tables wait behind them
  * (docs/decisions/0911-lock-timeout.md).
  */
-import { ProblemError } from "../problem.js";
+import { ProblemError, problem } from "../problem.js";
 
 /** A counting semaphore whose waiters give up after a deadline. */
 export interface Admission {
@@ -46,8 +46,7 @@ export function createAdmission(slots: number, waitMillis: number, resource: str
       const timer = setTimeout(() => {
         const i = queue.indexOf(grant);
         if (i >= 0) queue.splice(i, 1);
-        const p = new ProblemError(
-          503,
+        const p = problem(
           "resource-busy",
           `Every connection this service gives to ${resource} is busy (a lock on its table, or load); try again shortly.`,
         );

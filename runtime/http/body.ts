@@ -4,7 +4,7 @@
  * the body-limit middleware (413).
  */
 import type { Context } from "hono";
-import { ProblemError } from "../problem.js";
+import { ProblemError, problem } from "../problem.js";
 
 /** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
 const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;.*)?$/i;
@@ -18,19 +18,14 @@ const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;.*)?$/i;
 export function refuseNonJson(contentType: string | undefined): void {
   if (contentType !== undefined && JSON_TYPE.test(contentType.trim())) return;
   const given = contentType === undefined ? "no Content-Type" : `Content-Type ${contentType}`;
-  throw new ProblemError(
-    415,
-    "unsupported-media-type",
-    `The body must be JSON (application/json); the request has ${given}.`,
-    [
-      {
-        location: "header.content-type",
-        detail: "expected application/json",
-        ...(contentType !== undefined ? { value: contentType.slice(0, 100) } : {}),
-        allowed: ["application/json"],
-      },
-    ],
-  );
+  throw problem("unsupported-media-type", `The body must be JSON (application/json); the request has ${given}.`, [
+    {
+      location: "header.content-type",
+      detail: "expected application/json",
+      ...(contentType !== undefined ? { value: contentType.slice(0, 100) } : {}),
+      allowed: ["application/json"],
+    },
+  ]);
 }
 
 /**
@@ -42,14 +37,14 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   refuseNonJson(c.req.header("content-type"));
   const text = await c.req.text();
   if (text.trim() === "") {
-    throw new ProblemError(400, "invalid-body", "The request body is empty; a JSON object is expected.", [
+    throw problem("invalid-body", "The request body is empty; a JSON object is expected.", [
       { location: "body", detail: "expected a JSON object" },
     ]);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ProblemError(400, "invalid-body", "The request body is not valid JSON.", [
+    throw problem("invalid-body", "The request body is not valid JSON.", [
       { location: "body", detail: "malformed JSON" },
     ]);
   }

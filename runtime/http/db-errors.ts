@@ -7,7 +7,7 @@
  */
 import type { TableDescriptor } from "../descriptor.js";
 import { POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
-import { ProblemError, type ProblemItem } from "../problem.js";
+import { ProblemError, type ProblemItem, problem } from "../problem.js";
 
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
 function keyColumns(detail: unknown): string[] {
@@ -35,12 +35,8 @@ function unavailable(e: unknown): ProblemError {
   const busy =
     code === "53300" || (code === "" && typeof err?.message === "string" && POOL_EXHAUSTED_TEXT.test(err.message));
   const p = busy
-    ? new ProblemError(
-        503,
-        "database-busy",
-        "The database has no free connection for this service right now; try again shortly.",
-      )
-    : new ProblemError(503, "database-unavailable", "The database is not reachable right now; try again shortly.");
+    ? problem("database-busy", "The database has no free connection for this service right now; try again shortly.")
+    : problem("database-unavailable", "The database is not reachable right now; try again shortly.");
   p.retryAfterSeconds = busy ? 1 : 2;
   return p;
 }
@@ -53,8 +49,7 @@ function unavailable(e: unknown): ProblemError {
  */
 function locked(table: TableDescriptor | undefined): ProblemError {
   const where = table?.resource ? ` ${table.resource.path}` : "";
-  const p = new ProblemError(
-    503,
+  const p = problem(
     "lock-timeout",
     `The resource${where} is locked by another operation on the database; try again shortly.`,
   );
@@ -78,15 +73,13 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     case "55P03":
       return locked(table);
     case "23505":
-      return new ProblemError(
-        409,
+      return problem(
         "conflict",
         "A row with the same unique value already exists.",
         visibleLocations(table, keyColumns(err.detail), "this value is already taken"),
       );
     case "23503":
-      return new ProblemError(
-        422,
+      return problem(
         "reference-violation",
         "The row refers to a row that does not exist, or is still referred to by other rows.",
         visibleLocations(table, keyColumns(err.detail), "no such referenced row, or still referenced"),
@@ -100,8 +93,7 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
         : column !== undefined && table !== undefined
           ? "A hidden column requires a value that neither the request nor a hook supplied."
           : "A required value is missing.";
-      return new ProblemError(
-        422,
+      return problem(
         "not-null-violation",
         detail,
         visibleLocations(table, column !== undefined ? [column] : [], "must not be null"),
@@ -109,23 +101,23 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     }
     case "23514":
     case "23P01":
-      return new ProblemError(422, "check-violation", "A value breaks a rule of the table.");
+      return problem("check-violation", "A value breaks a rule of the table.");
     case "57014":
-      return new ProblemError(504, "statement-timeout", "The query took too long and was cancelled.");
+      return problem("statement-timeout", "The query took too long and was cancelled.");
     case "40001":
     case "40P01": {
-      const p = new ProblemError(503, "retry", "The request conflicted with a concurrent one; try again.");
+      const p = problem("retry", "The request conflicted with a concurrent one; try again.");
       p.retryAfterSeconds = 0;
       return p;
     }
   }
   if (code.startsWith("22")) {
-    return new ProblemError(400, "invalid-value", "A value is not valid for its column.");
+    return problem("invalid-value", "A value is not valid for its column.");
   }
   if (code.startsWith("54")) {
     // Program limit exceeded (a statement too complex, a value nested too deeply): the request
     // caused it, so it is the client's to simplify (docs/decisions/0901-json-document-depth.md).
-    return new ProblemError(400, "too-complex", "The request is too large or too deeply nested for the database.");
+    return problem("too-complex", "The request is too large or too deeply nested for the database.");
   }
-  return new ProblemError(500, "internal", "The request could not be completed.");
+  return problem("internal", "The request could not be completed.");
 }

@@ -10,7 +10,7 @@ import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
-import { ProblemError } from "../problem.js";
+import { isProblem, problem, ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";
 import type { ResourceContext } from "./context.js";
 import { toProblem } from "./db-errors.js";
@@ -77,7 +77,7 @@ type Handler = (rc: ResourceContext, c: Context) => Promise<Response>;
  * and relation (docs/decisions/0600-hooks.md). Logged like any 5xx.
  */
 function misconfigured(e: HookError): ProblemError {
-  return new ProblemError(500, "hook-misconfigured", e.message);
+  return problem("hook-misconfigured", e.message);
 }
 
 function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined) {
@@ -87,10 +87,8 @@ function route(rc: ResourceContext, handler: Handler, admission: Admission | und
       return await (admission ? admission.run(() => serve(c)) : serve(c));
     } catch (e) {
       const p = e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
-      if (
-        p.status >= 500 &&
-        (!(e instanceof ProblemError) || p.kind === "hook-misconfigured" || p.kind === "resource-busy")
-      )
+      // A fault of ours is logged; a 5xx a hook chose to answer is the application's own.
+      if (p.status >= 500 && (!(e instanceof ProblemError) || isProblem(p, "hook-misconfigured", "resource-busy")))
         rc.logError(e, c, p);
       return problemResponse(c, p);
     }
@@ -130,7 +128,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
       // another request, so say so instead of announcing keep-alive (docs/http.md).
       const res = problemResponse(
         c,
-        new ProblemError(413, "body-too-large", "The request body is larger than this service accepts.", [
+        problem("body-too-large", "The request body is larger than this service accepts.", [
           { location: "body", detail: "too large" },
         ]),
       );

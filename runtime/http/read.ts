@@ -6,13 +6,13 @@
 import type { Context } from "hono";
 import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
-import { ProblemError } from "../problem.js";
+import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { jsonText } from "./respond.js";
 
 /** The 404 of an item route. */
 export function notFound(rc: ResourceContext): ProblemError {
-  return new ProblemError(404, "not-found", `No ${rc.table.name} row has this key.`, [
+  return problem("not-found", `No ${rc.table.name} row has this key.`, [
     { location: "path.id", detail: "no such row" },
   ]);
 }

@@ -3,7 +3,7 @@
  * does not take, and a delete that other rows still refer to.
  */
 import type { Context } from "hono";
-import { ProblemError } from "../problem.js";
+import { ProblemError, problem } from "../problem.js";
 import type { ResourceContext } from "./context.js";
 
 /** The write operations, as named in problem details. */
@@ -26,7 +26,7 @@ export function refuseQueryParameters(c: Context, op: WriteOperation): void {
     allowed: [],
   }));
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
-  throw new ProblemError(400, "invalid-query", errors[0].detail + more, errors);
+  throw problem("invalid-query", errors[0].detail + more, errors);
 }
 
 interface DriverError {
@@ -49,10 +49,7 @@ export function stillReferenced(rc: ResourceContext, e: unknown, id: string): Pr
   if (err?.code !== "23503") return undefined;
   const referencing = typeof err.table === "string" ? rc.service.tables.find((t) => t.name === err.table) : undefined;
   const by = referencing?.resource ? `rows of ${referencing.resource.path}` : "other rows";
-  return new ProblemError(
-    409,
-    "still-referenced",
-    `The row is still referred to by ${by}; remove or change those first.`,
-    [{ location: "path.id", detail: `still referred to by ${by}`, value: id }],
-  );
+  return problem("still-referenced", `The row is still referred to by ${by}; remove or change those first.`, [
+    { location: "path.id", detail: `still referred to by ${by}`, value: id },
+  ]);
 }

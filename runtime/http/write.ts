@@ -10,7 +10,7 @@ import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent, RowValues } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import type { ScalarValue } from "../predicate.js";
-import { ProblemError, type ProblemItem } from "../problem.js";
+import { ProblemError, type ProblemItem, problem } from "../problem.js";
 import { parseCreateBody, parseKey, parseUpdateBody } from "../query/index.js";
 import { compileDelete, compileInsert, compileUpdate } from "../sql/index.js";
 import { compileSoftDelete } from "../sql/write.js";
@@ -84,7 +84,7 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
   if (problems.length > 0) {
     const more =
       problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
-    throw new ProblemError(422, "invalid-row", `${problems[0].detail}${more}`, problems);
+    throw problem("invalid-row", `${problems[0].detail}${more}`, problems);
   }
   return values;
 }

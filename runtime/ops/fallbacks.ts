@@ -8,18 +8,16 @@
  */
 import type { Context, Hono } from "hono";
 import { problemResponse } from "../http/respond.js";
-import { ProblemError } from "../problem.js";
+import { problem } from "../problem.js";
 
 /**
  * Installs `notFound` and `onError` on `app`.
  * @param logError receives every error no handler caught, with its request, before the 500 is sent
  */
 export function answerProblems(app: Hono, logError: (e: unknown, c: Context) => void): void {
-  app.notFound((c) =>
-    problemResponse(c, new ProblemError(404, "not-found", `No route matches ${c.req.method} ${c.req.path}.`)),
-  );
+  app.notFound((c) => problemResponse(c, problem("not-found", `No route matches ${c.req.method} ${c.req.path}.`)));
   app.onError((e, c) => {
     logError(e, c);
-    return problemResponse(c, new ProblemError(500, "internal", "The request could not be completed."));
+    return problemResponse(c, problem("internal", "The request could not be completed."));
   });
 }

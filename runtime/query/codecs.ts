@@ -11,7 +11,7 @@
  */
 import type { ColumnDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
-import { ProblemError } from "../problem.js";
+import { ProblemError, problem } from "../problem.js";
 import { echoValue } from "./problems.js";
 import { isDate, readDate, isTime, readTimestamp } from "./temporal.js";
 
@@ -253,7 +253,7 @@ function refusal(
   d: { detail: string; allowed?: readonly string[] },
 ): ProblemError {
   const item = { location, detail: `invalid value for column ${col.name}: ${d.detail}`, value: echoValue(value) };
-  return new ProblemError(400, "invalid-value", item.detail, [d.allowed ? { ...item, allowed: [...d.allowed] } : item]);
+  return problem("invalid-value", item.detail, [d.allowed ? { ...item, allowed: [...d.allowed] } : item]);
 }
 
 /**

@@ -4,7 +4,7 @@
  * rather than only the first (spec: Errors; a client fixes a request in one
  * round trip).
  */
-import { badRequest, type ProblemItem } from "../problem.js";
+import { badRequest, type ProblemItem, type ProblemKind } from "../problem.js";
 
 /** Longest `value` echoed back in a problem item, in UTF-16 code units. */
 const ECHO_LIMIT = 256;
@@ -61,7 +61,7 @@ export class ProblemList {
    * normally when there is none.
    * @param kind the problem `type` slug, e.g. `invalid-query`
    */
-  throwIfAny(kind: string): void {
+  throwIfAny(kind: ProblemKind): void {
     if (this.items.length > 0) throw badRequest(kind, this.items);
   }
 }
