@@ -169,3 +169,9 @@ export const MAX_LIST_VALUES = 100;
 export const MAX_VALUE_BYTES = 256;
 /** Default cap of an inverse expansion (spec: Expansion rule 5). */
 export const DEFAULT_EXPAND_LIMIT = 50;
+
+/**
+ * Largest request body a mounted service accepts unless the application
+ * sets `maxBodyBytes`, in bytes: 1 MiB (docs/decisions/0002-default-limits.md).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

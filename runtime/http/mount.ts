@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ServiceDescriptor } from "../descriptor.js";
+import { DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
@@ -44,7 +44,7 @@ export interface MountOptions {
   hookData?: (c: Context) => object | undefined;
   /** Prefix of every route, e.g. `/api`; default none. */
   basePath?: string;
-  /** Largest accepted request body in bytes (larger: 413); default 1 MiB. */
+  /** Largest accepted request body in bytes (larger: 413); default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
   maxBodyBytes?: number;
   /**
    * Receives each fault answered with a 5xx, and each error an AfterCommit
@@ -122,7 +122,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   const errors = registrationErrors(service, hooks, base);
   if (errors.length > 0) return { ok: false, errors };
   const limit = bodyLimit({
-    maxSize: options.maxBodyBytes ?? 1024 * 1024,
+    maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onError: (c) => {
       // The unread rest of the body is still on the socket: the connection cannot carry
       // another request, so say so instead of announcing keep-alive (docs/http.md).

@@ -12,15 +12,15 @@
  * the runtime or the compiler, so a binary holds no database credential
  * (docs/decisions/1052-command-tree.md).
  */
+import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import path from "node:path";
 import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
-import type { GeneratedFile } from "../../generated-file.js";
 import { finalForm } from "../final-form.js";
 import { joinPath } from "../client/index.js";
 import { jsonConstant } from "../ts-text.js";
 import { envPrefix } from "../client/layout.js";
-import { generatedHeader } from "../client/names.js";
+import { generatedHeader, type GeneratedFile } from "../../generated-file.js";
 import { TREE_CORE } from "./core-text.js";
 import { resourceSpecs } from "./specs.js";
 
@@ -32,6 +32,8 @@ export interface CommandTreeOptions {
   cliName: string;
   /** Where the typed client package is, relative to the same root as `dir`. */
   clientDir: string;
+  /** The schema's descriptor, when the caller built it already. */
+  service?: ServiceDescriptor;
 }
 
 /** How the tree core's source (core/cli.ts) imports the client core; the emitted file imports the generated client's `http.ts`. */
@@ -55,7 +57,7 @@ export async function emitCommandTree(
   dir: string,
   options: CommandTreeOptions,
 ): Promise<GeneratedFile[]> {
-  const service = buildDescriptor(schema);
+  const service = options.service ?? buildDescriptor(schema);
   const specs = resourceSpecs(service);
   if (specs.length === 0) return [];
   const header = generatedHeader(schema);

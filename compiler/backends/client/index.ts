@@ -12,12 +12,12 @@
  * Output is printed in prettier's final form (decision 1321) and depends only on the schema, so
  * `resc generate --check` compares bytes (docs/decisions/1051-typed-client.md).
  */
+import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import type { Schema } from "../../../language/ir.js";
 import { buildDescriptor } from "../../descriptor.js";
-import type { GeneratedFile } from "../../generated-file.js";
 import { finalForm, finalFormPieces } from "../final-form.js";
 import { CLIENT_CORE } from "./core-text.js";
-import { generatedHeader } from "./names.js";
+import { generatedHeader, type GeneratedFile } from "../../generated-file.js";
 import { resourcesModule } from "./resources.js";
 import { typesModule } from "./types.js";
 
@@ -31,8 +31,11 @@ export { clientLayout, envPrefix, joinPath, type ClientLayout } from "./layout.j
  * `generate` block says; empty when the schema serves no resource.
  * @throws Error when the schema does not resolve (validate it first)
  */
-export async function emitClient(schema: Schema, dir: string): Promise<GeneratedFile[]> {
-  const service = buildDescriptor(schema);
+export async function emitClient(
+  schema: Schema,
+  dir: string,
+  service: ServiceDescriptor = buildDescriptor(schema),
+): Promise<GeneratedFile[]> {
   if (!service.tables.some((t) => t.resource)) return [];
   const header = generatedHeader(schema);
   // The core (core/http.ts) is embedded as prettier prints it (scripts/embed-cores.mjs): the schema's modules are settled here.

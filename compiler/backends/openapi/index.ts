@@ -132,13 +132,14 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
 /**
  * The OpenAPI document of a valid schema: its descriptor's, with the `api`
  * block's doc comment as `info.description`.
+ * @param service the schema's descriptor, when the caller built it already
  * @throws Error when the schema does not resolve (validate it first)
  */
-export function emitOpenApi(schema: Schema): OpenApiDocument {
+export function emitOpenApi(schema: Schema, service: ServiceDescriptor = buildDescriptor(schema)): OpenApiDocument {
   const options: OpenApiOptions = {};
   if (schema.api?.doc !== undefined) options.description = schema.api.doc;
   if (schema.api?.license !== undefined) options.license = schema.api.license;
-  return openApiDocument(buildDescriptor(schema), options);
+  return openApiDocument(service, options);
 }
 
 /** Options of {@link printOpenApi}. */

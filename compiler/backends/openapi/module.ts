@@ -10,6 +10,7 @@
  * text is already in prettier's final form, so `resc generate` formats
  * nothing (docs/decisions/1321-generated-code-in-final-form.md).
  */
+import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import type { Schema } from "../../../language/ir.js";
 import type { GeneratedFile } from "../../generated-file.js";
 import { emitOpenApi } from "./index.js";
@@ -23,12 +24,18 @@ import { jsonConstant } from "../ts-text.js";
  * @param runtime the quoted module specifier of the runtime (`"resc/runtime"`)
  * @throws Error when the schema does not resolve (validate it first)
  */
-export function openApiModule(schema: Schema, pkg: string, header: string, runtime: string): GeneratedFile {
+export function openApiModule(
+  schema: Schema,
+  pkg: string,
+  header: string,
+  runtime: string,
+  service?: ServiceDescriptor,
+): GeneratedFile {
   const contents = [
     header,
     `import type { OpenApiData } from ${runtime};\n`,
     "/** The OpenAPI 3.1 description of the service; serve it with `mountDocs(app, openapi)`. */",
-    jsonConstant("export const openapi: OpenApiData", emitOpenApi(schema)),
+    jsonConstant("export const openapi: OpenApiData", emitOpenApi(schema, service)),
     "",
   ].join("\n");
   return { path: `${pkg}/openapi.ts`, contents };

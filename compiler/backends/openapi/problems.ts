@@ -3,6 +3,7 @@
  * error responses that carry it, declared once under `components` and
  * referenced by every operation that can answer them.
  */
+import { DEFAULT_MAX_BODY_BYTES } from "../../../runtime/descriptor.js";
 import type { Header, JsonSchema, Response } from "./types.js";
 
 /** Schema names under `components.schemas`. */
@@ -70,7 +71,12 @@ export const PROBLEM_STATUSES = {
     name: "StillReferenced",
     description: "Other rows still refer to this row (type /problems/still-referenced, location path.id).",
   },
-  tooLarge: { status: "413", name: "ContentTooLarge", description: "The request body is larger than 1 MiB." },
+  tooLarge: {
+    status: "413",
+    name: "ContentTooLarge",
+    // The document is compiled from the schema, which does not know the application's `maxBodyBytes`: it states the default.
+    description: `The request body is larger than the service accepts (by default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB).`,
+  },
   unsupportedMedia: {
     status: "415",
     name: "UnsupportedMediaType",
