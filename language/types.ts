@@ -8,10 +8,11 @@
  * `timestamp with time zone` → `timestamptz`) and the validator, the
  * backends and `resc pull` look types up in it, so they agree on every type
  * by construction. Types outside it are passed through to the DDL unchanged
- * and travel as kind `other` (docs/decisions/0201-unknown-types.md). The
- * only import is a type: the runtime's value kinds.
+ * and travel as kind `other` (docs/decisions/0201-unknown-types.md); a
+ * name one edit from a known one is a probable typo ({@link probableTypeTypo}).
  */
 import type { ValueKind } from "../runtime/descriptor.js";
+import { closest } from "./suggest.js";
 
 /**
  * A built-in type. `family` groups types a foreign key may join across
@@ -128,4 +129,19 @@ export const BUILTIN_TYPES: ReadonlyMap<string, string> = new Map([
 export function lookupBuiltin(name: string): BuiltinType | undefined {
   const lower = name.toLowerCase();
   return BY_NAME.get(ALIASES[lower] ?? lower);
+}
+
+/**
+ * The name `name` was probably meant to be, when it is neither built in nor
+ * one of `userTypes` (the file's enums and domains) and is one edit away
+ * from one of them (two for names of eight characters or more); undefined
+ * otherwise. The parser reports such a name as an `unknown-type` error with
+ * the suggestion; any other unknown name is taken for an extension type,
+ * which the validator reports as an `unknown-type` warning. One rule, two
+ * severities (docs/decisions/0101-unknown-types-in-the-parser.md, 0201).
+ */
+export function probableTypeTypo(name: string, userTypes: ReadonlySet<string>): string | undefined {
+  if (lookupBuiltin(name) !== undefined || userTypes.has(name)) return undefined;
+  const candidates = [...new Set(BUILTIN_TYPES.values()), ...userTypes];
+  return closest(name, candidates, name.length >= 8 ? 2 : 1);
 }

@@ -5,10 +5,9 @@
  */
 import type { CstNode } from "chevrotain";
 import type { Span, TypeRef } from "../../language/ir.js";
-import { BUILTIN_TYPES } from "../../language/types.js";
+import { BUILTIN_TYPES, probableTypeTypo } from "../../language/types.js";
 import { tokens } from "./cst.js";
 import type { Ctx } from "./context.js";
-import { closest } from "../../language/suggest.js";
 
 /** A type as read from the CST, before names of enums and domains are known. */
 export interface ReadType {
@@ -52,9 +51,8 @@ export function readType(n: CstNode | undefined, ctx: Ctx): ReadType {
  * The span is the type's name, without modifiers or suffixes.
  */
 export function checkType(t: ReadType, userTypes: ReadonlySet<string>, ctx: Ctx): void {
-  if (t.builtin || t.type.name === "" || userTypes.has(t.type.name)) return;
-  const candidates = [...new Set(BUILTIN_TYPES.values()), ...userTypes];
-  const suggestion = closest(t.type.name, candidates, t.type.name.length >= 8 ? 2 : 1);
+  if (t.builtin || t.type.name === "") return;
+  const suggestion = probableTypeTypo(t.type.name, userTypes);
   if (suggestion === undefined) return;
   ctx.error("unknown-type", `Unknown type "${t.type.name}". Did you mean "${suggestion}"?`, t.nameSpan);
 }
