@@ -14,6 +14,7 @@ import type { Operation, Parameter, PathItem, Response } from "../../compiler/ba
 import type { ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { Answer, TestClient } from "../support/service.js";
 import { fullDescription, params } from "./deref.js";
+import { OPERATOR_ALIASES, OPERATOR_VALUES } from "../../runtime/operators.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -145,33 +146,7 @@ function absentKey(schema: JsonSchema | undefined): string {
   return "no-such-row";
 }
 
-const ALL_OPERATORS = [
-  "eq",
-  "ne",
-  "neq",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "in",
-  "nin",
-  "between",
-  "like",
-  "ilike",
-  "contains",
-  "startswith",
-  "endswith",
-  "isnull",
-  "notnull",
-  "has",
-  "hasany",
-  "hasall",
-  "nhas",
-  "nhasany",
-  "nhasall",
-  "hasdoc",
-  "nhasdoc",
-];
+const ALL_OPERATORS = [...Object.keys(OPERATOR_VALUES), ...Object.keys(OPERATOR_ALIASES)];
 const RESERVED = [
   "select",
   "sort",

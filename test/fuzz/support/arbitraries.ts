@@ -13,6 +13,7 @@ import { canonicalOperator, valueShape } from "../../../runtime/query/operators.
 import { RESERVED_PARAMETERS } from "../../../runtime/query/index.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { RawRequest } from "./http.js";
+import { OPERATOR_ALIASES, OPERATOR_VALUES } from "../../../runtime/operators.js";
 
 /** Texts that have broken parsers, quoting and encodings before. */
 export const HOSTILE: readonly string[] = [
@@ -328,32 +329,10 @@ function columnNames(table: TableDescriptor, service: ServiceDescriptor): fc.Arb
   return fc.oneof(...options);
 }
 
+/** Every operator spelling, and near misses the grammar must refuse. */
 const OPERATOR_SPELLINGS = [
-  "eq",
-  "ne",
-  "neq",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "in",
-  "nin",
-  "between",
-  "like",
-  "ilike",
-  "contains",
-  "startswith",
-  "endswith",
-  "isnull",
-  "notnull",
-  "has",
-  "hasany",
-  "hasall",
-  "nhas",
-  "nhasany",
-  "nhasall",
-  "hasdoc",
-  "nhasdoc",
+  ...Object.keys(OPERATOR_VALUES),
+  ...Object.keys(OPERATOR_ALIASES),
   "EQ",
   "eq ",
   "not",
