@@ -87,7 +87,7 @@ export const OPERATOR_VALUES = {
 } as const satisfies Record<Operator, ValueShape>;
 
 /** The input aliases and the operator each stands for. */
-export const OPERATOR_ALIASES: Readonly<Record<Exclude<OperatorName, Operator>, Operator>> = { neq: "ne" };
+export const OPERATOR_ALIASES = { neq: "ne" } as const satisfies Record<Exclude<OperatorName, Operator>, Operator>;
 
 /** The names of the {@link OPERATOR_FAMILIES}. */
 export type OperatorFamily = "ordered" | "text" | "equality" | "array" | "document" | "null";

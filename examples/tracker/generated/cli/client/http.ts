@@ -97,9 +97,10 @@ export const OPERATOR_VALUES = {
 } as const satisfies Record<Operator, ValueShape>;
 
 /** The input aliases and the operator each stands for. */
-export const OPERATOR_ALIASES: Readonly<
-  Record<Exclude<OperatorName, Operator>, Operator>
-> = { neq: "ne" };
+export const OPERATOR_ALIASES = { neq: "ne" } as const satisfies Record<
+  Exclude<OperatorName, Operator>,
+  Operator
+>;
 
 /** The names of the {@link OPERATOR_FAMILIES}. */
 export type OperatorFamily =
@@ -474,58 +475,53 @@ export type Expanded<X, E> = E extends readonly (infer R)[]
   ? { [K in R & keyof X]: X[K] }
   : unknown;
 
-/** Operators of every scalar type: equality and membership. */
-export interface EqualityOps<T> {
-  eq?: T;
-  ne?: T;
-  neq?: T;
-  in?: readonly T[];
-  nin?: readonly T[];
-}
+/** The operand of an operator whose value has shape `S`, on a column whose values are `T`. */
+type Operand<S extends ValueShape, T> = S extends "none"
+  ? true
+  : S extends "list"
+    ? readonly T[]
+    : S extends "pair"
+      ? readonly [T, T]
+      : S extends "text"
+        ? string
+        : S extends "document"
+          ? JsonValue
+          : T;
 
-/** Operators of ordered types: equality, order and ranges. */
-export interface OrderOps<T> extends EqualityOps<T> {
-  gt?: T;
-  gte?: T;
-  lt?: T;
-  lte?: T;
-  /** Low and high, both included. */
-  between?: readonly [T, T];
-}
+/** The operator an input spelling stands for (`neq` is `ne`). */
+type Canonical<O extends OperatorName> = O extends keyof typeof OPERATOR_ALIASES
+  ? (typeof OPERATOR_ALIASES)[O]
+  : O;
+
+/** The shape of `O`'s value; on an array column (`A`) `eq` and `ne` compare whole arrays. */
+type ShapeOf<O extends OperatorName, A extends boolean> = A extends true
+  ? Canonical<O> extends "eq" | "ne"
+    ? "list"
+    : (typeof OPERATOR_VALUES)[Canonical<O>]
+  : (typeof OPERATOR_VALUES)[Canonical<O>];
+
+/** The operators of a family of the vocabulary as the optional members of a filter object. */
+type FamilyOps<F extends OperatorFamily, T, A extends boolean = false> = {
+  [O in (typeof OPERATOR_FAMILIES)[F][number]]?: Operand<ShapeOf<O, A>, T>;
+};
+
+/** Operators of every scalar type: equality and membership. */
+export interface EqualityOps<T> extends FamilyOps<"equality", T> {}
+
+/** Operators of ordered types: equality, order and ranges (`between`: low and high, both included). */
+export interface OrderOps<T> extends FamilyOps<"ordered", T> {}
 
 /** Pattern and substring operators of text (and enum) columns; `contains`, `startswith`, `endswith` match literally, ignoring case. */
-export interface TextOps {
-  like?: string;
-  ilike?: string;
-  contains?: string;
-  startswith?: string;
-  endswith?: string;
-}
+export interface TextOps extends FamilyOps<"text", string> {}
 
 /** Null tests, on nullable columns only. */
-export interface NullOps {
-  isnull?: true;
-  notnull?: true;
-}
+export interface NullOps extends FamilyOps<"null", never> {}
 
 /** The containment vocabulary of array columns; `eq`/`ne` compare whole arrays. */
-export interface ArrayOps<T> {
-  eq?: readonly T[];
-  ne?: readonly T[];
-  neq?: readonly T[];
-  has?: T;
-  hasany?: readonly T[];
-  hasall?: readonly T[];
-  nhas?: T;
-  nhasany?: readonly T[];
-  nhasall?: readonly T[];
-}
+export interface ArrayOps<T> extends FamilyOps<"array", T, true> {}
 
 /** The document-containment vocabulary of jsonb columns. */
-export interface DocumentOps {
-  hasdoc?: JsonValue;
-  nhasdoc?: JsonValue;
-}
+export interface DocumentOps extends FamilyOps<"document", JsonValue> {}
 
 /** A filter on an equality-only column: a value (equality) or operators. */
 export type EqualityFilter<T> = T | EqualityOps<T>;
