@@ -1,13 +1,15 @@
 /**
  * GET /<resource>/{id}: the read operation (spec: Generated operations);
  * `expand` is its only query parameter. A missing row, or one a BeforeQuery
- * hook hides, is a 404 problem document.
+ * hook hides, is a 404 problem document. The answer carries an `ETag`; a
+ * matching `If-None-Match` is answered 304 (decision 1329).
  */
 import type { Context } from "hono";
 import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
+import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag } from "./conditional.js";
 import { jsonText } from "./respond.js";
 
 /** The 404 of an item route. */
@@ -26,5 +28,9 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
   const row = (await (rc.readDb ?? rc.db).query(stmt)).rows[0];
   if (row === undefined) throw notFound(rc);
-  return jsonText(c, encodeRow(row, stmt.layout));
+  const body = encodeRow(row, stmt.layout);
+  const etag = typeof row.tag === "string" ? rowEntityTag(row.tag) : bodyEntityTag(body);
+  // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
+  if (noneMatchHolds(parseTagCondition(c.req.header("if-none-match")), etag)) return c.body(null, 304, { etag });
+  return jsonText(c, body, 200, { etag });
 }

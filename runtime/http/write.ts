@@ -9,12 +9,13 @@ import type { Context } from "hono";
 import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent, RowValues } from "../hooks.js";
 import { HookError } from "../hook-error.js";
-import type { ScalarValue } from "../predicate.js";
+import type { Predicate, ScalarValue } from "../predicate.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
 import { parseCreateBody, parseKey, parseUpdateBody } from "../query/index.js";
-import { compileDelete, compileInsert, compileUpdate } from "../sql/index.js";
+import { compileDelete, compileInsert, compileRowExists, compileUpdate } from "../sql/index.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
+import { ifMatchTags, parseTagCondition, rowEntityTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
@@ -89,6 +90,28 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
   return values;
 }
 
+/**
+ * Why a write that names one row wrote nothing: the row is not there (or
+ * out of scope), a 404 whatever the request's `If-Match` said, since
+ * preconditions are weighed only where the answer would otherwise succeed
+ * (RFC 9110 §13.2.1); or, with `If-Match`, it is there but no longer the
+ * version the tag names: 412 `precondition-failed` (decision 1329).
+ */
+async function absentOrChanged(
+  rc: ResourceContext,
+  key: ScalarValue,
+  scope: Predicate | undefined,
+  condition: TagCondition | undefined,
+  options: { live?: boolean } = {},
+): Promise<ProblemError> {
+  if (condition === undefined) return notFound(rc);
+  const found = await rc.db.query(compileRowExists(rc.table, key, scope, options));
+  if (found.rows.length === 0) return notFound(rc);
+  return problem("precondition-failed", `The ${rc.table.name} row has changed since the version If-Match names.`, [
+    { location: "header.if-match", detail: "the row is not at this version; read it again" },
+  ]);
+}
+
 /** POST /<resource>: 201 with the stored row and a `Location` header. */
 export async function handleCreate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
@@ -97,7 +120,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
   const j = r.rows[0]?.j ?? "{}";
   const row = JSON.parse(j) as Record<string, unknown>;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { etag: rowEntityTag(String(r.rows[0]?.tag)) };
   if (rc.table.primaryKey.length === 1) {
     headers.location = `${rc.collectionPath}/${encodeURIComponent(String(keyOf(rc, row)))}`;
   }
@@ -112,12 +135,13 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "update", c);
-  const r = await runWrite(rc, compileUpdate(rc.service, rc.table, key, fields, scope));
+  const condition = parseTagCondition(c.req.header("if-match"));
+  const r = await runWrite(rc, compileUpdate(rc.service, rc.table, key, fields, scope, ifMatchTags(condition)));
   const j = r.rows[0]?.j;
-  if (j == null) throw notFound(rc);
+  if (j == null) throw await absentOrChanged(rc, key, scope, condition);
   const row = JSON.parse(j) as Record<string, unknown>;
   await afterCommit(rc, c, { table: rc.table.name, operation: "update", row, key: keyOf(rc, row) });
-  return jsonText(c, j);
+  return jsonText(c, j, 200, { etag: rowEntityTag(String(r.rows[0]?.tag)) });
 }
 
 /**
@@ -132,16 +156,18 @@ export async function handleDelete(rc: ResourceContext, c: Context): Promise<Res
   const key = parseKey(rc.table, id);
   const scope = await scopeOf(rc, rc.table.name, "delete", c);
   const soft = rc.table.softDeleteColumn !== undefined;
+  const condition = parseTagCondition(c.req.header("if-match"));
+  const tags = ifMatchTags(condition);
   const stmt = soft
-    ? compileSoftDelete(rc.service, rc.table, key, scope)
-    : compileDelete(rc.service, rc.table, key, scope);
+    ? compileSoftDelete(rc.service, rc.table, key, scope, tags)
+    : compileDelete(rc.service, rc.table, key, scope, tags);
   let r: QueryResult;
   try {
     r = await runWrite(rc, stmt);
   } catch (e) {
     throw stillReferenced(rc, e, id) ?? e;
   }
-  if (r.rowCount === 0) throw notFound(rc);
+  if (r.rowCount === 0) throw await absentOrChanged(rc, key, scope, condition, { live: soft });
   // The key as the response JSON spells it (a bigint key is a number there), as for create and update.
   const deleted = JSON.parse(r.rows[0]?.j ?? "{}") as Record<string, unknown>;
   const event: CommitEvent = { table: rc.table.name, operation: "delete", key: keyOf(rc, deleted) };

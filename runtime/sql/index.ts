@@ -7,7 +7,7 @@
  */
 export { compileWhere } from "./where.js";
 export { compileList, type ListStatements } from "./list.js";
-export { compileRead } from "./read.js";
+export { compileRead, compileRowExists } from "./read.js";
 export {
   encodeRow,
   extraElementsOf,

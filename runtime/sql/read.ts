@@ -6,9 +6,11 @@ import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { addressRow } from "./key.js";
-import { quoteIdent, tableSql } from "./ident.js";
+import type { SqlStatement } from "../exec/executor.js";
+import { findColumn } from "./column.js";
+import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
-import { rowMembers } from "./row.js";
+import { rowMembers, rowTag } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 
 /**
@@ -16,7 +18,8 @@ import { memberSelect, type RowStatement } from "./members.js";
  * relations `expand` expanded, confined by `scope`. The statement returns
  * zero rows (absent or out of scope) or one row: the members of the row
  * object (`layout`, written by `encodeRow`), the same object a list returns
- * for that row without projection. Throws a
+ * for that row without projection, and, without expansions, its version tag
+ * in text column `tag`. Throws a
  * plain `Error` when the table's primary key is not a single column (such
  * resources are list-only), for unknown relations, or for a scope that
  * cannot be requalified onto an expanded table.
@@ -35,5 +38,26 @@ export function compileRead(
   const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
   const where = addressRow(table, key, scope, alias, params);
   const from = `${tableSql(table)} AS ${quoteIdent(alias)}`;
-  return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
+  // Without expansions the answer is the row's own representation: its version tag is the ETag, as writes send it.
+  const tag = expand.length === 0 ? `, ${rowTag(table, alias)} AS "tag"` : "";
+  return { ...params.statement(`SELECT ${select.list}${tag} FROM ${from} WHERE ${where}`), layout: select.layout };
+}
+
+/**
+ * Whether the row of `table` whose primary key is `key` exists within
+ * `scope` (and, with `live`, is not soft-deleted): what tells a write sent
+ * with `If-Match` that matched nothing whether the row changed (412) or is
+ * not there (404). The statement returns one row or none.
+ */
+export function compileRowExists(
+  table: TableDescriptor,
+  key: ScalarValue,
+  scope: Predicate | undefined,
+  options: { live?: boolean } = {},
+): SqlStatement {
+  const params = new Params();
+  let where = addressRow(table, key, scope, "t0", params);
+  if (options.live && table.softDeleteColumn !== undefined)
+    where += ` AND "t0".${columnSqlName(findColumn(table, table.softDeleteColumn))} IS NULL`;
+  return params.statement(`SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${where}`);
 }

@@ -4,7 +4,7 @@
  * members for lists and reads (docs/decisions/0805-row-members-as-json-array.md).
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
-import type { Params } from "./bind.js";
+import { encodeArray, type Params } from "./bind.js";
 import { expansionEntries } from "./expand.js";
 import type { Aliases, CompileOptions } from "./options.js";
 import { tableRow } from "./output.js";
@@ -25,6 +25,34 @@ export interface RowShape {
  */
 export function rowJsonSelect(table: TableDescriptor, alias: string): string {
   return `${tableRow(table, alias).json}::text AS "j"`;
+}
+
+/**
+ * `md5(<row json>::text)`: the version tag of the row of `table` aliased
+ * `alias`, as 32 hex digits. It hashes the row's served representation
+ * without expansions (the JSON a write returns), so it changes exactly when
+ * a visible or computed value does; reads and writes send it as the strong
+ * `ETag`, and a write with `If-Match` compares it in its own WHERE clause
+ * (docs/decisions/1329-conditional-requests.md).
+ */
+export function rowTag(table: TableDescriptor, alias: string): string {
+  return `md5(${tableRow(table, alias).json}::text)`;
+}
+
+/**
+ * `AND <row tag> = ANY($n::text[])`: the condition of a write sent with
+ * `If-Match`, checked by the statement that writes, so of two writes sent
+ * with one tag only the first can match. Empty when there is no condition
+ * (`tags` undefined: no header, or `*`).
+ */
+export function tagCondition(
+  table: TableDescriptor,
+  alias: string,
+  tags: readonly string[] | undefined,
+  params: Params,
+): string {
+  if (tags === undefined) return "";
+  return ` AND ${rowTag(table, alias)} = ANY(${params.add(encodeArray(tags))}::text[])`;
 }
 
 /**

@@ -13,7 +13,7 @@ import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { columnSqlName, tableSql } from "./ident.js";
 import { addressRow } from "./key.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
-import { rowJsonSelect } from "./row.js";
+import { rowJsonSelect, rowTag, tagCondition } from "./row.js";
 
 /**
  * Column values of a write, keyed by column name. `undefined` members are
@@ -41,7 +41,7 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
  * PGlite reports no affected rows for a SELECT over a data-modifying CTE.
  */
 function returningRow(table: TableDescriptor, write: string, params: Params): SqlStatement {
-  return params.statement(`${write} RETURNING ${rowJsonSelect(table, "t0")}`);
+  return params.statement(`${write} RETURNING ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag"`);
 }
 
 /**
@@ -66,8 +66,9 @@ export function compileInsert(service: ServiceDescriptor, table: TableDescriptor
 
 /**
  * Compiles an UPDATE of the row of `table` whose primary key is `key`,
- * confined by `scope`. Returns zero rows (absent or out of scope) or one row
- * with text column `j`, the written row. Throws a plain `Error` when no
+ * confined by `scope` and, with `ifMatch`, only while its version tag is one
+ * of those. Returns zero rows (absent, out of scope or changed since) or one
+ * row with text column `j`, the written row, and `tag`, its new version tag. Throws a plain `Error` when no
  * value is present (the handler answers an empty change set with 400 before
  * this), for an unknown or computed column, or for a composite key.
  */
@@ -77,19 +78,22 @@ export function compileUpdate(
   key: ScalarValue,
   values: WriteValues,
   scope?: Predicate,
+  ifMatch?: readonly string[],
 ): SqlStatement {
   void service; // same signature as compileInsert
   const params = new Params();
   const set = assignments(table, values, params);
   if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
   const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
-  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${addressRow(table, key, scope, "t0", params)}`;
+  const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
+  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${where}`;
   return returningRow(table, write, params);
 }
 
 /**
  * Compiles a DELETE of the row of `table` whose primary key is `key`,
- * confined by `scope`. The statement's row count (0 or 1) tells whether a
+ * confined by `scope` and, with `ifMatch`, only while its version tag is one
+ * of those. The statement's row count (0 or 1) tells whether a
  * row was deleted; the row returned has text column `j` holding the deleted
  * key as an object, e.g. `{"id":7}`. Throws a plain `Error` for a composite
  * key.
@@ -99,17 +103,19 @@ export function compileDelete(
   table: TableDescriptor,
   key: ScalarValue,
   scope?: Predicate,
+  ifMatch?: readonly string[],
 ): SqlStatement {
   void service; // taken for a signature uniform with the other statements; a delete reads no other table
   const params = new Params();
   const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
-  const write = `DELETE FROM ${tableSql(table)} AS "t0" WHERE ${addressRow(table, key, scope, "t0", params)}`;
+  const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
+  const write = `DELETE FROM ${tableSql(table)} AS "t0" WHERE ${where}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }
 
 /**
  * Compiles the removal of the row of `table` whose primary key is `key`,
- * confined by `scope`, on a table with a soft-delete column: an UPDATE
+ * confined by `scope` (and `ifMatch`, as for {@link compileDelete}), on a table with a soft-delete column: an UPDATE
  * setting that column to `now()` (the transaction's time), only while it is
  * still NULL, so a removed row cannot be removed again
  * (docs/decisions/0601-soft-delete-removal.md). Row count and `j` are as
@@ -121,6 +127,7 @@ export function compileSoftDelete(
   table: TableDescriptor,
   key: ScalarValue,
   scope?: Predicate,
+  ifMatch?: readonly string[],
 ): SqlStatement {
   void service; // same signature as compileDelete
   if (table.softDeleteColumn === undefined) throw new Error(`relation "${table.name}" has no soft-delete column`);
@@ -128,6 +135,7 @@ export function compileSoftDelete(
   const marker = columnSqlName(findColumn(table, table.softDeleteColumn));
   const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
   const live = `"t0".${marker} IS NULL`;
-  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${marker} = now() WHERE ${addressRow(table, key, scope, "t0", params)} AND ${live}`;
+  const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
+  const write = `UPDATE ${tableSql(table)} AS "t0" SET ${marker} = now() WHERE ${where} AND ${live}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
 }

@@ -192,6 +192,29 @@ describe("get, create, update, delete", () => {
     expect(gone.stderr).toBe("Error: No lists row has this key. (HTTP 404)\npath.id: no such row\n");
   });
 
+  it("prints a row's version with --etag and writes only that version with --if-match", async () => {
+    const created = await tracker(["lists", "create", "--title", "Versioned", "--position", "8", "--compact", "--etag"]);
+    const row = JSON.parse(created.stdout);
+    const tag = /^ETag: ("[0-9a-f]{32}")\n$/.exec(created.stderr)?.[1];
+    expect(tag).toBeDefined();
+    const read = await tracker(["lists", "get", String(row.id), "--etag", "--compact"]);
+    expect(read.stderr).toBe(`ETag: ${tag}\n`);
+
+    const before = svc.requests.length;
+    const moved = await tracker(["lists", "update", String(row.id), "--title", "Moved", "--if-match", tag!, "--compact"]);
+    expect(moved.code).toBe(0);
+    expect(requestsSince(before)[0]?.ifMatch).toBe(tag);
+    // The same tag again: the row is at a newer version, so nothing is written.
+    const stale = await tracker(["lists", "update", String(row.id), "--title", "Lost", "--if-match", tag!]);
+    expect(stale.code).not.toBe(0);
+    expect(stale.stderr).toMatch(/^Error: The lists row has changed since the version If-Match names\. \(HTTP 412\)\n/);
+    const refused = await tracker(["lists", "delete", String(row.id), "--if-match", tag!]);
+    expect(refused.code).not.toBe(0);
+    expect(JSON.parse((await tracker(["lists", "get", String(row.id), "--compact"])).stdout)).toMatchObject({
+      title: "Moved",
+    });
+  });
+
   it("converts create values: numbers, arrays, JSON documents", async () => {
     const before = svc.requests.length;
     const r = await tracker([

@@ -28,6 +28,8 @@ export interface SeenRequest {
   method: string;
   url: string;
   authorization: string | null;
+  /** The conditional-request header, when one was sent. */
+  ifMatch: string | null;
   body: string;
 }
 
@@ -76,7 +78,13 @@ export async function startTracker(): Promise<RunningService> {
   const requests: SeenRequest[] = [];
   const fetch = async (req: Request): Promise<Response> => {
     const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.clone().text();
-    requests.push({ method: req.method, url: req.url, authorization: req.headers.get("authorization"), body });
+    requests.push({
+      method: req.method,
+      url: req.url,
+      authorization: req.headers.get("authorization"),
+      ifMatch: req.headers.get("if-match"),
+      body,
+    });
     return app.fetch(req);
   };
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

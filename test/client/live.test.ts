@@ -7,7 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDevApp } from "../../cli/dev/app.js";
-import { Client, ProblemError, allowedAt, type Transport } from "../../fixtures/spec/expected/client/index.js";
+import {
+  Client,
+  ProblemError,
+  allowedAt,
+  etagOf,
+  type Transport,
+} from "../../fixtures/spec/expected/client/index.js";
 import { startTracker, trivialHooks, type RunningService } from "../cli-tree/service.js";
 
 let svc: RunningService;
@@ -22,6 +28,28 @@ afterAll(async () => {
 });
 
 describe("typed client over HTTP", () => {
+  it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
+    const list = await client.lists.create({ title: "Versioned", position: 9 });
+    const tag = etagOf(list);
+    expect(tag).toMatch(/^"[0-9a-f]{32}"$/);
+    const read = await client.lists.get(list.id);
+    expect(etagOf(read)).toBe(tag);
+    const moved = await client.lists.update(list.id, { title: "Moved" }, { ifMatch: tag });
+    expect(moved.title).toBe("Moved");
+    expect(etagOf(moved)).not.toBe(tag);
+    const stale = await client.lists.update(list.id, { title: "Lost" }, { ifMatch: tag }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ProblemError);
+    expect((stale as ProblemError).status).toBe(412);
+    expect((stale as ProblemError).problem.type).toBe("/problems/precondition-failed");
+    await expect(client.lists.delete(list.id, { ifMatch: tag })).rejects.toMatchObject({ status: 412 });
+    expect((await client.lists.get(list.id)).title).toBe("Moved");
+    await client.lists.delete(list.id, { ifMatch: etagOf(moved) });
+    await expect(client.lists.get(list.id)).rejects.toMatchObject({ status: 404 });
+    // A list item carries no version of its own.
+    const page = await client.lists.list({});
+    expect(etagOf(page.items[0]!)).toBeUndefined();
+  });
+
   it("lists with filters, sort, select and count", async () => {
     const page = await client.tasks.list({
       where: { status: { in: ["todo", "doing", "done"] }, labels: { hasany: ["engineering", "purchasing"] } },

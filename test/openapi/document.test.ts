@@ -162,10 +162,10 @@ describe("operations (spec: Generated operations)", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("documents success statuses, Location on 201 and 204 on delete", () => {
+  it("documents success statuses, Location and ETag on 201 and 204 on delete", () => {
     const create = spec.doc.paths["/tasks"].post!;
     const created = create.responses["201"];
-    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["Location"]);
+    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["Location", "ETag"]);
     expect(create.requestBody).toEqual({
       required: true,
       content: { "application/json": { schema: { $ref: "#/components/schemas/TasksCreate" } } },
@@ -179,13 +179,13 @@ describe("operations (spec: Generated operations)", () => {
     expect(spec.doc.paths["/tasks"].get!.responses["200"]).toBeDefined();
   });
 
-  it("has no Location header on a composite-key create", () => {
+  it("has no Location header on a composite-key create, only its ETag", () => {
     const { doc } = compile(
       'table link {\n  a integer @sortable\n  b integer\n  @@primary_key([a, b])\n  resource "/links" { ops = [list, create] }\n}\n',
     );
     const created = doc.paths["/links"].post!.responses["201"];
     expect(created && "content" in created).toBe(true);
-    expect(created && "headers" in created ? created.headers : undefined).toBeUndefined();
+    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["ETag"]);
     expect(doc.paths["/links/{id}"]).toBeUndefined();
   });
 
@@ -204,6 +204,8 @@ describe("operations (spec: Generated operations)", () => {
         const want = ["400", ...(item ? ["404"] : []), "500", "503", "504"];
         if (method === "post" || method === "patch") want.push("409", "413", "415", "422");
         if (method === "delete") want.push("409");
+        // If-Match: a write of one row may find it at another version (docs/decisions/1329-conditional-requests.md).
+        if (item && (method === "patch" || method === "delete")) want.push("412");
         expect(errors.sort(), `${method} ${p}`).toEqual(want.sort());
       }
       expect(Object.keys(schema(doc, "Problem").properties ?? {})).toEqual([
@@ -337,7 +339,7 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
     expect(tree.oneOf?.[1].properties?.children.items).toEqual({ $ref: "#/components/schemas/TasksFilter" });
   });
 
-  it("gives a read only the expand parameter, where there is something to expand", () => {
+  it("gives a read only the expand parameter, where there is something to expand, and If-None-Match", () => {
     expect(param(spec.doc.paths["/tasks/{id}"].get, "expand")).toBeDefined();
     for (const { path: p, method, op } of operations(spec.doc)) {
       if (method === "get" && p.endsWith("{id}")) {
@@ -346,10 +348,12 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
             .map((x) => x.name)
             .filter((n) => n !== "expand"),
           p,
-        ).toEqual([]);
+        ).toEqual(["If-None-Match"]);
       }
     }
-    expect(spec.doc.paths["/orgs/{id}"].get!.parameters).toBeUndefined();
+    expect(params(spec.doc, spec.doc.paths["/orgs/{id}"].get!.parameters).map((x) => x.name)).toEqual([
+      "If-None-Match",
+    ]);
   });
 });
 

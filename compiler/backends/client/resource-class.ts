@@ -182,7 +182,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   }
   if (resource.ops.update && key) {
     out.push({
-      doc: `PATCH ${resource.path}/{id}: changes the fields given and returns the written row.\n@throws ProblemError 400 (empty or refused change), 404, 409, 422`,
+      doc: `PATCH ${resource.path}/{id}: changes the fields given and returns the written row; with \`options.ifMatch\` (an \`etagOf\` tag) only if the row is still at that version.\n@throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422`,
       code: method(
         "update",
         [],
@@ -194,7 +194,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   }
   if (resource.ops.delete && key) {
     out.push({
-      doc: `DELETE ${resource.path}/{id}: deletes the row.\n@throws ProblemError 404 when there is no such row`,
+      doc: `DELETE ${resource.path}/{id}: deletes the row; with \`options.ifMatch\` only if it is still at that version.\n@throws ProblemError 404 when there is no such row, 412 when it changed since`,
       code: method("async delete", [], [`id: ${n.id}`, "options?: CallOptions"], typeRef("Promise", ["void"]), [
         [
           "await ",

@@ -41,6 +41,34 @@ export interface ResourcePaths {
   item?: PathItem;
 }
 
+/**
+ * The headers and parameters of conditional requests, declared once
+ * (docs/decisions/1329-conditional-requests.md): the `ETag` of item answers,
+ * `If-None-Match` on a read, `If-Match` on a write.
+ */
+function conditional(shared: SharedComponents) {
+  return shared.memo("conditional", () => ({
+    etag: shared.header("ETag", {
+      description:
+        "The version of the row this answer shows (strong). Send it back as If-Match to write only that version, or as If-None-Match to read only a newer one.",
+      schema: { type: "string" },
+    }),
+    ifNoneMatch: shared.parameter("IfNoneMatch", {
+      name: "If-None-Match",
+      in: "header",
+      description: "ETags of copies the client holds; when one is current the answer is 304 without a body.",
+      schema: { type: "string" },
+    }),
+    ifMatch: shared.parameter("IfMatch", {
+      name: "If-Match",
+      in: "header",
+      description:
+        "Writes only while the row is at one of these versions (an ETag of a read or a write); otherwise 412 and nothing is written. `*` matches any current row.",
+      schema: { type: "string" },
+    }),
+  }));
+}
+
 /** A read's row: the row, plus the expansions where the table has any. */
 function readSchema(table: TableDescriptor): JsonSchema {
   const names = schemaNames(table);
@@ -59,6 +87,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   const rowContent = { [JSON_TYPE]: { schema: ref(names.row) } };
   const collection: PathItem = {};
   const item: PathItem = {};
+  const cond = conditional(shared);
 
   if (res.ops.list) {
     const l = res.limits;
@@ -88,9 +117,10 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
                       schema: { type: "string", format: "uri-reference" },
                     }),
                   ),
+                  ETag: cond.etag,
                 },
               }
-            : {}),
+            : { headers: { ETag: cond.etag } }),
           content: rowContent,
         },
         ...problemRefs([
@@ -110,9 +140,14 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
     const expand = sharedExpand(table, shared);
     item.get = operation(table, "read", `Read one row of ${table.name}`, {
       description: expand ? "The row with this key, `expand` embedding relations." : "The row with this key.",
-      ...(expand ? { parameters: [expand] } : {}),
+      parameters: expand ? [expand, cond.ifNoneMatch] : [cond.ifNoneMatch],
       responses: {
-        "200": { description: "The row.", content: { [JSON_TYPE]: { schema: readSchema(table) } } },
+        "200": {
+          description: "The row.",
+          headers: { ETag: cond.etag },
+          content: { [JSON_TYPE]: { schema: readSchema(table) } },
+        },
+        "304": { description: "The copy If-None-Match names is current; no body.", headers: { ETag: cond.etag } },
         ...problemRefs([P.badRequest, P.notFound, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
     });
@@ -120,13 +155,15 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.update) {
     item.patch = operation(table, "update", `Update a row of ${table.name}`, {
       description: "Answers the written row, without expansions.",
+      parameters: [cond.ifMatch],
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
       responses: {
-        "200": { description: "The written row.", content: rowContent },
+        "200": { description: "The written row.", headers: { ETag: cond.etag }, content: rowContent },
         ...problemRefs([
           P.badRequest,
           P.notFound,
           P.conflict,
+          P.preconditionFailed,
           P.tooLarge,
           P.unsupportedMedia,
           P.unprocessable,
@@ -144,9 +181,18 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
         table.softDeleteColumn !== undefined
           ? "Marks the row as removed: it is kept, and no read returns it any more. A row already removed is a 404."
           : "Deletes the row.",
+      parameters: [cond.ifMatch],
       responses: {
         "204": { description: "Deleted." },
-        ...problemRefs([P.badRequest, P.notFound, P.stillReferenced, P.hookMisconfigured, P.unavailable, P.timeout]),
+        ...problemRefs([
+          P.badRequest,
+          P.notFound,
+          P.stillReferenced,
+          P.preconditionFailed,
+          P.hookMisconfigured,
+          P.unavailable,
+          P.timeout,
+        ]),
       },
     });
   }

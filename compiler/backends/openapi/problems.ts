@@ -71,6 +71,12 @@ export const PROBLEM_STATUSES = {
     name: "StillReferenced",
     description: "Other rows still refer to this row (type /problems/still-referenced, location path.id).",
   },
+  preconditionFailed: {
+    status: "412",
+    name: "PreconditionFailed",
+    description:
+      "If-Match names a version the row is no longer at (type /problems/precondition-failed, location header.if-match); nothing was written. Read the row again.",
+  },
   tooLarge: {
     status: "413",
     name: "ContentTooLarge",

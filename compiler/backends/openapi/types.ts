@@ -54,7 +54,7 @@ export interface MediaType {
 /** A query or path parameter (OpenAPI 3.1 Parameter Object). */
 export interface Parameter {
   name: string;
-  in: "query" | "path";
+  in: "query" | "path" | "header";
   description?: string;
   required?: boolean;
   /** With `schema`: how an array travels (`form`). */

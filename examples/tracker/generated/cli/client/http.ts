@@ -243,6 +243,8 @@ export interface PreparedRequest {
 export interface RawResponse {
   status: number;
   body: string;
+  /** The `ETag` header, when the service sent one: the version of the row the body shows. */
+  etag?: string | undefined;
 }
 
 /**
@@ -269,6 +271,12 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Aborts the request; the call then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * Sent as `If-Match`: an update or delete writes only while the row is
+   * still at this version (a tag {@link etagOf} gave), and otherwise
+   * rejects with a {@link ProblemError} 412 having written nothing.
+   */
+  ifMatch?: string | undefined;
 }
 
 /** One problem of a refused request (docs/http.md, Problem documents). */
@@ -385,7 +393,11 @@ export const fetchTransport: Transport = async (request, signal) => {
       { cause: e },
     );
   }
-  return { status: response.status, body: await response.text() };
+  return {
+    status: response.status,
+    body: await response.text(),
+    etag: response.headers.get("etag") ?? undefined,
+  };
 };
 
 /**
@@ -425,19 +437,30 @@ export class HttpClient {
   }
 
   /**
+   * Performs one request and gives the whole response.
+   * @throws ProblemError on a non-2xx status; TransportError when no response came
+   */
+  async send(
+    request: ApiRequest,
+    options: CallOptions = {},
+  ): Promise<RawResponse> {
+    const signal = options.signal ?? new AbortController().signal;
+    const prepared = this.prepare(request);
+    if (options.ifMatch !== undefined)
+      prepared.headers["if-match"] = options.ifMatch;
+    const response = await (this.transport ?? fetchTransport)(prepared, signal);
+    if (response.status < 200 || response.status > 299)
+      throw new ProblemError(problemOf(response.status, response.body));
+    return response;
+  }
+
+  /**
    * Performs one request.
    * @returns the response body as received: JSON text, or `""` when there is none
    * @throws ProblemError on a non-2xx status; TransportError when no response came
    */
   async do(request: ApiRequest, options: CallOptions = {}): Promise<string> {
-    const signal = options.signal ?? new AbortController().signal;
-    const response = await (this.transport ?? fetchTransport)(
-      this.prepare(request),
-      signal,
-    );
-    if (response.status < 200 || response.status > 299)
-      throw new ProblemError(problemOf(response.status, response.body));
-    return response.body;
+    return (await this.send(request, options)).body;
   }
 }
 
@@ -804,13 +827,34 @@ export function itemPath(path: string, id: string | number | bigint): string {
   return path + "/" + encodeURIComponent(String(id));
 }
 
-/** Sends a request and parses its JSON answer. */
+/** The versions of the rows this client returned, by row object: what {@link etagOf} reads. */
+const versions = new WeakMap<object, string>();
+
+/**
+ * The version of a row this client returned (a read, a create or an
+ * update): the answer's `ETag`, to pass as `ifMatch` so that a later write
+ * happens only if nobody changed the row in between. Undefined for a value
+ * that came with no tag (a list item, an object made by hand).
+ */
+export function etagOf(row: object): string | undefined {
+  return versions.get(row);
+}
+
+/** Sends a request and parses its JSON answer, keeping the answer's `ETag` for {@link etagOf}. */
 export async function requestJson<T>(
   client: HttpClient,
   request: ApiRequest,
   options?: CallOptions,
 ): Promise<T> {
-  return JSON.parse(await client.do(request, options)) as T;
+  const response = await client.send(request, options);
+  const value = JSON.parse(response.body) as unknown;
+  if (
+    response.etag !== undefined &&
+    typeof value === "object" &&
+    value !== null
+  )
+    versions.set(value, response.etag);
+  return value as T;
 }
 
 /** One page of a list. */

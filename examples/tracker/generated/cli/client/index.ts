@@ -201,8 +201,8 @@ export class UsersResource {
   }
 
   /**
-   * PATCH /users/{id}: changes the fields given and returns the written row.
-   * @throws ProblemError 400 (empty or refused change), 404, 409, 422
+   * PATCH /users/{id}: changes the fields given and returns the written row; with `options.ifMatch` (an `etagOf` tag) only if the row is still at that version.
+   * @throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422
    */
   update(
     id: UsersId,
@@ -315,8 +315,8 @@ export class ListsResource {
   }
 
   /**
-   * PATCH /lists/{id}: changes the fields given and returns the written row.
-   * @throws ProblemError 400 (empty or refused change), 404, 409, 422
+   * PATCH /lists/{id}: changes the fields given and returns the written row; with `options.ifMatch` (an `etagOf` tag) only if the row is still at that version.
+   * @throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422
    */
   update(
     id: ListsId,
@@ -331,8 +331,8 @@ export class ListsResource {
   }
 
   /**
-   * DELETE /lists/{id}: deletes the row.
-   * @throws ProblemError 404 when there is no such row
+   * DELETE /lists/{id}: deletes the row; with `options.ifMatch` only if it is still at that version.
+   * @throws ProblemError 404 when there is no such row, 412 when it changed since
    */
   async delete(id: ListsId, options?: CallOptions): Promise<void> {
     await this.client.do(
@@ -444,8 +444,8 @@ export class TasksResource {
   }
 
   /**
-   * PATCH /tasks/{id}: changes the fields given and returns the written row.
-   * @throws ProblemError 400 (empty or refused change), 404, 409, 422
+   * PATCH /tasks/{id}: changes the fields given and returns the written row; with `options.ifMatch` (an `etagOf` tag) only if the row is still at that version.
+   * @throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422
    */
   update(
     id: TasksId,
@@ -460,8 +460,8 @@ export class TasksResource {
   }
 
   /**
-   * DELETE /tasks/{id}: deletes the row.
-   * @throws ProblemError 404 when there is no such row
+   * DELETE /tasks/{id}: deletes the row; with `options.ifMatch` only if it is still at that version.
+   * @throws ProblemError 404 when there is no such row, 412 when it changed since
    */
   async delete(id: TasksId, options?: CallOptions): Promise<void> {
     await this.client.do(
@@ -635,8 +635,8 @@ export class CommentsResource {
   }
 
   /**
-   * DELETE /comments/{id}: deletes the row.
-   * @throws ProblemError 404 when there is no such row
+   * DELETE /comments/{id}: deletes the row; with `options.ifMatch` only if it is still at that version.
+   * @throws ProblemError 404 when there is no such row, 412 when it changed since
    */
   async delete(id: CommentsId, options?: CallOptions): Promise<void> {
     await this.client.do(

@@ -38,6 +38,7 @@ import {
   TransportError,
   itemPath,
   type ApiRequest,
+  type RawResponse,
   type OperatorName,
 } from "../client/http.js";
 
@@ -375,6 +376,27 @@ function commonFlags(ctx: Context) {
   };
 }
 
+/**
+ * The flags of conditional requests (docs/clients.md, "Versions"): `--etag`
+ * prints the row's version on stderr (stdout stays the JSON), `--if-match`
+ * writes only while the row is at that version.
+ */
+const CONDITIONAL = ["etag", "if-match"];
+
+function etagFlag() {
+  return Flags.boolean({
+    description:
+      "Also print the row's ETag (its version) on stderr, to pass as --if-match.",
+  });
+}
+
+function ifMatchFlag() {
+  return Flags.string({
+    description:
+      "Write only while the row is at this version (an ETag from --etag); otherwise HTTP 412 and nothing is written.",
+  });
+}
+
 /** The base for every generated command: client resolution, output, failures. */
 abstract class ResourceCommand extends Command {
   protected abstract readonly ctx: Context;
@@ -409,6 +431,15 @@ abstract class ResourceCommand extends Command {
   protected print(flags: Record<string, unknown>, json: string): void {
     if (json.trim() !== "")
       writeOut(formatJson(json, flags["compact"] !== true));
+  }
+
+  /** With `--etag`, the answer's ETag on stderr. */
+  protected printTag(
+    flags: Record<string, unknown>,
+    response: RawResponse,
+  ): void {
+    if (flags["etag"] === true && response.etag !== undefined)
+      stderr.write("ETag: " + response.etag + "\n");
   }
 
   async run(): Promise<void> {
@@ -627,7 +658,7 @@ function getCommand(
   r: ResourceSpec,
   spec: { selectable: string[]; expandable: string[] },
 ): Command.Class {
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  const flags: Interfaces.FlagInput = { ...commonFlags(ctx), etag: etagFlag() };
   flags["select"] = Flags.string({
     multiple: true,
     multipleNonGreedy: true,
@@ -665,12 +696,14 @@ function getCommand(
           : projection(select, spec.selectable, r, expand);
       const query: [string, string][] =
         expand === undefined ? [] : [["expand", expand]];
-      const row = await this.client(f).do({
+      const response = await this.client(f).send({
         method: "GET",
         path: itemPath(r.path, a["id"] as string),
         query,
       });
+      const row = response.body;
       this.print(f, keep === undefined ? row : project(row, keep));
+      this.printTag(f, response);
     }
   };
 }
@@ -727,8 +760,12 @@ function createCommand(
   r: ResourceSpec,
   spec: { fields: FieldSpec[] },
 ): Command.Class {
-  const fieldFlags = bodyFlags(spec.fields, FIXED_EVERYWHERE, true);
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  const fieldFlags = bodyFlags(
+    spec.fields,
+    [...FIXED_EVERYWHERE, ...CONDITIONAL],
+    true,
+  );
+  const flags: Interfaces.FlagInput = { ...commonFlags(ctx), etag: etagFlag() };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   return class extends ResourceCommand {
     static override summary =
@@ -737,14 +774,13 @@ function createCommand(
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>): Promise<void> {
-      this.print(
-        f,
-        await this.client(f).do({
-          method: "POST",
-          path: r.path,
-          body: bodyOf(fieldFlags, f),
-        }),
-      );
+      const response = await this.client(f).send({
+        method: "POST",
+        path: r.path,
+        body: bodyOf(fieldFlags, f),
+      });
+      this.print(f, response.body);
+      this.printTag(f, response);
     }
   };
 }
@@ -756,10 +792,14 @@ function updateCommand(
 ): Command.Class {
   const fieldFlags = bodyFlags(
     spec.fields,
-    [...FIXED_EVERYWHERE, "set-null"],
+    [...FIXED_EVERYWHERE, ...CONDITIONAL, "set-null"],
     false,
   );
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    etag: etagFlag(),
+    "if-match": ifMatchFlag(),
+  };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   if (spec.nullable.length > 0) {
     // Both spellings, as every column flag takes them: --set-null birth-date or birth_date.
@@ -811,14 +851,12 @@ function updateCommand(
             (spec.nullable.length > 0 ? " or --set-null" : "") +
             " (see --help)",
         );
-      this.print(
-        f,
-        await this.client(f).do({
-          method: "PATCH",
-          path: itemPath(r.path, a["id"] as string),
-          body,
-        }),
+      const response = await this.client(f).send(
+        { method: "PATCH", path: itemPath(r.path, a["id"] as string), body },
+        { ifMatch: f["if-match"] as string | undefined },
       );
+      this.print(f, response.body);
+      this.printTag(f, response);
     }
   };
 }
@@ -826,7 +864,11 @@ function updateCommand(
 function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
   // A delete answers 204 with nothing to print: --compact would shape no output, so it is not offered.
   const common = commonFlags(ctx);
-  const flags = { "base-url": common["base-url"], token: common.token };
+  const flags = {
+    "base-url": common["base-url"],
+    token: common.token,
+    "if-match": ifMatchFlag(),
+  };
   return class extends ResourceCommand {
     static override summary =
       "Delete one of " + r.name + " (DELETE " + r.path + "/{id}).";
@@ -840,10 +882,10 @@ function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
     ): Promise<void> {
       this.print(
         f,
-        await this.client(f).do({
-          method: "DELETE",
-          path: itemPath(r.path, a["id"] as string),
-        }),
+        await this.client(f).do(
+          { method: "DELETE", path: itemPath(r.path, a["id"] as string) },
+          { ifMatch: f["if-match"] as string | undefined },
+        ),
       );
     }
   };
