@@ -85,6 +85,7 @@ export function resolveLimits(resource: ResourceDecl): Limits {
     maxFilters: pick(resource.maxFilters, DEFAULT_LIMITS.maxFilters),
     maxSortTerms: pick(resource.maxSortTerms, DEFAULT_LIMITS.maxSortTerms),
     maxOffset: pick(resource.maxOffset, DEFAULT_LIMITS.maxOffset),
+    maxBatch: pick(resource.maxBatch, DEFAULT_LIMITS.maxBatch),
   };
 }
 

@@ -243,6 +243,8 @@ export interface ResourceDecl {
   maxFilters?: number;
   maxSortTerms?: number;
   maxOffset?: number;
+  /** `max_batch`: the most rows one create request may carry (docs/decisions/1330-bulk-create.md). */
+  maxBatch?: number;
   security: SecurityRequirementDecl[];
   disableTransactions: boolean;
   /** Which computed columns this resource computes; absent means all of them. */

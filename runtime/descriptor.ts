@@ -99,6 +99,8 @@ export interface Limits {
   maxFilters: number;
   maxSortTerms: number;
   maxOffset: number;
+  /** The most rows one create request may carry as a JSON array (docs/decisions/1330-bulk-create.md). */
+  maxBatch: number;
 }
 
 /** Which operations are exposed (spec: Generated operations). */
@@ -159,6 +161,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxFilters: 24,
   maxSortTerms: 4,
   maxOffset: 100000,
+  maxBatch: 1000,
 });
 
 /** Maximum nesting of `or`/`and`/`not` groups, the outer parameter counting as 1. */

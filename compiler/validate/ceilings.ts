@@ -15,6 +15,7 @@ const CEILINGS: { key: string; get: (r: ResourceDecl) => number | undefined }[] 
   { key: "max_filters", get: (r) => r.maxFilters },
   { key: "max_sort_terms", get: (r) => r.maxSortTerms },
   { key: "max_offset", get: (r) => r.maxOffset },
+  { key: "max_batch", get: (r) => r.maxBatch },
 ];
 
 /** Reports `negative-ceiling`, `default-page-size-above-max` and `invalid-inverse-limit`. */

@@ -243,6 +243,13 @@ export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     summary: "The ceiling on offset paging depth; beyond it a request is told to use `cursor`. 0 takes the default.",
     spec: "MaxOffset",
   },
+  max_batch: {
+    syntax: "max_batch = 500",
+    value: "whole number",
+    default: "1000",
+    summary:
+      "The most rows one create request may carry as a JSON array (created in one transaction, all or none). 0 takes the default.",
+  },
   security: {
     syntax: 'security = [bearerAuth, oauth: ["read"]]',
     value: "list of scheme names, each optionally with scopes",

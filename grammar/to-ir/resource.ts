@@ -67,6 +67,7 @@ const handlers: Record<string, Handler> = {
   max_filters: ceiling("max_filters", (r, n) => (r.maxFilters = n)),
   max_sort_terms: ceiling("max_sort_terms", (r, n) => (r.maxSortTerms = n)),
   max_offset: ceiling("max_offset", (r, n) => (r.maxOffset = n)),
+  max_batch: ceiling("max_batch", (r, n) => (r.maxBatch = n)),
   security(v, r, ctx) {
     r.security = securityRequirements(v, ctx);
   },

@@ -11,8 +11,10 @@ import type { CommitEvent, RowValues } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
-import { parseCreateBody, parseKey, parseUpdateBody } from "../query/index.js";
-import { compileDelete, compileInsert, compileRowExists, compileUpdate } from "../sql/index.js";
+import { DEFAULT_LIMITS } from "../descriptor.js";
+import { elementLocation, parseCreateBody, parseCreateRows, parseKey, parseUpdateBody } from "../query/index.js";
+import { compileDelete, compileInsert, compileInsertMany, compileRowExists, compileUpdate } from "../sql/index.js";
+import { toProblem } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, type TagCondition } from "./conditional.js";
@@ -82,11 +84,7 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
   const validate = rc.hooks.validateCreate?.[rc.table.name];
   const problems: ProblemItem[] =
     (validate && (await validate(hookContext(rc, rc.table.name, "create", c), values))) || [];
-  if (problems.length > 0) {
-    const more =
-      problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
-    throw problem("invalid-row", `${problems[0].detail}${more}`, problems);
-  }
+  if (problems.length > 0) throw problem("invalid-row", `${problems[0].detail}${moreProblems(problems)}`, problems);
   return values;
 }
 
@@ -112,11 +110,16 @@ async function absentOrChanged(
   ]);
 }
 
-/** POST /<resource>: 201 with the stored row and a `Location` header. */
+/**
+ * POST /<resource>: 201 with the stored row and a `Location` header; a JSON
+ * array creates every row it holds (see {@link createRows}).
+ */
 export async function handleCreate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
   refuseQueryParameters(c, "create");
-  const values = await buildRow(rc, c, parseCreateBody(rc.table, await readJsonBody(c)));
+  const body = await readJsonBody(c);
+  if (Array.isArray(body)) return createRows(rc, c, body);
+  const values = await buildRow(rc, c, parseCreateBody(rc.table, body));
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
   const j = r.rows[0]?.j ?? "{}";
   const row = JSON.parse(j) as Record<string, unknown>;
@@ -126,6 +129,78 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   }
   await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
   return jsonText(c, j, 201, headers);
+}
+
+/**
+ * POST /<resource> with a JSON array (docs/decisions/1330-bulk-create.md):
+ * every element is decoded and built as a single create's body (BeforeCreate,
+ * ValidateCreate), then all rows are inserted in one transaction, or none.
+ * 201 with the stored rows in request order; each problem names its element
+ * (`body[3].title`); AfterCommit runs once per row after the commit.
+ */
+async function createRows(rc: ResourceContext, c: Context, body: readonly unknown[]): Promise<Response> {
+  const decoded = parseCreateRows(rc.table, body, rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch);
+  const rows: RowValues[] = [];
+  const invalid: ProblemItem[] = [];
+  for (const [i, values] of decoded.entries()) {
+    try {
+      rows.push(await buildRow(rc, c, values));
+    } catch (e) {
+      if (!(e instanceof ProblemError)) throw e;
+      invalid.push(...e.errors.map((item) => ({ ...item, location: elementLocation(item.location, i) })));
+    }
+  }
+  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  const stmts = compileInsertMany(rc.service, rc.table, rows);
+  let stored: QueryResult["rows"];
+  try {
+    stored = rc.table.resource?.disableTransactions
+      ? (await Promise.all(stmts.map((s) => rc.db.query(s)))).flatMap((r) => r.rows)
+      : await rc.db.transaction(async (tx: Executor) => {
+          const out: QueryResult["rows"] = [];
+          for (const s of stmts) out.push(...(await tx.query(s)).rows);
+          return out;
+        });
+  } catch (e) {
+    throw locateInBatch(toProblem(e, rc.table), e, rows);
+  }
+  const texts = stored.map((r) => String(r.j));
+  for (const j of texts) {
+    const row = JSON.parse(j) as Record<string, unknown>;
+    await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
+  }
+  return jsonText(c, `[${texts.join(",")}]`, 201);
+}
+
+/** ` (and N more problems)`, or nothing for one. */
+function moreProblems(items: readonly ProblemItem[]): string {
+  return items.length > 1 ? ` (and ${items.length - 1} more problem${items.length > 2 ? "s" : ""})` : "";
+}
+
+/**
+ * A database refusal of a bulk create, its `body.<column>` locations moved to
+ * the element that holds the refused value when PostgreSQL's detail names it
+ * (`Key (sku)=(a-1) already exists.`) and exactly one element carries it.
+ */
+function locateInBatch(p: ProblemError, e: unknown, rows: readonly RowValues[]): ProblemError {
+  const detail = (e as { detail?: unknown } | null)?.detail;
+  const m = typeof detail === "string" ? /^Key \(([^)]*)\)=\((.*)\)/.exec(detail) : null;
+  if (!m || p.errors.length === 0) return p;
+  const columns = m[1].split(",").map((s) => s.trim().replace(/^"|"$/g, ""));
+  const values = columns.length === 1 ? [m[2]] : m[2].split(", ");
+  const holders = rows
+    .map((row, i) => ({ row, i }))
+    .filter(({ row }) => columns.every((col, k) => row[col] !== undefined && String(row[col]) === values[k]));
+  if (holders.length !== 1) return p;
+  const at = holders[0].i;
+  const moved = new ProblemError(
+    p.status,
+    p.kind,
+    p.message,
+    p.errors.map((item) => ({ ...item, location: elementLocation(item.location, at) })),
+  );
+  if (p.retryAfterSeconds !== undefined) moved.retryAfterSeconds = p.retryAfterSeconds;
+  return moved;
 }
 
 /** PATCH /<resource>/{id}: 200 with the written row, 404 when absent or out of scope. */

@@ -5,7 +5,7 @@
  * docs/decisions/0304-write-bodies.md.
  */
 import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
-import { badRequest } from "../problem.js";
+import { badRequest, ProblemError, type ProblemItem } from "../problem.js";
 import { checkBounds, decodeJsonValue, type WriteValue } from "./codecs.js";
 import { ProblemList } from "./problems.js";
 import { vocabulary, type TableVocabulary } from "./vocabulary.js";
@@ -80,6 +80,40 @@ export function parseCreateBody(table: TableDescriptor, body: unknown): BodyValu
   }
   problems.throwIfAny("invalid-body");
   return out;
+}
+
+/**
+ * Decodes the body of a bulk create: a JSON array of create bodies, each
+ * decoded as {@link parseCreateBody} does, at most `maxRows` of them
+ * (docs/decisions/1330-bulk-create.md). Every problem of every element is
+ * reported at once, located in its element (`body[3].title`).
+ * @throws ProblemError 400 (`invalid-body`): an empty array, more than
+ *   `maxRows` elements, or the elements' problems
+ */
+export function parseCreateRows(table: TableDescriptor, body: readonly unknown[], maxRows: number): BodyValues[] {
+  if (body.length === 0)
+    throw badRequest("invalid-body", [{ location: "body", detail: "the array holds no row to create" }]);
+  if (body.length > maxRows)
+    throw badRequest("invalid-body", [
+      { location: "body", detail: `${body.length} rows in one request; at most ${maxRows} (max_batch)` },
+    ]);
+  const rows: BodyValues[] = [];
+  const items: ProblemItem[] = [];
+  body.forEach((element, i) => {
+    try {
+      rows.push(parseCreateBody(table, element));
+    } catch (e) {
+      if (!(e instanceof ProblemError)) throw e;
+      for (const item of e.errors) items.push({ ...item, location: elementLocation(item.location, i) });
+    }
+  });
+  if (items.length > 0) throw badRequest("invalid-body", items);
+  return rows;
+}
+
+/** `body.title` of element `i` as `body[i].title`; `body` as `body[i]`. */
+export function elementLocation(location: string, i: number): string {
+  return location === "body" || location.startsWith("body.") ? `body[${i}]${location.slice(4)}` : location;
 }
 
 /**

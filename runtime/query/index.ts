@@ -7,7 +7,14 @@
 export { parseListQuery, RESERVED_PARAMETERS } from "./list-query.js";
 export { parseReadQuery } from "./read-query.js";
 export { parseKey } from "./key.js";
-export { parseCreateBody, parseUpdateBody, type BodyValues, type UpdateBody } from "./body.js";
+export {
+  elementLocation,
+  parseCreateBody,
+  parseCreateRows,
+  parseUpdateBody,
+  type BodyValues,
+  type UpdateBody,
+} from "./body.js";
 export { decodeValue, decodeJson, type WriteValue } from "./codecs.js";
 export { operatorsFor, type OperatorName } from "./operators.js";
 export { withKeyTiebreak } from "./sort.js";

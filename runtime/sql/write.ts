@@ -64,6 +64,40 @@ export function compileInsert(service: ServiceDescriptor, table: TableDescriptor
   return returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" ${body}`, params);
 }
 
+/** PostgreSQL's ceiling on the bind parameters of one statement. */
+const MAX_PARAMETERS = 65535;
+
+/**
+ * Compiles the INSERTs of a bulk create: one multi-row `INSERT … VALUES` per
+ * chunk that fits PostgreSQL's 65,535 bind parameters, a column a row does
+ * not carry written as `DEFAULT`. Each statement returns the stored rows as
+ * {@link compileInsert} does (`j`, `tag`), in the order of `rows`: a plain
+ * VALUES list is inserted and returned in order. Run them in one
+ * transaction (docs/decisions/1330-bulk-create.md).
+ */
+export function compileInsertMany(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  rows: readonly WriteValues[],
+): SqlStatement[] {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
+  if (columns.length === 0) return rows.map((r) => compileInsert(service, table, r));
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  const out: SqlStatement[] = [];
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const params = new Params();
+    const tuples = rows.slice(start, start + perStatement).map((row) => {
+      const given = new Map(assignments(table, row, params));
+      return `(${columns.map((name) => given.get(columnSqlName(findColumn(table, name))) ?? "DEFAULT").join(", ")})`;
+    });
+    const names = columns.map((name) => columnSqlName(findColumn(table, name))).join(", ");
+    out.push(
+      returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`, params),
+    );
+  }
+  return out;
+}
+
 /**
  * Compiles an UPDATE of the row of `table` whose primary key is `key`,
  * confined by `scope` and, with `ifMatch`, only while its version tag is one

@@ -215,6 +215,19 @@ describe("get, create, update, delete", () => {
     });
   });
 
+  it("create-many sends a file's JSON array in one request and prints the stored rows", async () => {
+    const file = path.join(dir, "rows.json");
+    writeFileSync(file, JSON.stringify([{ title: "Many A", position: 30 }, { title: "Many B", position: 31 }]));
+    const before = svc.requests.length;
+    const made = await tracker(["lists", "create-many", file, "--compact"]);
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout).map((r: { title: string }) => r.title)).toEqual(["Many A", "Many B"]);
+    expect(requestsSince(before)).toHaveLength(1);
+    writeFileSync(file, '{"title": "not an array"}');
+    const refused = await tracker(["lists", "create-many", file]);
+    expect([refused.code, refused.stderr]).toEqual([2, `Error: ${file} does not hold a JSON array of rows\n`]);
+  });
+
   it("converts create values: numbers, arrays, JSON documents", async () => {
     const before = svc.requests.length;
     const r = await tracker([
@@ -341,12 +354,13 @@ describe("the tree", () => {
     const root = await tracker(["--help"]);
     expect(root.stdout).toMatch(/TOPICS[\s\S]*comments[\s\S]*lists[\s\S]*orgs[\s\S]*task_watchers[\s\S]*tasks[\s\S]*users/);
     const commands = async (topic: string): Promise<string[]> =>
-      [...(await tracker([topic, "--help"])).stdout.matchAll(new RegExp(`^  ${topic} (\\w+)`, "gm"))].map((m) => m[1]);
+      [...(await tracker([topic, "--help"])).stdout.matchAll(new RegExp(`^  ${topic} ([\\w-]+)`, "gm"))].map((m) => m[1]);
     expect(await commands("orgs")).toEqual(["get", "list"]);
     expect(await commands("users")).toEqual(["get", "list", "update"]);
-    expect(await commands("tasks")).toEqual(["create", "delete", "get", "list", "update"]);
+    // A create comes with create-many, its bulk form (docs/decisions/1330-bulk-create.md).
+    expect(await commands("tasks")).toEqual(["create", "create-many", "delete", "get", "list", "update"]);
     expect(await commands("task_watchers")).toEqual(["list"]);
-    expect(await commands("comments")).toEqual(["create", "delete", "get", "list"]);
+    expect(await commands("comments")).toEqual(["create", "create-many", "delete", "get", "list"]);
     const missing = await tracker(["orgs", "create", "--name", "x"]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/command orgs:create not found/);

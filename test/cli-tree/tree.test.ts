@@ -97,8 +97,10 @@ describe("commands and flags", () => {
   it("one command per exposed operation, none for the rest", () => {
     expect(Object.keys(tree.commands).sort()).toEqual([
       "pairs:create",
+      "pairs:create-many",
       "pairs:list",
       "things:create",
+      "things:create-many",
       "things:delete",
       "things:get",
       "things:list",

@@ -28,6 +28,21 @@ afterAll(async () => {
 });
 
 describe("typed client over HTTP", () => {
+  it("creates many rows in one request (createMany), in order, or none when one is refused", async () => {
+    const rows = await client.lists.createMany([
+      { title: "Batch A", position: 20 },
+      { title: "Batch B", position: 21 },
+    ]);
+    expect(rows.map((r) => r.title)).toEqual(["Batch A", "Batch B"]);
+    const refused = await client.lists
+      .createMany([{ title: "Batch C", position: 22 }, { position: 23 } as never])
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).problem.errors?.map((e) => e.location)).toEqual(["body[1].title"]);
+    const after = await client.lists.list({ search: "Batch C" });
+    expect(after.items).toEqual([]);
+  });
+
   it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
     const list = await client.lists.create({ title: "Versioned", position: 9 });
     const tag = etagOf(list);

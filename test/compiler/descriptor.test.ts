@@ -162,7 +162,7 @@ describe("buildDescriptor", () => {
       path: "/films",
       ops: { list: true, read: true, create: true, update: true, delete: true },
       defaultSort: [{ column: "title", descending: false }],
-      limits: { defaultPageSize: 10, maxPageSize: 10, maxFilters: 24, maxSortTerms: 4, maxOffset: 100000 },
+      limits: { defaultPageSize: 10, maxPageSize: 10, maxFilters: 24, maxSortTerms: 4, maxOffset: 100000, maxBatch: 1000 },
       security: [{ scheme: "bearerAuth", scopes: [] }],
       disableTransactions: false,
       computed: ["shout"],

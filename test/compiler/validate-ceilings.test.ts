@@ -29,7 +29,7 @@ describe("ceilings (spec: Resource declaration, Limits)", () => {
     expect(check(src)).toEqual([]);
   });
 
-  it.each(["default_page_size", "max_page_size", "max_filters", "max_sort_terms", "max_offset"])(
+  it.each(["default_page_size", "max_page_size", "max_filters", "max_sort_terms", "max_offset", "max_batch"])(
     "refuses a negative %s at its value",
     (key) => {
       const src = schema(`${key} = -1`);
@@ -72,8 +72,11 @@ describe("ceilings (spec: Resource declaration, Limits)", () => {
       maxFilters: 24,
       maxSortTerms: 4,
       maxOffset: 100000,
+      maxBatch: 1000,
     });
     const zero = parseOk(schema("max_offset = 0\n default_page_size = 7")).tables[0].resource!;
     expect(resolveLimits(zero)).toMatchObject({ defaultPageSize: 7, maxOffset: 100000 });
+    const batch = parseOk(schema("max_batch = 50")).tables[0].resource!;
+    expect(resolveLimits(batch).maxBatch).toBe(50);
   });
 });

@@ -166,9 +166,19 @@ describe("operations (spec: Generated operations)", () => {
     const create = spec.doc.paths["/tasks"].post!;
     const created = create.responses["201"];
     expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["Location", "ETag"]);
+    // One row, or an array of rows created together (docs/decisions/1330-bulk-create.md).
     expect(create.requestBody).toEqual({
       required: true,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/TasksCreate" } } },
+      content: {
+        "application/json": {
+          schema: {
+            oneOf: [
+              { $ref: "#/components/schemas/TasksCreate" },
+              { type: "array", items: { $ref: "#/components/schemas/TasksCreate" }, minItems: 1, maxItems: 1000 },
+            ],
+          },
+        },
+      },
     });
     const del = spec.doc.paths["/tasks/{id}"].delete!;
     expect(del.responses["204"]).toEqual({ description: "Deleted." });

@@ -117,7 +117,7 @@ export const film: TableDescriptor = {
     path: "/films",
     ops: { list: true, read: true, create: true, update: true, delete: true },
     defaultSort: [{ column: "title", descending: false }],
-    limits: { defaultPageSize: 20, maxPageSize: 100, maxFilters: 6, maxSortTerms: 3, maxOffset: 1000 },
+    limits: { defaultPageSize: 20, maxPageSize: 100, maxFilters: 6, maxSortTerms: 3, maxOffset: 1000, maxBatch: 50 },
     security: [],
     disableTransactions: false,
     computed: ["summary"],

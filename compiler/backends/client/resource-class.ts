@@ -179,6 +179,17 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         json(n.row, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body"]),
       ]),
     });
+    // docs/decisions/1330-bulk-create.md: one transaction, every row or none.
+    out.push({
+      doc: `POST ${resource.path} with an array: creates every row (at most ${resource.limits.maxBatch}) in one transaction, or none, and returns them as stored, in order.\n@throws ProblemError 400 (a row refused; the location names it, as \`body[3].title\`), 409, 422`,
+      code: method(
+        "createMany",
+        [],
+        [`rows: readonly ${n.create}[]`, "options?: CallOptions"],
+        typeRef("Promise", [`${n.row}[]`]),
+        [json(`${n.row}[]`, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body: rows"])],
+      ),
+    });
   }
   if (resource.ops.update && key) {
     out.push({

@@ -102,12 +102,13 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   }
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
+    const batch: JsonSchema = { type: "array", items: ref(names.create), minItems: 1, maxItems: res.limits.maxBatch };
     collection.post = operation(table, "create", `Create a row in ${table.name}`, {
-      description: "Answers the stored row, without expansions.",
-      requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.create) } } },
+      description: `Answers the stored row, without expansions. A JSON array of at most ${res.limits.maxBatch} rows creates them all in one transaction, or none, and answers the stored rows in request order; a problem names its element (\`body[3].title\`).`,
+      requestBody: { required: true, content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.create), batch] } } } },
       responses: {
         "201": {
-          description: "The stored row.",
+          description: "The stored row, or the stored rows of an array in its order (no Location or ETag then).",
           ...(single
             ? {
                 headers: {
@@ -121,7 +122,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
                 },
               }
             : { headers: { ETag: cond.etag } }),
-          content: rowContent,
+          content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } } },
         },
         ...problemRefs([
           P.badRequest,

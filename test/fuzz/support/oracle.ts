@@ -60,7 +60,8 @@ const SQL_MARKERS: readonly RegExp[] = [
 
 const PROBLEM_KEYS = new Set(["type", "title", "status", "detail", "errors"]);
 const ITEM_KEYS = new Set(["location", "detail", "value", "allowed"]);
-const LOCATION = /^(?:query\..*|header\.content-type|body(?:\..*)?|path\.id)$/s;
+// `body[3].title`: an element of a bulk create (docs/decisions/1330-bulk-create.md); `header.if-match`: decision 1329.
+const LOCATION = /^(?:query\..*|header\.(?:content-type|if-match)|body(?:\[\d+\])?(?:\..*)?|path\.id)$/s;
 
 /** Every string of a JSON value, object keys included, joined by newlines. */
 function strings(v: unknown, out: string[] = []): string[] {
@@ -135,7 +136,7 @@ function checkProblem(ans: RawAnswer, out: string[]): void {
     for (const k of Object.keys(it)) if (!ITEM_KEYS.has(k)) out.push(`error item has unexpected member ${k}`);
     if (typeof it.location !== "string" || !LOCATION.test(it.location))
       out.push(
-        `error item location ${JSON.stringify(it.location)} is not query.*, header.content-type, body[.*] or path.id`,
+        `error item location ${JSON.stringify(it.location)} is not query.*, header.content-type, header.if-match, body[.*], body[n][.*] or path.id`,
       );
     if (typeof it.detail !== "string" || it.detail === "") out.push("error item has no detail");
     if (it.value !== undefined && typeof it.value !== "string") out.push("error item value is not a string");

@@ -315,6 +315,21 @@ export class ListsResource {
   }
 
   /**
+   * POST /lists with an array: creates every row (at most 1000) in one transaction, or none, and returns them as stored, in order.
+   * @throws ProblemError 400 (a row refused; the location names it, as `body[3].title`), 409, 422
+   */
+  createMany(
+    rows: readonly ListsCreate[],
+    options?: CallOptions,
+  ): Promise<ListsRow[]> {
+    return requestJson<ListsRow[]>(
+      this.client,
+      { method: "POST", path: LISTS_PATH, body: rows },
+      options,
+    );
+  }
+
+  /**
    * PATCH /lists/{id}: changes the fields given and returns the written row; with `options.ifMatch` (an `etagOf` tag) only if the row is still at that version.
    * @throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422
    */
@@ -439,6 +454,21 @@ export class TasksResource {
     return requestJson<TasksRow>(
       this.client,
       { method: "POST", path: TASKS_PATH, body },
+      options,
+    );
+  }
+
+  /**
+   * POST /tasks with an array: creates every row (at most 1000) in one transaction, or none, and returns them as stored, in order.
+   * @throws ProblemError 400 (a row refused; the location names it, as `body[3].title`), 409, 422
+   */
+  createMany(
+    rows: readonly TasksCreate[],
+    options?: CallOptions,
+  ): Promise<TasksRow[]> {
+    return requestJson<TasksRow[]>(
+      this.client,
+      { method: "POST", path: TASKS_PATH, body: rows },
       options,
     );
   }
@@ -630,6 +660,21 @@ export class CommentsResource {
     return requestJson<CommentsRow>(
       this.client,
       { method: "POST", path: COMMENTS_PATH, body },
+      options,
+    );
+  }
+
+  /**
+   * POST /comments with an array: creates every row (at most 1000) in one transaction, or none, and returns them as stored, in order.
+   * @throws ProblemError 400 (a row refused; the location names it, as `body[3].title`), 409, 422
+   */
+  createMany(
+    rows: readonly CommentsCreate[],
+    options?: CallOptions,
+  ): Promise<CommentsRow[]> {
+    return requestJson<CommentsRow[]>(
+      this.client,
+      { method: "POST", path: COMMENTS_PATH, body: rows },
       options,
     );
   }

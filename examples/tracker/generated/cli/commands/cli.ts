@@ -24,11 +24,13 @@ import {
   run,
   type Interfaces,
 } from "@oclif/core";
+import { readFile } from "node:fs/promises";
 import {
   argv as processArgv,
   cwd,
   env as processEnv,
   stderr,
+  stdin,
   stdout,
 } from "node:process";
 import {
@@ -785,6 +787,70 @@ function createCommand(
   };
 }
 
+/** The JSON array of rows a `create-many` reads from a file, or from stdin for `-`. */
+async function readRows(file: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = file === "-" ? await readStdin() : await readFile(file, "utf8");
+  } catch (e) {
+    throw new UsageError(
+      "cannot read " +
+        file +
+        ": " +
+        (e instanceof Error ? e.message : String(e)),
+    );
+  }
+  let rows: unknown;
+  try {
+    rows = JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(file + " is not JSON");
+  }
+  if (!Array.isArray(rows))
+    throw new UsageError(file + " does not hold a JSON array of rows");
+  return rows;
+}
+
+async function readStdin(): Promise<string> {
+  let text = "";
+  for await (const chunk of stdin) text += String(chunk);
+  return text;
+}
+
+/**
+ * `<resource> create-many FILE`: the rows of a JSON array created in one
+ * request, all or none (docs/decisions/1330-bulk-create.md).
+ */
+function createManyCommand(ctx: Context, r: ResourceSpec): Command.Class {
+  return class extends ResourceCommand {
+    static override summary =
+      "Create the rows of a JSON array in " +
+      r.name +
+      " (POST " +
+      r.path +
+      " with an array): all of them, or none.";
+    static override args = {
+      file: Args.string({
+        required: true,
+        description: "A file holding a JSON array of rows; - reads stdin.",
+      }),
+    };
+    static override flags = commonFlags(ctx);
+    protected readonly ctx = ctx;
+
+    protected async execute(
+      f: Record<string, unknown>,
+      a: Record<string, unknown>,
+    ): Promise<void> {
+      const rows = await readRows(a["file"] as string);
+      this.print(
+        f,
+        await this.client(f).do({ method: "POST", path: r.path, body: rows }),
+      );
+    }
+  };
+}
+
 function updateCommand(
   ctx: Context,
   r: ResourceSpec,
@@ -936,8 +1002,10 @@ export function createCommandTree(
     topics.push({ name: r.name, description: r.description ?? r.path });
     if (r.list) commands[r.name + ":list"] = listCommand(ctx, r, r.list);
     if (r.get && r.key) commands[r.name + ":get"] = getCommand(ctx, r, r.get);
-    if (r.create)
+    if (r.create) {
       commands[r.name + ":create"] = createCommand(ctx, r, r.create);
+      commands[r.name + ":create-many"] = createManyCommand(ctx, r);
+    }
     if (r.update && r.key)
       commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
     if (r.delete && r.key) commands[r.name + ":delete"] = deleteCommand(ctx, r);
