@@ -67,6 +67,7 @@ export const PROBLEM_KINDS = {
   "not-null-violation": 422,
   "reference-violation": 422,
   internal: 500,
+  "outcome-unknown": 500,
   "hook-misconfigured": 500,
   "database-unavailable": 503,
   "database-busy": 503,

@@ -43,3 +43,19 @@ export function isUnavailable(e: unknown): boolean {
     typeof err?.message === "string" && (UNREACHABLE_TEXT.test(err.message) || POOL_EXHAUSTED_TEXT.test(err.message))
   );
 }
+
+/**
+ * A transaction whose COMMIT lost its connection: the database may have
+ * committed it or not, and nothing here can tell. It is not a failure
+ * before the write began, so it must not be answered "try again": a client
+ * that retries blindly may store the write twice. The HTTP layer answers it
+ * as `/problems/outcome-unknown` (docs/decisions/1331-commit-outcome-unknown.md).
+ */
+export class CommitOutcomeUnknownError extends Error {
+  constructor(cause: unknown) {
+    super("the connection was lost while the transaction was committing; it may or may not have committed", {
+      cause,
+    });
+    this.name = "CommitOutcomeUnknownError";
+  }
+}

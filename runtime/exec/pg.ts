@@ -9,6 +9,7 @@
 import pg from "pg";
 import type { Executor, ExecutorLimits, QueryResult, SqlStatement } from "./executor.js";
 import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
+import { CommitOutcomeUnknownError, isUnavailable } from "./faults.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
 export interface PgExecutorOptions {
@@ -207,13 +208,24 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       try {
         await client.query("BEGIN");
         const out = await fn(onClient(client, names));
-        await client.query("COMMIT");
+        try {
+          await client.query("COMMIT");
+        } catch (e) {
+          // Sent, but no answer came back: the outcome is unknown (a refused COMMIT, 40001 say, is a known failure).
+          if (isUnavailable(e)) {
+            broken = true;
+            throw new CommitOutcomeUnknownError(e);
+          }
+          throw e;
+        }
         return out;
       } catch (e) {
-        try {
-          await client.query("ROLLBACK");
-        } catch {
-          broken = true;
+        if (!broken) {
+          try {
+            await client.query("ROLLBACK");
+          } catch {
+            broken = true;
+          }
         }
         throw e;
       } finally {

@@ -6,7 +6,7 @@
  * table shows them.
  */
 import type { TableDescriptor } from "../descriptor.js";
-import { POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
+import { CommitOutcomeUnknownError, POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
 
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
@@ -66,6 +66,11 @@ function locked(table: TableDescriptor | undefined): ProblemError {
  */
 export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
   if (e instanceof ProblemError) return e;
+  if (e instanceof CommitOutcomeUnknownError)
+    return problem(
+      "outcome-unknown",
+      "The connection to the database was lost while the write was committing: it may or may not be stored. Read it before writing again; do not repeat the request blindly.",
+    );
   if (isUnavailable(e)) return unavailable(e);
   const err = e as DriverError;
   const code = typeof err?.code === "string" ? err.code : "";

@@ -99,6 +99,12 @@ export const PROBLEM_STATUSES = {
     description:
       "A hook the service cannot apply (type /problems/hook-misconfigured): a BeforeQuery predicate that does not fit the table or an expansion, or an AfterCommit hook on a resource without transactions. The server's fault; the detail names the table.",
   },
+  writeFault: {
+    status: "500",
+    name: "WriteServerError",
+    description:
+      "The server's fault on a write: a hook it cannot apply (type /problems/hook-misconfigured), or a commit whose connection was lost (type /problems/outcome-unknown), after which the write may or may not be stored: read before writing again, never repeat the request blindly.",
+  },
   unavailable: {
     status: "503",
     name: "ServiceUnavailable",

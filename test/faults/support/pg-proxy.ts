@@ -16,9 +16,12 @@ import net from "node:net";
  * - `after-ready`: in the same packet as the first ReadyForQuery of a new connection;
  * - `mid-query`: after the first message of the server's answer to a statement;
  * - `in-transaction`: after the first message of the server's answer to a
- *   statement sent inside an open transaction (ReadyForQuery status `T`).
+ *   statement sent inside an open transaction (ReadyForQuery status `T`);
+ * - `commit`: the client's `COMMIT` reaches the server, which commits, and the
+ *   link fails before any of the answer gets back (no ErrorResponse: the
+ *   client sees the connection end; `code` is not used).
  */
-export type InjectionPoint = "startup" | "after-ready" | "mid-query" | "in-transaction";
+export type InjectionPoint = "startup" | "after-ready" | "mid-query" | "in-transaction" | "commit";
 
 /** A running protocol proxy. */
 export interface PgFaultProxy {
@@ -95,7 +98,13 @@ export async function startPgFaultProxy(host: string, port: number): Promise<PgF
     };
     client.on("error", cut).on("close", cut);
     upstream.on("error", cut).on("close", cut);
-    client.on("data", (d) => upstream.write(d));
+    // Only a COMMIT is looked for in the client's bytes: a simple Query message ('Q') whose text is COMMIT.
+    let commitLost = false;
+    client.on("data", (d: Buffer) => {
+      if (d[0] === 0x51 && d.subarray(5).toString("utf8").replace(/\0$/, "").trim().toUpperCase() === "COMMIT")
+        commitLost = take("commit") !== undefined;
+      upstream.write(d);
+    });
 
     // Per-connection protocol state.
     const connectionFault = take("startup") ?? undefined;
@@ -114,6 +123,12 @@ export async function startPgFaultProxy(host: string, port: number): Promise<PgF
 
     upstream.on("data", (d: Buffer) => {
       if (dead) return;
+      if (commitLost) {
+        dead = true;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
       pending = Buffer.concat([pending, d]);
       const out: Buffer[] = [];
       while (pending.length >= 5) {
