@@ -179,6 +179,12 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
   if (table.schema !== undefined) t.schema = table.schema;
   const softDelete = table.columns.find((c) => c.softDelete);
   if (softDelete) t.softDeleteColumn = softDelete.name;
+  const uniqueKeys = [
+    ...table.columns.filter((c) => c.unique).map((c) => [c.name]),
+    ...table.uniques.map((u) => [...u]),
+    ...table.indexes.filter((ix) => ix.unique && (ix.using ?? "btree") === "btree").map((ix) => [...ix.columns]),
+  ];
+  if (uniqueKeys.length > 0) t.uniqueKeys = uniqueKeys;
   if (table.resource) t.resource = resourceDescriptor(table, table.resource);
   if (table.doc !== undefined) t.doc = table.doc;
   return t;

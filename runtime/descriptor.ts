@@ -142,6 +142,12 @@ export interface TableDescriptor {
   scoped: boolean;
   /** Name of the soft-delete column, if any. */
   softDeleteColumn?: string;
+  /**
+   * The column sets other than the primary key that identify a row: each
+   * `@unique` column, each `@@unique`, each unique btree `@@index`. An
+   * upsert's `on_conflict` names one of them or the key (docs/decisions/1332-upsert.md).
+   */
+  uniqueKeys?: string[][];
   resource?: ResourceDescriptor;
   doc?: string;
 }

@@ -10,20 +10,21 @@ import type { ResourceContext } from "./context.js";
 export type WriteOperation = "create" | "update" | "delete";
 
 /**
- * Refuses every query parameter of a write: create, update and delete take
- * none (spec: Generated operations; they return the row without
- * expansions), so any parameter names something the schema did not allow
- * (spec, guarantee 3). `allowed` is empty: there is no alternative.
+ * Refuses every query parameter of a write but those in `takes` (a create
+ * takes `on_conflict`, decision 1332): they return the row without
+ * expansions (spec: Generated operations), so any other parameter names
+ * something the schema did not allow (spec, guarantee 3); `allowed` lists
+ * `takes`.
  * @throws ProblemError 400 `invalid-query` listing each parameter
  */
-export function refuseQueryParameters(c: Context, op: WriteOperation): void {
+export function refuseQueryParameters(c: Context, op: WriteOperation, takes: readonly string[] = []): void {
   const url = new URL(c.req.url);
-  const names = [...new Set([...url.searchParams.keys()])];
+  const names = [...new Set([...url.searchParams.keys()])].filter((n) => !takes.includes(n));
   if (names.length === 0) return;
   const errors = names.map((name) => ({
     location: `query.${name}`,
-    detail: `unknown parameter ${name}: a ${op} takes no query parameters`,
-    allowed: [],
+    detail: `unknown parameter ${name}: a ${op} takes ${takes.length === 0 ? "no query parameters" : takes.join(", ")}`,
+    allowed: [...takes],
   }));
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   throw problem("invalid-query", errors[0].detail + more, errors);

@@ -10,10 +10,19 @@ import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent, RowValues } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
-import { ProblemError, type ProblemItem, problem } from "../problem.js";
+import { badRequest, ProblemError, type ProblemItem, problem } from "../problem.js";
 import { DEFAULT_LIMITS } from "../descriptor.js";
 import { elementLocation, parseCreateBody, parseCreateRows, parseKey, parseUpdateBody } from "../query/index.js";
-import { compileDelete, compileInsert, compileInsertMany, compileRowExists, compileUpdate } from "../sql/index.js";
+import {
+  compileDelete,
+  compileInsert,
+  compileInsertMany,
+  compileRowExists,
+  compileUpdate,
+  type ConflictAction,
+} from "../sql/index.js";
+import { vocabulary } from "../query/vocabulary.js";
+import { readPrefer } from "./prefer.js";
 import { toProblem } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
@@ -116,8 +125,10 @@ async function absentOrChanged(
  */
 export async function handleCreate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
-  refuseQueryParameters(c, "create");
+  refuseQueryParameters(c, "create", ["on_conflict"]);
+  const upsert = upsertOf(rc, c);
   const body = await readJsonBody(c);
+  if (upsert) return upsertRows(rc, c, body, upsert);
   if (Array.isArray(body)) return createRows(rc, c, body);
   const values = await buildRow(rc, c, parseCreateBody(rc.table, body));
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
@@ -170,6 +181,155 @@ async function createRows(rc: ResourceContext, c: Context, body: readonly unknow
     await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
   }
   return jsonText(c, `[${texts.join(",")}]`, 201);
+}
+
+/** The two resolutions of an upsert, as `Prefer: resolution=…` spells them (PostgREST's spelling). */
+const RESOLUTIONS = { "merge-duplicates": "merge", "ignore-duplicates": "ignore" } as const;
+
+/** An upsert request: what to do with a conflicting row, on which key, as `Prefer` named it. */
+interface Upsert {
+  mode: "merge" | "ignore";
+  target: readonly string[];
+  preference: keyof typeof RESOLUTIONS;
+}
+
+/**
+ * The upsert a create asks for with `Prefer: resolution=merge-duplicates`
+ * or `ignore-duplicates` and `?on_conflict=` (the primary key when absent),
+ * or undefined for a plain create (docs/decisions/1332-upsert.md). The
+ * columns must be the primary key or a unique key whose columns the
+ * resource shows, in any order.
+ * @throws ProblemError 400 naming `query.on_conflict` (allowed: the keys) or
+ *   `header.prefer` (an `on_conflict` without a resolution)
+ */
+function upsertOf(rc: ResourceContext, c: Context): Upsert | undefined {
+  const asked = readPrefer(c.req.header("prefer")).get("resolution");
+  const preference =
+    asked !== undefined && Object.hasOwn(RESOLUTIONS, asked) ? (asked as Upsert["preference"]) : undefined;
+  const onConflict = new URL(c.req.url).searchParams.get("on_conflict");
+  if (preference === undefined) {
+    if (onConflict === null) return undefined;
+    throw badRequest("invalid-query", [
+      {
+        location: "header.prefer",
+        detail: "on_conflict needs Prefer: resolution=merge-duplicates or resolution=ignore-duplicates",
+        allowed: Object.keys(RESOLUTIONS).map((r) => `resolution=${r}`),
+      },
+    ]);
+  }
+  const visible = vocabulary(rc.table).visible;
+  const keys = [rc.table.primaryKey, ...(rc.table.uniqueKeys ?? [])].filter(
+    (k) => k.length > 0 && k.every((col) => visible.has(col)),
+  );
+  const asText = (k: readonly string[]): string => [...k].sort().join(",");
+  const named = onConflict === null ? rc.table.primaryKey : onConflict.split(",").map((s) => s.trim());
+  const target = keys.find((k) => asText(k) === asText(named));
+  if (!target)
+    throw badRequest("invalid-query", [
+      {
+        location: "query.on_conflict",
+        detail: `on_conflict must name the primary key or a unique key: ${onConflict ?? "(the primary key)"} is neither`,
+        allowed: keys.map((k) => k.join(",")),
+      },
+    ]);
+  return { mode: RESOLUTIONS[preference], target, preference };
+}
+
+/**
+ * POST /<resource> as an upsert (docs/decisions/1332-upsert.md): one object
+ * or an array, each built as a create's body, inserted in one transaction;
+ * a row conflicting on the key is kept (`ignore`) or has the columns an
+ * update may write overwritten (`merge`, only where BeforeQuery admits the
+ * stored row: otherwise the whole request is a 409 and nothing is written).
+ * An array answers 200 with the rows stored or merged, in request order
+ * (ignored ones left out); one object answers 201 (inserted), 200 (merged)
+ * or 204 (ignored). `Preference-Applied` echoes the resolution.
+ */
+async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert: Upsert): Promise<Response> {
+  const many = Array.isArray(body);
+  const maxBatch = rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch;
+  const decoded = many ? parseCreateRows(rc.table, body, maxBatch) : [parseCreateBody(rc.table, body)];
+  const rows: RowValues[] = [];
+  const invalid: ProblemItem[] = [];
+  for (const [i, values] of decoded.entries()) {
+    try {
+      rows.push(await buildRow(rc, c, values));
+    } catch (e) {
+      if (!(e instanceof ProblemError)) throw e;
+      invalid.push(...e.errors.map((item) => (many ? { ...item, location: elementLocation(item.location, i) } : item)));
+    }
+  }
+  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  refuseRepeatedKeys(rows, upsert.target, many);
+  const conflict: ConflictAction =
+    upsert.mode === "ignore"
+      ? { mode: "ignore", target: upsert.target }
+      : {
+          mode: "merge",
+          target: upsert.target,
+          // A column some rows leave out would be overwritten with its default for them: only shared ones are merged.
+          update: vocabulary(rc.table).updateWritable.filter(
+            (col) => !upsert.target.includes(col) && rows.every((r) => r[col] !== undefined),
+          ),
+          ...(await mergeScope(rc, c)),
+        };
+  const stmts = compileInsertMany(rc.service, rc.table, rows, conflict);
+  let stored: QueryResult["rows"];
+  try {
+    stored = await rc.db.transaction(async (tx: Executor) => {
+      const out: QueryResult["rows"] = [];
+      for (const s of stmts) out.push(...(await tx.query(s)).rows);
+      if (upsert.mode === "merge" && out.length < rows.length)
+        throw problem("conflict", "A row with this key exists that this request may not change; nothing was written.", [
+          { location: many ? "body" : `body.${upsert.target[0]}`, detail: "this key belongs to a row out of reach" },
+        ]);
+      return out;
+    });
+  } catch (e) {
+    throw locateInBatch(toProblem(e, rc.table), e, rows);
+  }
+  for (const r of stored) {
+    const row = JSON.parse(String(r.j)) as Record<string, unknown>;
+    const operation = r.inserted === "true" ? "create" : "update";
+    await afterCommit(rc, c, { table: rc.table.name, operation, row, key: keyOf(rc, row) });
+  }
+  const applied = { "preference-applied": `resolution=${upsert.preference}` };
+  if (many) return jsonText(c, `[${stored.map((r) => String(r.j)).join(",")}]`, 200, applied);
+  const one = stored[0];
+  if (one === undefined) return c.body(null, 204, applied);
+  return jsonText(c, String(one.j), one.inserted === "true" ? 201 : 200, {
+    ...applied,
+    etag: rowEntityTag(String(one.tag)),
+  });
+}
+
+/** The BeforeQuery predicate a merge's update must satisfy, as a create's scope for an update. */
+async function mergeScope(rc: ResourceContext, c: Context): Promise<{ scope?: Predicate }> {
+  const scope = await scopeOf(rc, rc.table.name, "update", c);
+  return scope === undefined ? {} : { scope };
+}
+
+/**
+ * Two rows of one upsert with the same key: PostgreSQL refuses a statement
+ * that would touch one row twice, so the request is refused first, naming
+ * the second row.
+ * @throws ProblemError 400 `invalid-body`
+ */
+function refuseRepeatedKeys(rows: readonly RowValues[], target: readonly string[], many: boolean): void {
+  const seen = new Map<string, number>();
+  rows.forEach((row, i) => {
+    if (target.some((col) => row[col] === undefined || row[col] === null)) return;
+    const key = JSON.stringify(target.map((col) => String(row[col])));
+    const first = seen.get(key);
+    if (first !== undefined)
+      throw badRequest("invalid-body", [
+        {
+          location: many ? `body[${i}].${target[0]}` : `body.${target[0]}`,
+          detail: `the same ${target.join(", ")} as row ${first}: one request may write a row once`,
+        },
+      ]);
+    seen.set(key, i);
+  });
 }
 
 /** ` (and N more problems)`, or nothing for one. */

@@ -16,7 +16,14 @@ export {
   type RowLayout,
   type RowStatement,
 } from "./members.js";
-export { compileInsert, compileInsertMany, compileUpdate, compileDelete, type WriteValues } from "./write.js";
+export {
+  compileInsert,
+  compileInsertMany,
+  compileUpdate,
+  compileDelete,
+  type ConflictAction,
+  type WriteValues,
+} from "./write.js";
 export type { CompileOptions, ListOptions } from "./options.js";
 export { compileSeek, sortKeyTexts } from "./seek.js";
 export { Params, encodeArray, encodeJson, encodeScalar, type ArrayElement } from "./bind.js";

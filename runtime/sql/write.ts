@@ -12,6 +12,7 @@ import { Params } from "./bind.js";
 import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { columnSqlName, tableSql } from "./ident.js";
 import { addressRow } from "./key.js";
+import { compileWhere } from "./where.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
 import { rowJsonSelect, rowTag, tagCondition } from "./row.js";
 
@@ -72,17 +73,23 @@ const MAX_PARAMETERS = 65535;
  * chunk that fits PostgreSQL's 65,535 bind parameters, a column a row does
  * not carry written as `DEFAULT`. Each statement returns the stored rows as
  * {@link compileInsert} does (`j`, `tag`), in the order of `rows`: a plain
- * VALUES list is inserted and returned in order. Run them in one
- * transaction (docs/decisions/1330-bulk-create.md).
+ * VALUES list is inserted and returned in order. With `conflict` (an
+ * upsert) each also says whether its row was inserted (`inserted`, `true`
+ * or `false`: PostgreSQL's `xmax` is 0 on a row this statement created),
+ * and a row left as it was by `ignore` (or out of a merge's scope) is not
+ * returned. Run them in one transaction (docs/decisions/1330-bulk-create.md,
+ * 1332-upsert.md).
  */
 export function compileInsertMany(
   service: ServiceDescriptor,
   table: TableDescriptor,
   rows: readonly WriteValues[],
+  conflict?: ConflictAction,
 ): SqlStatement[] {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
-  if (columns.length === 0) return rows.map((r) => compileInsert(service, table, r));
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  if (columns.length === 0 && conflict === undefined) return rows.map((r) => compileInsert(service, table, r));
+  // A merge's scope adds a few parameters of its own to each statement.
+  const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - 1000) / columns.length));
   const out: SqlStatement[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const params = new Params();
@@ -91,11 +98,46 @@ export function compileInsertMany(
       return `(${columns.map((name) => given.get(columnSqlName(findColumn(table, name))) ?? "DEFAULT").join(", ")})`;
     });
     const names = columns.map((name) => columnSqlName(findColumn(table, name))).join(", ");
-    out.push(
-      returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`, params),
-    );
+    const insert =
+      columns.length === 0
+        ? `INSERT INTO ${tableSql(table)} AS "t0" DEFAULT VALUES`
+        : `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`;
+    if (conflict === undefined) out.push(returningRow(table, insert, params));
+    else
+      out.push(
+        params.statement(
+          `${insert} ${onConflict(table, conflict, params)} RETURNING ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag", ("t0".xmax = 0)::text AS "inserted"`,
+        ),
+      );
   }
   return out;
+}
+
+/**
+ * What an upsert does with a row that conflicts on `target` (the primary
+ * key or a unique key, column names): `ignore` keeps the stored row
+ * (`DO NOTHING`); `merge` overwrites the stored row's `update` columns with
+ * the request's values (`DO UPDATE … SET c = EXCLUDED.c`), only where
+ * `scope` admits the stored row (docs/decisions/1332-upsert.md).
+ */
+export type ConflictAction =
+  | { mode: "ignore"; target: readonly string[] }
+  | { mode: "merge"; target: readonly string[]; update: readonly string[]; scope?: Predicate };
+
+/**
+ * `ON CONFLICT (…) DO NOTHING | DO UPDATE SET …`. A merge with nothing to
+ * overwrite sets the first target column to itself, so the stored row is
+ * still locked and returned (a `DO NOTHING` returns nothing).
+ */
+function onConflict(table: TableDescriptor, conflict: ConflictAction, params: Params): string {
+  const target = conflict.target.map((name) => columnSqlName(findColumn(table, name))).join(", ");
+  if (conflict.mode === "ignore") return `ON CONFLICT (${target}) DO NOTHING`;
+  const set = (conflict.update.length > 0 ? conflict.update : [conflict.target[0]!])
+    .map((name) => columnSqlName(findColumn(table, name)))
+    .map((c) => `${c} = EXCLUDED.${c}`)
+    .join(", ");
+  const where = conflict.scope === undefined ? "" : ` WHERE ${compileWhere(table, conflict.scope, "t0", params)}`;
+  return `ON CONFLICT (${target}) DO UPDATE SET ${set}${where}`;
 }
 
 /**

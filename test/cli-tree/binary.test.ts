@@ -223,6 +223,12 @@ describe("get, create, update, delete", () => {
     expect(made.code).toBe(0);
     expect(JSON.parse(made.stdout).map((r: { title: string }) => r.title)).toEqual(["Many A", "Many B"]);
     expect(requestsSince(before)).toHaveLength(1);
+    const id = JSON.parse(made.stdout)[0].id as number;
+    writeFileSync(file, JSON.stringify([{ id, title: "Many A, merged", position: 30 }]));
+    const upsert = await tracker(["lists", "create-many", file, "--resolution", "merge", "--on-conflict", "id", "--compact"]);
+    expect(JSON.parse(upsert.stdout)).toMatchObject([{ id, title: "Many A, merged" }]);
+    const unpaired = await tracker(["lists", "create-many", file, "--on-conflict", "id"]);
+    expect([unpaired.code, unpaired.stderr]).toEqual([2, "Error: --on-conflict needs --resolution merge or --resolution ignore\n"]);
     writeFileSync(file, '{"title": "not an array"}');
     const refused = await tracker(["lists", "create-many", file]);
     expect([refused.code, refused.stderr]).toEqual([2, `Error: ${file} does not hold a JSON array of rows\n`]);

@@ -43,6 +43,20 @@ describe("typed client over HTTP", () => {
     expect(after.items).toEqual([]);
   });
 
+  it("upserts: merge overwrites a row conflicting on the key, ignore keeps it", async () => {
+    const [made] = await client.lists.createMany([{ title: "Upsert me", position: 40 }]);
+    const merged = await client.lists.upsert([{ id: made!.id, title: "Merged", position: 41 } as never], {
+      resolution: "merge",
+      onConflict: ["id"],
+    });
+    expect(merged.map((r) => [r.id, r.title])).toEqual([[made!.id, "Merged"]]);
+    const kept = await client.lists.upsert([{ id: made!.id, title: "Ignored", position: 42 } as never], {
+      resolution: "ignore",
+    });
+    expect(kept).toEqual([]);
+    expect((await client.lists.get(made!.id)).title).toBe("Merged");
+  });
+
   it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
     const list = await client.lists.create({ title: "Versioned", position: 9 });
     const tag = etagOf(list);

@@ -190,6 +190,29 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         [json(`${n.row}[]`, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body: rows"])],
       ),
     });
+    // docs/decisions/1332-upsert.md: only where a key the resource shows can name the conflict.
+    const visible = vocabulary(table).visible;
+    const keys = [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
+      (k) => k.length > 0 && k.every((col) => visible.has(col)),
+    );
+    if (keys.length > 0)
+      out.push({
+        doc: `POST ${resource.path} as an upsert: stores each row or, on a row conflicting on \`how.onConflict\` (${keys.map((k) => k.join(", ")).join("; or ")}; default the primary key), overwrites the columns an update may write (\`resolution: "merge"\`) or keeps it (\`"ignore"\`). Returns the rows stored or merged, in order.\n@throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422`,
+        code: method(
+          "upsert",
+          [],
+          [`rows: readonly ${n.create}[]`, typeRef("how: Upsert", [n.column]), "options?: CallOptions"],
+          typeRef("Promise", [`${n.row}[]`]),
+          [
+            json(`${n.row}[]`, [
+              stringProperty("method", '"POST"'),
+              `path: ${PATH}`,
+              "body: rows",
+              "...upsertRequest(how)",
+            ]),
+          ],
+        ),
+      });
   }
   if (resource.ops.update && key) {
     out.push({

@@ -65,12 +65,18 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     const pattern = new RegExp(`\\b${name}\\b`);
     return perTable.some((t) => pattern.test(t.text));
   };
-  const coreValues = ["HttpClient", "fetchPage", "itemPath", "requestJson", "walkPages"].filter(
+  const coreValues = ["HttpClient", "fetchPage", "itemPath", "requestJson", "upsertRequest", "walkPages"].filter(
     (v) => v === "HttpClient" || used(v),
   );
-  const coreTypes = ["CallOptions", "ClientOptions", "ColumnCodecs", "Expanded", "ListPage", "Selected"].filter(
-    (t) => t === "ClientOptions" || used(t),
-  );
+  const coreTypes = [
+    "CallOptions",
+    "ClientOptions",
+    "ColumnCodecs",
+    "Expanded",
+    "ListPage",
+    "Selected",
+    "Upsert",
+  ].filter((t) => t === "ClientOptions" || used(t));
   const usedTypes = served.flatMap(namedTypes);
   const head = [
     `import { ${coreValues.join(", ")}, type ${coreTypes.join(", type ")} } from "./http.js";`,

@@ -12,7 +12,7 @@ import { pascalCase } from "../hono/names.js";
 import { idParameter, listParameters, sharedExpand } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
-import type { JsonSchema, Operation, PathItem } from "./types.js";
+import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem } from "./types.js";
 import { keySchema } from "./values.js";
 
 const JSON_TYPE = "application/json";
@@ -59,6 +59,17 @@ function conditional(shared: SharedComponents) {
       description: "ETags of copies the client holds; when one is current the answer is 304 without a body.",
       schema: { type: "string" },
     }),
+    prefer: shared.parameter("Prefer", {
+      name: "Prefer",
+      in: "header",
+      description:
+        "`resolution=merge-duplicates` or `resolution=ignore-duplicates`: an upsert on the key `on_conflict` names (docs/decisions/1332-upsert.md).",
+      schema: { type: "string", enum: ["resolution=merge-duplicates", "resolution=ignore-duplicates"] },
+    }),
+    applied: shared.header("PreferenceApplied", {
+      description: "The resolution the upsert applied.",
+      schema: { type: "string" },
+    }),
     ifMatch: shared.parameter("IfMatch", {
       name: "If-Match",
       in: "header",
@@ -103,7 +114,23 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
     const batch: JsonSchema = { type: "array", items: ref(names.create), minItems: 1, maxItems: res.limits.maxBatch };
+    const keys = [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
+      (k) => k.length > 0 && k.every((col) => vocabulary(table).visible.has(col)),
+    );
+    const upsert: (Parameter | ParameterRef)[] =
+      keys.length === 0
+        ? []
+        : [
+            {
+              name: "on_conflict",
+              in: "query",
+              description: `Upsert: the key a row may conflict on, one of ${keys.map((k) => `\`${k.join(",")}\``).join(", ")} (default the primary key). Needs Prefer: resolution=merge-duplicates (overwrite the columns an update may write) or resolution=ignore-duplicates (keep the stored row).`,
+              schema: { type: "string", enum: keys.map((k) => k.join(",")) },
+            },
+            cond.prefer,
+          ];
     collection.post = operation(table, "create", `Create a row in ${table.name}`, {
+      ...(upsert.length > 0 ? { parameters: upsert } : {}),
       description: `Answers the stored row, without expansions. A JSON array of at most ${res.limits.maxBatch} rows creates them all in one transaction, or none, and answers the stored rows in request order; a problem names its element (\`body[3].title\`).`,
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.create), batch] } } } },
       responses: {
@@ -124,6 +151,22 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
             : { headers: { ETag: cond.etag } }),
           content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } } },
         },
+        ...(upsert.length > 0
+          ? {
+              "200": {
+                description:
+                  "An upsert: the merged row (one object), or the rows stored or merged, in request order (an array; rows ignore-duplicates kept are left out).",
+                headers: { "Preference-Applied": cond.applied },
+                content: {
+                  [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } },
+                },
+              },
+              "204": {
+                description: "An upsert of one object with resolution=ignore-duplicates that kept the stored row.",
+                headers: { "Preference-Applied": cond.applied },
+              },
+            }
+          : {}),
         ...problemRefs([
           P.badRequest,
           P.conflict,

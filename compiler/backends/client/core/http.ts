@@ -52,6 +52,8 @@ export interface ApiRequest {
   query?: QueryPairs;
   /** The JSON body, serialized with `JSON.stringify`; absent for GET and DELETE. */
   body?: unknown;
+  /** Further request headers, such as an upsert's `Prefer`. */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A request as it goes on the wire: what a {@link Transport} receives. */
@@ -248,6 +250,8 @@ export class HttpClient {
     for (const [name, value] of request.query ?? []) search.append(name, value);
     const qs = search.toString();
     const headers: Record<string, string> = { accept: "application/json" };
+    for (const [name, value] of Object.entries(request.headers ?? {}))
+      headers[name.toLowerCase()] = value;
     if (this.token !== undefined && this.token !== "")
       headers["authorization"] = "Bearer " + this.token;
     const prepared: PreparedRequest = {
@@ -651,6 +655,27 @@ export function listParams(
 /** `/<resource>/<id>`, the id percent-encoded. */
 export function itemPath(path: string, id: string | number | bigint): string {
   return path + "/" + encodeURIComponent(String(id));
+}
+
+/** How an upsert treats a row that conflicts on a key (docs/clients.md, "Many rows"). */
+export interface Upsert<Column extends string> {
+  /** `merge` overwrites the columns an update may write; `ignore` keeps the stored row. */
+  resolution: "merge" | "ignore";
+  /** The key rows conflict on: the primary key (the default) or a unique key. */
+  onConflict?: readonly Column[] | undefined;
+}
+
+/** The `on_conflict` parameter and `Prefer` header of an upsert request. */
+export function upsertRequest(
+  how: Upsert<string>,
+): Pick<ApiRequest, "query" | "headers"> {
+  const query: [string, string][] =
+    how.onConflict && how.onConflict.length > 0
+      ? [["on_conflict", how.onConflict.join(",")]]
+      : [];
+  const resolution =
+    how.resolution === "merge" ? "merge-duplicates" : "ignore-duplicates";
+  return { query, headers: { prefer: "resolution=" + resolution } };
 }
 
 /** The versions of the rows this client returned, by row object: what {@link etagOf} reads. */

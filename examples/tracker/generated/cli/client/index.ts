@@ -5,6 +5,7 @@ import {
   fetchPage,
   itemPath,
   requestJson,
+  upsertRequest,
   walkPages,
   type CallOptions,
   type ClientOptions,
@@ -12,6 +13,7 @@ import {
   type Expanded,
   type ListPage,
   type Selected,
+  type Upsert,
 } from "./http.js";
 
 import type {
@@ -330,6 +332,22 @@ export class ListsResource {
   }
 
   /**
+   * POST /lists as an upsert: stores each row or, on a row conflicting on `how.onConflict` (id; or org_id, title; default the primary key), overwrites the columns an update may write (`resolution: "merge"`) or keeps it (`"ignore"`). Returns the rows stored or merged, in order.
+   * @throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422
+   */
+  upsert(
+    rows: readonly ListsCreate[],
+    how: Upsert<ListsColumn>,
+    options?: CallOptions,
+  ): Promise<ListsRow[]> {
+    return requestJson<ListsRow[]>(
+      this.client,
+      { method: "POST", path: LISTS_PATH, body: rows, ...upsertRequest(how) },
+      options,
+    );
+  }
+
+  /**
    * PATCH /lists/{id}: changes the fields given and returns the written row; with `options.ifMatch` (an `etagOf` tag) only if the row is still at that version.
    * @throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422
    */
@@ -469,6 +487,22 @@ export class TasksResource {
     return requestJson<TasksRow[]>(
       this.client,
       { method: "POST", path: TASKS_PATH, body: rows },
+      options,
+    );
+  }
+
+  /**
+   * POST /tasks as an upsert: stores each row or, on a row conflicting on `how.onConflict` (id; default the primary key), overwrites the columns an update may write (`resolution: "merge"`) or keeps it (`"ignore"`). Returns the rows stored or merged, in order.
+   * @throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422
+   */
+  upsert(
+    rows: readonly TasksCreate[],
+    how: Upsert<TasksColumn>,
+    options?: CallOptions,
+  ): Promise<TasksRow[]> {
+    return requestJson<TasksRow[]>(
+      this.client,
+      { method: "POST", path: TASKS_PATH, body: rows, ...upsertRequest(how) },
       options,
     );
   }
@@ -675,6 +709,27 @@ export class CommentsResource {
     return requestJson<CommentsRow[]>(
       this.client,
       { method: "POST", path: COMMENTS_PATH, body: rows },
+      options,
+    );
+  }
+
+  /**
+   * POST /comments as an upsert: stores each row or, on a row conflicting on `how.onConflict` (id; default the primary key), overwrites the columns an update may write (`resolution: "merge"`) or keeps it (`"ignore"`). Returns the rows stored or merged, in order.
+   * @throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422
+   */
+  upsert(
+    rows: readonly CommentsCreate[],
+    how: Upsert<CommentsColumn>,
+    options?: CallOptions,
+  ): Promise<CommentsRow[]> {
+    return requestJson<CommentsRow[]>(
+      this.client,
+      {
+        method: "POST",
+        path: COMMENTS_PATH,
+        body: rows,
+        ...upsertRequest(how),
+      },
       options,
     );
   }

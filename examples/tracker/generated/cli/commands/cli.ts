@@ -39,6 +39,7 @@ import {
   ProblemError,
   TransportError,
   itemPath,
+  upsertRequest,
   type ApiRequest,
   type RawResponse,
   type OperatorName,
@@ -835,17 +836,46 @@ function createManyCommand(ctx: Context, r: ResourceSpec): Command.Class {
         description: "A file holding a JSON array of rows; - reads stdin.",
       }),
     };
-    static override flags = commonFlags(ctx);
+    static override flags = {
+      ...commonFlags(ctx),
+      resolution: Flags.string({
+        options: ["merge", "ignore"],
+        description:
+          "Upsert: a row that conflicts on the key has the columns an update may write overwritten (merge) or is kept (ignore).",
+      }),
+      "on-conflict": Flags.string({
+        description:
+          "The key rows conflict on with --resolution, comma-separated columns: the primary key (default) or a unique key.",
+      }),
+    };
     protected readonly ctx = ctx;
 
     protected async execute(
       f: Record<string, unknown>,
       a: Record<string, unknown>,
     ): Promise<void> {
+      const resolution = f["resolution"] as "merge" | "ignore" | undefined;
+      const onConflict = f["on-conflict"] as string | undefined;
+      if (onConflict !== undefined && resolution === undefined)
+        throw new UsageError(
+          "--on-conflict needs --resolution merge or --resolution ignore",
+        );
       const rows = await readRows(a["file"] as string);
+      const upsert =
+        resolution === undefined
+          ? {}
+          : upsertRequest({
+              resolution,
+              onConflict: onConflict?.split(",").map((c) => c.trim()),
+            });
       this.print(
         f,
-        await this.client(f).do({ method: "POST", path: r.path, body: rows }),
+        await this.client(f).do({
+          method: "POST",
+          path: r.path,
+          body: rows,
+          ...upsert,
+        }),
       );
     }
   };
