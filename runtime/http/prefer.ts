@@ -14,7 +14,13 @@ export function readPrefer(header: string | undefined): Map<string, string> {
     if (token === "") continue;
     const eq = token.indexOf("=");
     const name = (eq < 0 ? token : token.slice(0, eq)).trim().toLowerCase();
-    const value = eq < 0 ? "" : token.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value =
+      eq < 0
+        ? ""
+        : token
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, "$1");
     if (!out.has(name)) out.set(name, value);
   }
   return out;

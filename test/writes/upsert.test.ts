@@ -48,7 +48,12 @@ afterAll(async () => {
 describe("merge-duplicates", () => {
   it("inserts a new row (201), then overwrites only the columns an update may write (200)", async () => {
     committed.length = 0;
-    const first = await client.request("POST", "/gadgets?on_conflict=sku", { sku: "m-1", name: "one", serial: "S1" }, MERGE);
+    const first = await client.request(
+      "POST",
+      "/gadgets?on_conflict=sku",
+      { sku: "m-1", name: "one", serial: "S1" },
+      MERGE,
+    );
     expect(first.status).toBe(201);
     expect(first.headers.get("preference-applied")).toBe("resolution=merge-duplicates");
     expect(first.headers.get("etag")).toMatch(/^"[0-9a-f]{32}"$/);
@@ -120,7 +125,12 @@ describe("merge-duplicates", () => {
 describe("ignore-duplicates", () => {
   it("keeps a conflicting row: 204 for one object, only the inserted rows for an array", async () => {
     await client.request("POST", "/gadgets", { sku: "i-1", name: "kept", serial: "K1" });
-    const one = await client.request("POST", "/gadgets?on_conflict=sku", { sku: "i-1", name: "lost", serial: "K2" }, IGNORE);
+    const one = await client.request(
+      "POST",
+      "/gadgets?on_conflict=sku",
+      { sku: "i-1", name: "lost", serial: "K2" },
+      IGNORE,
+    );
     expect(one.status).toBe(204);
     expect(one.headers.get("preference-applied")).toBe("resolution=ignore-duplicates");
     expect(await stored("i-1")).toMatchObject({ name: "kept" });
@@ -150,7 +160,12 @@ describe("ignore-duplicates", () => {
 
 describe("refusals", () => {
   it("names the keys on_conflict may take, and asks for a resolution", async () => {
-    const wrong = await client.request("POST", "/gadgets?on_conflict=name", { sku: "x", name: "x", serial: "X" }, MERGE);
+    const wrong = await client.request(
+      "POST",
+      "/gadgets?on_conflict=name",
+      { sku: "x", name: "x", serial: "X" },
+      MERGE,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ errors: [{ location: "query.on_conflict", allowed: ["id", "sku"] }] });
     const bare = await client.request("POST", "/gadgets?on_conflict=sku", { sku: "x", name: "x", serial: "X" });
