@@ -103,6 +103,7 @@ function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceD
       ? [...resource.computed]
       : table.columns.filter((c) => c.computed !== undefined).map((c) => c.name),
   };
+  if (resource.filteredWrites) r.filteredWrites = true;
   if (resource.doc !== undefined) r.doc = resource.doc;
   return r;
 }

@@ -106,9 +106,15 @@ export function lexRange(
 ): { tokens: IToken[]; docComments: IToken[]; problems: string[] } {
   const part = text.slice(from, to);
   const lexed = lex(part, new SourceMap(file, part));
+  // Lines end as the lexer ends them: \r\n, a lone \r, or \n (a lone \r counted as nothing put every later line one short).
+  const terminator = /\r\n?|\n/g;
   let line = 0;
-  for (let i = text.indexOf("\n"); i >= 0 && i < from; i = text.indexOf("\n", i + 1)) line++;
-  const column = from - (text.lastIndexOf("\n", from - 1) + 1);
+  let lineStart = 0;
+  for (let m = terminator.exec(text); m !== null && m.index < from; m = terminator.exec(text)) {
+    line++;
+    lineStart = m.index + m[0].length;
+  }
+  const column = from - lineStart;
   for (const t of [...lexed.tokens, ...lexed.docComments]) {
     if (t.startLine === 1) t.startColumn = (t.startColumn ?? 1) + column;
     if (t.endLine === 1) t.endColumn = (t.endColumn ?? 1) + column;

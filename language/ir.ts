@@ -247,6 +247,8 @@ export interface ResourceDecl {
   maxBatch?: number;
   security: SecurityRequirementDecl[];
   disableTransactions: boolean;
+  /** `filtered_writes = true`: PATCH and DELETE on the collection with list filters (docs/decisions/1333-filtered-writes.md). */
+  filteredWrites?: boolean;
   /** Which computed columns this resource computes; absent means all of them. */
   computed?: string[];
   doc?: string;

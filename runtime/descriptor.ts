@@ -123,6 +123,8 @@ export interface ResourceDescriptor {
   /** Security requirements (documentation only). */
   security: { scheme: string; scopes: string[] }[];
   disableTransactions: boolean;
+  /** PATCH and DELETE on the collection path with list filters (docs/decisions/1333-filtered-writes.md); absent means not served. */
+  filteredWrites?: boolean;
   /** Computed columns this resource computes. */
   computed: string[];
   doc?: string;

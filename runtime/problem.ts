@@ -56,6 +56,7 @@ export const PROBLEM_KINDS = {
   "invalid-id": 400,
   "invalid-value": 400,
   "too-complex": 400,
+  "max-affected": 400,
   "not-found": 404,
   conflict: 409,
   "still-referenced": 409,

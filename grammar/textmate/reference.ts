@@ -265,6 +265,13 @@ export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     summary: "Opts out of wrapping writes in a transaction (an AfterCommit hook then fails at request time).",
     spec: "DisableTransactions",
   },
+  filtered_writes: {
+    syntax: "filtered_writes = true",
+    value: "`true` / `false`",
+    default: "`false`",
+    summary:
+      "Also serves PATCH and DELETE on the collection, changing every row the list filters match (at least one filter; `Prefer: max-affected=N` bounds it), where the resource exposes update and delete.",
+  },
   computed: {
     syntax: "computed = [summary]",
     value: "list of computed columns",

@@ -74,6 +74,9 @@ const handlers: Record<string, Handler> = {
   disable_transactions(v, r, ctx) {
     r.disableTransactions = expectBoolean(v, w("disable_transactions"), ctx) ?? false;
   },
+  filtered_writes(v, r, ctx) {
+    if (expectBoolean(v, w("filtered_writes"), ctx)) r.filteredWrites = true;
+  },
   computed(v, r, ctx) {
     const items = expectNameList(v, w("computed"), ctx);
     if (items) r.computed = items.map((i) => i.name);

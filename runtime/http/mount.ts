@@ -19,6 +19,7 @@ import { handleList } from "./list.js";
 import { handleRead } from "./read.js";
 import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
+import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -162,6 +163,10 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (res.ops.create) app.post(collectionPath, limit, route(rc, handleCreate, admission));
     if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));
     if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission));
+    // docs/decisions/1333-filtered-writes.md: opt-in, on the collection path.
+    if (res.filteredWrites && res.ops.update)
+      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission));
+    if (res.filteredWrites && res.ops.delete) app.delete(collectionPath, route(rc, handleFilteredDelete, admission));
   }
   return { ok: true };
 }

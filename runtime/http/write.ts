@@ -42,7 +42,7 @@ async function runWrite(rc: ResourceContext, stmt: SqlStatement): Promise<QueryR
  * registered AfterCommit hook fails the request before anything is written.
  * @throws HookError (answered 500 `hook-misconfigured`)
  */
-function refuseCommitHookWithoutTransaction(rc: ResourceContext): void {
+export function refuseCommitHookWithoutTransaction(rc: ResourceContext): void {
   if (rc.hooks.afterCommit?.[rc.table.name] && rc.table.resource?.disableTransactions) {
     throw new HookError(
       "afterCommit",
@@ -52,7 +52,8 @@ function refuseCommitHookWithoutTransaction(rc: ResourceContext): void {
   }
 }
 
-async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent): Promise<void> {
+/** Runs the table's AfterCommit hook for one committed change; a failing hook is logged, the answer stays a success. */
+export async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent): Promise<void> {
   const hook = rc.hooks.afterCommit?.[rc.table.name];
   if (!hook) return;
   try {
@@ -62,7 +63,8 @@ async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent):
   }
 }
 
-function keyOf(rc: ResourceContext, row: Record<string, unknown>): ScalarValue {
+/** The single-column primary key of a row object, as the event of a hook carries it. */
+export function keyOf(rc: ResourceContext, row: Record<string, unknown>): ScalarValue {
   const k = row[rc.table.primaryKey[0]];
   return typeof k === "number" || typeof k === "string" || typeof k === "boolean" ? k : String(k);
 }

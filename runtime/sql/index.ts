@@ -21,7 +21,10 @@ export {
   compileInsertMany,
   compileUpdate,
   compileDelete,
+  compileDeleteWhere,
+  compileUpdateWhere,
   type ConflictAction,
+  type RowFilter,
   type WriteValues,
 } from "./write.js";
 export type { CompileOptions, ListOptions } from "./options.js";

@@ -12,6 +12,7 @@ import { Params } from "./bind.js";
 import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { columnSqlName, tableSql } from "./ident.js";
 import { addressRow } from "./key.js";
+import { compileSearch } from "./search.js";
 import { compileWhere } from "./where.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
 import { rowJsonSelect, rowTag, tagCondition } from "./row.js";
@@ -214,4 +215,71 @@ export function compileSoftDelete(
   const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
   const write = `UPDATE ${tableSql(table)} AS "t0" SET ${marker} = now() WHERE ${where} AND ${live}`;
   return params.statement(`${write} RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`);
+}
+
+/**
+ * The rows a filtered write changes (docs/decisions/1333-filtered-writes.md):
+ * the request's filters and search, as the list grammar reads them, and the
+ * caller's BeforeQuery scope. At least one of `where` and `search` is set.
+ */
+export interface RowFilter {
+  where?: Predicate;
+  search?: string;
+  scope?: Predicate;
+}
+
+function filterCondition(table: TableDescriptor, f: RowFilter, params: Params): string {
+  const parts: string[] = [];
+  if (f.where) parts.push(compileWhere(table, f.where, "t0", params));
+  if (f.search !== undefined) parts.push(compileSearch(table, f.search, "t0", params));
+  if (f.scope) parts.push(compileWhere(table, f.scope, "t0", params));
+  if (parts.length === 0) throw new Error(`a filtered write of relation "${table.name}" needs a condition`);
+  return parts.map((p) => `(${p})`).join(" AND ");
+}
+
+/**
+ * Compiles an UPDATE of every row of `table` that `filter` matches, setting
+ * `values`. Returns one row per written row: `j`, the written row, and
+ * `tag`, its version tag.
+ * @throws Error when no value is present or a column is unknown or computed
+ */
+export function compileUpdateWhere(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  values: WriteValues,
+  filter: RowFilter,
+): SqlStatement {
+  void service; // same signature as compileUpdate
+  const params = new Params();
+  const set = assignments(table, values, params);
+  if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
+  const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
+  return returningRow(
+    table,
+    `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${filterCondition(table, filter, params)}`,
+    params,
+  );
+}
+
+/**
+ * Compiles a DELETE of every row of `table` that `filter` matches (on a
+ * table with a soft-delete column, the marking of every live one). Returns
+ * one row per removed row, `j` holding its key as an object.
+ */
+export function compileDeleteWhere(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  filter: RowFilter,
+): SqlStatement {
+  void service; // same signature as compileDelete
+  const params = new Params();
+  const keyColumns = outputColumns(table, resourceComputed(table)).filter((c) => table.primaryKey.includes(c.name));
+  const where = filterCondition(table, filter, params);
+  const returning = `RETURNING ${rowJson(columnEntries(keyColumns, "t0"))}::text AS "j"`;
+  if (table.softDeleteColumn === undefined)
+    return params.statement(`DELETE FROM ${tableSql(table)} AS "t0" WHERE ${where} ${returning}`);
+  const marker = columnSqlName(findColumn(table, table.softDeleteColumn));
+  return params.statement(
+    `UPDATE ${tableSql(table)} AS "t0" SET ${marker} = now() WHERE ${where} AND "t0".${marker} IS NULL ${returning}`,
+  );
 }

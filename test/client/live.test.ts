@@ -57,6 +57,21 @@ describe("typed client over HTTP", () => {
     expect((await client.lists.get(made!.id)).title).toBe("Merged");
   });
 
+  it("updates and deletes every row a filter matches, refusing more than maxAffected", async () => {
+    const made = await client.tasks.createMany([
+      { list_id: 1, title: "sweep one", labels: ["sweep"] },
+      { list_id: 1, title: "sweep two", labels: ["sweep"] },
+    ] as never);
+    const where = { labels: { has: "sweep" } } as const;
+    const refused = await client.tasks.updateWhere(where, { priority: 4 }, { maxAffected: 1 }).catch((e: unknown) => e);
+    expect((refused as ProblemError).problem.type).toBe("/problems/max-affected");
+    const written = await client.tasks.updateWhere(where, { priority: 4 }, { maxAffected: 2 });
+    expect(written.map((t) => t.priority)).toEqual([4, 4]);
+    expect(() => client.tasks.deleteWhere({})).toThrow(TypeError);
+    const gone = await client.tasks.deleteWhere(where);
+    expect(gone.map((k) => k.id).sort()).toEqual((made as { id: number }[]).map((t) => t.id).sort());
+  });
+
   it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
     const list = await client.lists.create({ title: "Versioned", position: 9 });
     const tag = etagOf(list);

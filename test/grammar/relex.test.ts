@@ -109,6 +109,13 @@ describe("IncrementalLexer gives what lex gives", () => {
     expect(reused).toBeGreaterThan(30);
   });
 
+  it("counts a lone \\r before the re-lexed window as a line end, as the lexer does", () => {
+    const lexer = new IncrementalLexer();
+    const text = "table a {\r  id int @primary_key\n}\n\ntable b {\n  id int @primary_key\n}\n\ntable c {\n  id int @primary_key\n}\n";
+    expectSameAsLex(lexer, text);
+    expect(expectSameAsLex(lexer, text.replace("table b {\n  id", "table b {\n  idx"))).toBe(true);
+  });
+
   it("reuses the other tables' tokens after a keystroke inside one, and after lines added above", () => {
     const lexer = new IncrementalLexer();
     const text = syntheticSchema(40);

@@ -155,6 +155,9 @@ describe("operations (spec: Generated operations)", () => {
       if (ops.read) expected.push(`get ${p}/{id}`);
       if (ops.update) expected.push(`patch ${p}/{id}`);
       if (ops.delete) expected.push(`delete ${p}/{id}`);
+      // Filtered writes on the collection (docs/decisions/1333-filtered-writes.md).
+      if (t.resource!.filteredWrites && ops.update) expected.push(`patch ${p}`);
+      if (t.resource!.filteredWrites && ops.delete) expected.push(`delete ${p}`);
     }
     const actual = operations(doc).map((o) => `${o.method} ${o.path}`);
     expect(actual.sort()).toEqual(expected.sort());
@@ -187,6 +190,20 @@ describe("operations (spec: Generated operations)", () => {
     expect(spec.doc.paths["/lists/{id}"].delete!.description).toBe("Deletes the row.");
     expect(spec.doc.paths["/tasks/{id}"].patch!.responses["200"]).toBeDefined();
     expect(spec.doc.paths["/tasks"].get!.responses["200"]).toBeDefined();
+  });
+
+  it("describes filtered PATCH and DELETE on the collection only where the resource opts in", () => {
+    const { doc } = compile(
+      'table t {\n  id bigint @primary_key @default(identity)\n  team text @filterable\n  resource "/t" { ops = [crud, list], filtered_writes = true }\n}\n' +
+        'table u {\n  id bigint @primary_key @default(identity)\n  team text @filterable\n  resource "/u" { ops = [crud, list] }\n}\n',
+    );
+    const patch = doc.paths["/t"].patch!;
+    expect(patch.operationId).toBe("updateWhereT");
+    const names = params(doc, patch.parameters).map((p) => p.name);
+    expect(names).toEqual(["team", "or", "and", "not", "filter", "Prefer"]);
+    expect(doc.paths["/t"].delete!.operationId).toBe("deleteWhereT");
+    expect(doc.paths["/u"].patch).toBeUndefined();
+    expect(doc.paths["/u"].delete).toBeUndefined();
   });
 
   it("has no Location header on a composite-key create, only its ETag", () => {

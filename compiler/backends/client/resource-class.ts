@@ -26,6 +26,25 @@ import { constantCase, docComment, propertyKey } from "./names.js";
 import { clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
 
+/**
+ * The keys an upsert may name (docs/decisions/1332-upsert.md): the primary
+ * key and the unique keys whose columns the resource shows; empty when the
+ * resource creates nothing.
+ */
+export function conflictKeys(table: TableDescriptor): string[][] {
+  if (!table.resource?.ops.create) return [];
+  const visible = vocabulary(table).visible;
+  return [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
+    (k) => k.length > 0 && k.every((col) => visible.has(col)),
+  );
+}
+
+/** Whether the client has `updateWhere`/`deleteWhere` for the table: filtered writes over a list's `where` (decision 1333). */
+export function hasFilteredWrites(table: TableDescriptor): boolean {
+  const r = table.resource;
+  return r?.filteredWrites === true && r.ops.list && vocabulary(table).filterable.length > 0;
+}
+
 /** `this.client`, whose member access prettier may break onto its own line. */
 const THIS_CLIENT: Doc = ["this", group(indent([softline, ".client"]))];
 
@@ -191,10 +210,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       ),
     });
     // docs/decisions/1332-upsert.md: only where a key the resource shows can name the conflict.
-    const visible = vocabulary(table).visible;
-    const keys = [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
-      (k) => k.length > 0 && k.every((col) => visible.has(col)),
-    );
+    const keys = conflictKeys(table);
     if (keys.length > 0)
       out.push({
         doc: `POST ${resource.path} as an upsert: stores each row or, on a row conflicting on \`how.onConflict\` (${keys.map((k) => k.join(", ")).join("; or ")}; default the primary key), overwrites the columns an update may write (\`resolution: "merge"\`) or keeps it (\`"ignore"\`). Returns the rows stored or merged, in order.\n@throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422`,
@@ -223,6 +239,33 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         [`id: ${n.id}`, `body: ${n.update}`, "options?: CallOptions"],
         typeRef("Promise", [n.row]),
         [json(n.row, [stringProperty("method", '"PATCH"'), ["path: ", itemPath], "body"])],
+      ),
+    });
+  }
+  // docs/decisions/1333-filtered-writes.md: the filter is a list's `where`.
+  const filtered = hasFilteredWrites(table);
+  const filterArgs = `...filteredRequest(where, ${CODECS}, options)`;
+  if (filtered && resource.ops.update)
+    out.push({
+      doc: `PATCH ${resource.path} with a filter: sets the fields given on every row \`where\` matches, in one transaction; \`options.maxAffected\` refuses more.\n@throws ProblemError 400 (refused filter or body, or more than maxAffected rows), 409, 422`,
+      code: method(
+        "updateWhere",
+        [],
+        [`where: ${n.where}`, `body: ${n.update}`, "options?: FilteredWriteOptions"],
+        typeRef("Promise", [`${n.row}[]`]),
+        [json(`${n.row}[]`, [stringProperty("method", '"PATCH"'), `path: ${PATH}`, "body", filterArgs])],
+      ),
+    });
+  if (filtered && resource.ops.delete) {
+    const keys = `Pick<${n.row}, ${n.key}>[]`;
+    out.push({
+      doc: `DELETE ${resource.path} with a filter: removes every row \`where\` matches, in one transaction, and returns their keys; \`options.maxAffected\` refuses more.\n@throws ProblemError 400 (refused filter, or more than maxAffected rows), 409 (still referenced)`,
+      code: method(
+        "deleteWhere",
+        [],
+        [`where: ${n.where}`, "options?: FilteredWriteOptions"],
+        typeRef("Promise", [keys]),
+        [json(keys, [stringProperty("method", '"DELETE"'), `path: ${PATH}`, filterArgs])],
       ),
     });
   }

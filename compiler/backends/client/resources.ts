@@ -10,7 +10,7 @@ import { group, indent, indentIfBreak, line, printDoc, type Doc } from "../doc-p
 import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
-import { resourcePieces } from "./resource-class.js";
+import { conflictKeys, hasFilteredWrites, resourcePieces } from "./resource-class.js";
 import { clientTypeNames, singleKey } from "./types.js";
 
 /** Members of `Client` a resource member may not take. */
@@ -34,11 +34,14 @@ function namedTypes(table: TableDescriptor): string[] {
   const key = singleKey(table) !== undefined;
   const expandable = table.relations.some((r) => r.expandable);
   const read = ops.read && key;
+  // updateWhere/deleteWhere (decision 1333) take a list's where; upsert (decision 1332) names key columns.
+  const filtered = hasFilteredWrites(table);
   const uses: [string, boolean][] = [
     [n.row, true],
     [n.create, ops.create],
-    [n.update, ops.update && key],
-    [n.column, ops.list],
+    [n.update, ops.update && (key || filtered)],
+    [n.where, filtered],
+    [n.column, ops.list || conflictKeys(table).length > 0],
     [n.key, true],
     [n.id, key && (ops.read || ops.update || ops.delete)],
     [n.relation, expandable && (ops.list || read)],
@@ -65,9 +68,15 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     const pattern = new RegExp(`\\b${name}\\b`);
     return perTable.some((t) => pattern.test(t.text));
   };
-  const coreValues = ["HttpClient", "fetchPage", "itemPath", "requestJson", "upsertRequest", "walkPages"].filter(
-    (v) => v === "HttpClient" || used(v),
-  );
+  const coreValues = [
+    "HttpClient",
+    "fetchPage",
+    "itemPath",
+    "requestJson",
+    "upsertRequest",
+    "filteredRequest",
+    "walkPages",
+  ].filter((v) => v === "HttpClient" || used(v));
   const coreTypes = [
     "CallOptions",
     "ClientOptions",
@@ -76,6 +85,7 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     "ListPage",
     "Selected",
     "Upsert",
+    "FilteredWriteOptions",
   ].filter((t) => t === "ClientOptions" || used(t));
   const usedTypes = served.flatMap(namedTypes);
   const head = [

@@ -9,7 +9,7 @@ import type { TableDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
-import { idParameter, listParameters, sharedExpand } from "./parameters.js";
+import { filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem } from "./types.js";
@@ -239,6 +239,54 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
         ]),
       },
     });
+  }
+
+  // docs/decisions/1333-filtered-writes.md: opt-in, on the collection.
+  if (res.filteredWrites && (res.ops.update || res.ops.delete)) {
+    const maxAffected = shared.parameter("MaxAffected", {
+      name: "Prefer",
+      in: "header",
+      description:
+        "`max-affected=N`: refuses the request (400, type /problems/max-affected, nothing written) when more than N rows would change.",
+      schema: { type: "string", pattern: "^max-affected=\\d+$" },
+    });
+    const filters = [...filterParameters(table, treeSchema, shared), maxAffected];
+    const note =
+      "At least one filter or search is required; every matching row the caller may reach is changed, in one transaction.";
+    if (res.ops.update)
+      collection.patch = operation(table, "updateWhere", `Update every matching row of ${table.name}`, {
+        description: `Sets the fields given on every row the filters match. ${note}`,
+        parameters: filters,
+        requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
+        responses: {
+          "200": {
+            description: "The written rows.",
+            content: { [JSON_TYPE]: { schema: { type: "array", items: ref(names.row) } } },
+          },
+          ...problemRefs([
+            P.badRequest,
+            P.conflict,
+            P.tooLarge,
+            P.unsupportedMedia,
+            P.unprocessable,
+            P.writeFault,
+            P.unavailable,
+            P.timeout,
+          ]),
+        },
+      });
+    if (res.ops.delete)
+      collection.delete = operation(table, "deleteWhere", `Delete every matching row of ${table.name}`, {
+        description: `Deletes every row the filters match and answers their keys. ${note}`,
+        parameters: filters,
+        responses: {
+          "200": {
+            description: "The keys of the removed rows.",
+            content: { [JSON_TYPE]: { schema: { type: "array", items: { type: "object" } } } },
+          },
+          ...problemRefs([P.badRequest, P.stillReferenced, P.writeFault, P.unavailable, P.timeout]),
+        },
+      });
   }
 
   const out: ResourcePaths = {};

@@ -256,6 +256,38 @@ function sortDescription(table: TableDescriptor, v: TableVocabulary): string {
 }
 
 /** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
+/** `?search=` of a table with searchable columns. */
+function searchParameter(v: TableVocabulary): Parameter {
+  return {
+    name: "search",
+    in: "query",
+    description: `Case-insensitive substring of any of ${codes(v.searchable)} (not full-text search), at most ${MAX_VALUE_BYTES} UTF-8 bytes.`,
+    schema: { type: "string" },
+    example: "a",
+  };
+}
+
+/**
+ * The parameters of a filtered PATCH or DELETE on the collection
+ * (docs/decisions/1333-filtered-writes.md): the list's filters, groups,
+ * `?filter=` tree and search, nothing that selects, sorts or pages.
+ */
+export function filterParameters(
+  table: TableDescriptor,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+): (Parameter | ParameterRef)[] {
+  const v = vocabulary(table);
+  const params: (Parameter | ParameterRef)[] = [];
+  for (const name of v.filterable) {
+    const col = v.visible.get(name);
+    if (col) params.push(columnFilter(col, shared));
+  }
+  if (v.filterable.length > 0) params.push(...groupParams(shared), filterTree(exampleLeaves(v), treeSchema));
+  if (v.searchable.length > 0) params.push(searchParameter(v));
+  return params;
+}
+
 export function listParameters(
   table: TableDescriptor,
   treeSchema: JsonSchema,
@@ -285,15 +317,7 @@ export function listParameters(
       v.selectable,
     ),
   );
-  if (v.searchable.length > 0) {
-    params.push({
-      name: "search",
-      in: "query",
-      description: `Case-insensitive substring of any of ${codes(v.searchable)} (not full-text search), at most ${MAX_VALUE_BYTES} UTF-8 bytes.`,
-      schema: { type: "string" },
-      example: "a",
-    });
-  }
+  if (v.searchable.length > 0) params.push(searchParameter(v));
   const expand = sharedExpand(table, shared);
   if (expand) params.push(expand);
   const pagingKey = limits ? `${limits.defaultPageSize},${limits.maxPageSize},${limits.maxOffset}` : "";

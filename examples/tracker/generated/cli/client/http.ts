@@ -852,6 +852,34 @@ export function upsertRequest(
   return { query, headers: { prefer: "resolution=" + resolution } };
 }
 
+/** Options of a filtered update or delete (docs/clients.md, "Many rows"). */
+export interface FilteredWriteOptions extends CallOptions {
+  /** Refuses the request (400, nothing written) when more rows than this would change. */
+  maxAffected?: number | undefined;
+}
+
+/**
+ * The query and `Prefer` header of a filtered update or delete: the filter
+ * written in the URL grammar, as a list writes it.
+ * @throws TypeError on an empty filter (it would change every row) or a value the grammar cannot carry
+ */
+export function filteredRequest(
+  where: object,
+  codecs: ColumnCodecs,
+  options: FilteredWriteOptions = {},
+): Pick<ApiRequest, "query" | "headers"> {
+  const query = whereParams(where, codecs);
+  if (query.length === 0)
+    throw new TypeError("a filtered write needs at least one filter");
+  if (options.maxAffected === undefined) return { query };
+  return {
+    query,
+    headers: {
+      prefer: "max-affected=" + count("maxAffected", options.maxAffected),
+    },
+  };
+}
+
 /** The versions of the rows this client returned, by row object: what {@link etagOf} reads. */
 const versions = new WeakMap<object, string>();
 

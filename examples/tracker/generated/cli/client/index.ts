@@ -6,6 +6,7 @@ import {
   itemPath,
   requestJson,
   upsertRequest,
+  filteredRequest,
   walkPages,
   type CallOptions,
   type ClientOptions,
@@ -14,6 +15,7 @@ import {
   type ListPage,
   type Selected,
   type Upsert,
+  type FilteredWriteOptions,
 } from "./http.js";
 
 import type {
@@ -41,6 +43,7 @@ import type {
   TasksRow,
   TasksCreate,
   TasksUpdate,
+  TasksWhere,
   TasksColumn,
   TasksKey,
   TasksId,
@@ -519,6 +522,46 @@ export class TasksResource {
     return requestJson<TasksRow>(
       this.client,
       { method: "PATCH", path: itemPath(TASKS_PATH, id), body },
+      options,
+    );
+  }
+
+  /**
+   * PATCH /tasks with a filter: sets the fields given on every row `where` matches, in one transaction; `options.maxAffected` refuses more.
+   * @throws ProblemError 400 (refused filter or body, or more than maxAffected rows), 409, 422
+   */
+  updateWhere(
+    where: TasksWhere,
+    body: TasksUpdate,
+    options?: FilteredWriteOptions,
+  ): Promise<TasksRow[]> {
+    return requestJson<TasksRow[]>(
+      this.client,
+      {
+        method: "PATCH",
+        path: TASKS_PATH,
+        body,
+        ...filteredRequest(where, TASKS_CODECS, options),
+      },
+      options,
+    );
+  }
+
+  /**
+   * DELETE /tasks with a filter: removes every row `where` matches, in one transaction, and returns their keys; `options.maxAffected` refuses more.
+   * @throws ProblemError 400 (refused filter, or more than maxAffected rows), 409 (still referenced)
+   */
+  deleteWhere(
+    where: TasksWhere,
+    options?: FilteredWriteOptions,
+  ): Promise<Pick<TasksRow, TasksKey>[]> {
+    return requestJson<Pick<TasksRow, TasksKey>[]>(
+      this.client,
+      {
+        method: "DELETE",
+        path: TASKS_PATH,
+        ...filteredRequest(where, TASKS_CODECS, options),
+      },
       options,
     );
   }
