@@ -153,17 +153,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
  */
 async function createRows(rc: ResourceContext, c: Context, body: readonly unknown[]): Promise<Response> {
   const decoded = parseCreateRows(rc.table, body, rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch);
-  const rows: RowValues[] = [];
-  const invalid: ProblemItem[] = [];
-  for (const [i, values] of decoded.entries()) {
-    try {
-      rows.push(await buildRow(rc, c, values));
-    } catch (e) {
-      if (!(e instanceof ProblemError)) throw e;
-      invalid.push(...e.errors.map((item) => ({ ...item, location: elementLocation(item.location, i) })));
-    }
-  }
-  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  const rows = await buildRows(rc, c, decoded, true);
   const stmts = compileInsertMany(rc.service, rc.table, rows);
   let stored: QueryResult["rows"];
   try {
@@ -251,17 +241,7 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   const many = Array.isArray(body);
   const maxBatch = rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch;
   const decoded = many ? parseCreateRows(rc.table, body, maxBatch) : [parseCreateBody(rc.table, body)];
-  const rows: RowValues[] = [];
-  const invalid: ProblemItem[] = [];
-  for (const [i, values] of decoded.entries()) {
-    try {
-      rows.push(await buildRow(rc, c, values));
-    } catch (e) {
-      if (!(e instanceof ProblemError)) throw e;
-      invalid.push(...e.errors.map((item) => (many ? { ...item, location: elementLocation(item.location, i) } : item)));
-    }
-  }
-  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  const rows = await buildRows(rc, c, decoded, many);
   refuseRepeatedKeys(rows, upsert.target, many);
   const conflict: ConflictAction =
     upsert.mode === "ignore"
@@ -332,6 +312,32 @@ function refuseRepeatedKeys(rows: readonly RowValues[], target: readonly string[
       ]);
     seen.set(key, i);
   });
+}
+
+/**
+ * {@link buildRow} for every decoded row of a request; the hooks' problems
+ * of all rows are reported at once, located in their row when `many`
+ * (`body[3].title`).
+ * @throws ProblemError 422 `invalid-row`
+ */
+async function buildRows(
+  rc: ResourceContext,
+  c: Context,
+  decoded: readonly RowValues[],
+  many: boolean,
+): Promise<RowValues[]> {
+  const rows: RowValues[] = [];
+  const invalid: ProblemItem[] = [];
+  for (const [i, values] of decoded.entries()) {
+    try {
+      rows.push(await buildRow(rc, c, values));
+    } catch (e) {
+      if (!(e instanceof ProblemError)) throw e;
+      invalid.push(...e.errors.map((item) => (many ? { ...item, location: elementLocation(item.location, i) } : item)));
+    }
+  }
+  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  return rows;
 }
 
 /** ` (and N more problems)`, or nothing for one. */

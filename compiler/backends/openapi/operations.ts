@@ -17,6 +17,18 @@ import { keySchema } from "./values.js";
 
 const JSON_TYPE = "application/json";
 
+/** The refusals of a write that carries a body and names no single row: create, and a filtered update. */
+const BODY_WRITE_PROBLEMS = [
+  P.badRequest,
+  P.conflict,
+  P.tooLarge,
+  P.unsupportedMedia,
+  P.unprocessable,
+  P.writeFault,
+  P.unavailable,
+  P.timeout,
+];
+
 /** The security requirements of a resource, placed on each of its operations (spec: Authentication rule 3). */
 function security(table: TableDescriptor): Record<string, string[]>[] | undefined {
   const reqs = table.resource?.security ?? [];
@@ -167,16 +179,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
               },
             }
           : {}),
-        ...problemRefs([
-          P.badRequest,
-          P.conflict,
-          P.tooLarge,
-          P.unsupportedMedia,
-          P.unprocessable,
-          P.writeFault,
-          P.unavailable,
-          P.timeout,
-        ]),
+        ...problemRefs(BODY_WRITE_PROBLEMS),
       },
     });
   }
@@ -263,16 +266,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
             description: "The written rows.",
             content: { [JSON_TYPE]: { schema: { type: "array", items: ref(names.row) } } },
           },
-          ...problemRefs([
-            P.badRequest,
-            P.conflict,
-            P.tooLarge,
-            P.unsupportedMedia,
-            P.unprocessable,
-            P.writeFault,
-            P.unavailable,
-            P.timeout,
-          ]),
+          ...problemRefs(BODY_WRITE_PROBLEMS),
         },
       });
     if (res.ops.delete)

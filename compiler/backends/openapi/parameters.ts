@@ -278,13 +278,23 @@ export function filterParameters(
   shared: SharedComponents,
 ): (Parameter | ParameterRef)[] {
   const v = vocabulary(table);
+  const params = columnFilters(v, treeSchema, shared);
+  if (v.searchable.length > 0) params.push(searchParameter(v));
+  return params;
+}
+
+/** One filter parameter per filterable column, then the groups and the `?filter=` tree: what lists and filtered writes share. */
+function columnFilters(
+  v: TableVocabulary,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+): (Parameter | ParameterRef)[] {
   const params: (Parameter | ParameterRef)[] = [];
   for (const name of v.filterable) {
     const col = v.visible.get(name);
     if (col) params.push(columnFilter(col, shared));
   }
   if (v.filterable.length > 0) params.push(...groupParams(shared), filterTree(exampleLeaves(v), treeSchema));
-  if (v.searchable.length > 0) params.push(searchParameter(v));
   return params;
 }
 
@@ -295,12 +305,7 @@ export function listParameters(
 ): (Parameter | ParameterRef)[] {
   const v = vocabulary(table);
   const limits = table.resource?.limits;
-  const params: (Parameter | ParameterRef)[] = [];
-  for (const name of v.filterable) {
-    const col = v.visible.get(name);
-    if (col) params.push(columnFilter(col, shared));
-  }
-  if (v.filterable.length > 0) params.push(...groupParams(shared), filterTree(exampleLeaves(v), treeSchema));
+  const params = columnFilters(v, treeSchema, shared);
 
   if (v.sortable.length > 0) {
     // Every form on the first column, then each column once: the description says the rest.
