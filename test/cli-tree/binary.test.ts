@@ -234,6 +234,30 @@ describe("get, create, update, delete", () => {
     expect([refused.code, refused.stderr]).toEqual([2, `Error: ${file} does not hold a JSON array of rows\n`]);
   });
 
+  it("update-where and delete-where change every row the filter flags match, bounded by --max-affected", async () => {
+    const file = path.join(dir, "sweep.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { list_id: 1, title: "cli sweep a", labels: ["cli-sweep"] },
+        { list_id: 1, title: "cli sweep b", labels: ["cli-sweep"] },
+      ]),
+    );
+    expect((await tracker(["tasks", "create-many", file])).code).toBe(0);
+    const none = await tracker(["tasks", "update-where", "--set", '{"priority": 1}']);
+    expect([none.code, none.stderr]).toEqual([
+      2,
+      "Error: give at least one filter: without one every row would change (see --help)\n",
+    ]);
+    const refused = await tracker(["tasks", "update-where", "--labels", "has.cli-sweep", "--set", '{"priority": 1}', "--max-affected", "1"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/HTTP 400/);
+    const written = await tracker(["tasks", "update-where", "--labels", "has.cli-sweep", "--set", '{"priority": 1}', "--compact"]);
+    expect(JSON.parse(written.stdout).map((t: { priority: number }) => t.priority)).toEqual([1, 1]);
+    const gone = await tracker(["tasks", "delete-where", "--labels", "has.cli-sweep", "--compact"]);
+    expect(JSON.parse(gone.stdout)).toHaveLength(2);
+  });
+
   it("converts create values: numbers, arrays, JSON documents", async () => {
     const before = svc.requests.length;
     const r = await tracker([
@@ -364,7 +388,16 @@ describe("the tree", () => {
     expect(await commands("orgs")).toEqual(["get", "list"]);
     expect(await commands("users")).toEqual(["get", "list", "update"]);
     // A create comes with create-many, its bulk form (docs/decisions/1330-bulk-create.md).
-    expect(await commands("tasks")).toEqual(["create", "create-many", "delete", "get", "list", "update"]);
+    expect(await commands("tasks")).toEqual([
+      "create",
+      "create-many",
+      "delete",
+      "delete-where",
+      "get",
+      "list",
+      "update",
+      "update-where",
+    ]);
     expect(await commands("task_watchers")).toEqual(["list"]);
     expect(await commands("comments")).toEqual(["create", "create-many", "delete", "get", "list"]);
     const missing = await tracker(["orgs", "create", "--name", "x"]);

@@ -93,6 +93,8 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
     };
   }
   if (ops.delete && keyColumn) spec.delete = true;
+  // docs/decisions/1333-filtered-writes.md: over the list's filter flags.
+  if (table.resource?.filteredWrites && spec.list && (spec.update || spec.delete)) spec.filteredWrites = true;
   return spec;
 }
 

@@ -96,6 +96,8 @@ export interface ResourceSpec {
   create?: { fields: FieldSpec[] };
   update?: { fields: FieldSpec[]; nullable: string[] };
   delete?: boolean;
+  /** `filtered_writes`: update-where and delete-where, over the list's filters (docs/decisions/1333-filtered-writes.md). */
+  filteredWrites?: boolean;
 }
 
 /** The binary: its name, the prefix of its environment variables, its version. */
@@ -460,28 +462,21 @@ abstract class ResourceCommand extends Command {
   }
 }
 
-function listCommand(
-  ctx: Context,
-  r: ResourceSpec,
+/**
+ * The filter flags of a list, and of a filtered update or delete
+ * (docs/decisions/1333-filtered-writes.md): one per filterable column
+ * (`operator.value`, repeat to conjoin) and the `--or`, `--and`, `--not`
+ * groups; `query` turns the given ones into the list grammar's parameters.
+ */
+function filterFlagSet(
   spec: ListSpec,
-): Command.Class {
-  const fixed = [
-    ...FIXED_EVERYWHERE,
-    "sort",
-    "select",
-    "expand",
-    "all",
-    "search",
-    "page",
-    "per-page",
-    "cursor",
-    "count",
-    "or",
-    "and",
-    "not",
-  ];
+  fixed: readonly string[],
+): {
+  flags: Interfaces.FlagInput;
+  query: (f: Record<string, unknown>) => [string, string][];
+} {
   const filterFlags: Record<string, string> = {};
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  const flags: Interfaces.FlagInput = {};
   for (const filter of spec.filters) {
     const { name, aliases } = columnFlag(filter.column, fixed);
     filterFlags[name] = filter.column;
@@ -507,6 +502,62 @@ function listCommand(
         alsoSpelled(aliases),
     });
   }
+  const groups: Record<string, string> = {
+    or: "Any child matches",
+    and: "Every child matches",
+    not: "NOT of the conjunction of the children",
+  };
+  for (const [g, meaning] of Object.entries(groups)) {
+    flags[g] = Flags.string({
+      multiple: true,
+      helpGroup: "FILTER",
+      helpValue: "(col.op.value,…)",
+      description:
+        meaning +
+        "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
+    });
+  }
+  return {
+    flags,
+    query: (f) => {
+      const query: [string, string][] = [];
+      for (const [flag, column] of Object.entries(filterFlags)) {
+        for (const value of (f[flag] as string[] | undefined) ?? [])
+          query.push([column, value]);
+      }
+      for (const g of ["or", "and", "not"])
+        for (const value of (f[g] as string[] | undefined) ?? [])
+          query.push([g, value]);
+      return query;
+    },
+  };
+}
+
+function listCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: ListSpec,
+): Command.Class {
+  const fixed = [
+    ...FIXED_EVERYWHERE,
+    "sort",
+    "select",
+    "expand",
+    "all",
+    "search",
+    "page",
+    "per-page",
+    "cursor",
+    "count",
+    "or",
+    "and",
+    "not",
+  ];
+  const filtering = filterFlagSet(spec, fixed);
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    ...filtering.flags,
+  };
   flags["sort"] = Flags.string({
     multiple: true,
     description:
@@ -535,21 +586,6 @@ function listCommand(
       description:
         "Case-insensitive substring search over the searchable columns.",
     });
-  const groups: Record<string, string> = {
-    or: "Any child matches",
-    and: "Every child matches",
-    not: "NOT of the conjunction of the children",
-  };
-  for (const [g, meaning] of Object.entries(groups)) {
-    flags[g] = Flags.string({
-      multiple: true,
-      helpGroup: "FILTER",
-      helpValue: "(col.op.value,…)",
-      description:
-        meaning +
-        "; children are column.operator.value or nested or(…), and(…), not(…). Repeat to conjoin.",
-    });
-  }
   flags["page"] = Flags.integer({
     min: 1,
     description: "Page number (offset paging).",
@@ -575,14 +611,7 @@ function listCommand(
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>): Promise<void> {
-      const query: [string, string][] = [];
-      for (const [flag, column] of Object.entries(filterFlags)) {
-        for (const value of (f[flag] as string[] | undefined) ?? [])
-          query.push([column, value]);
-      }
-      for (const g of ["or", "and", "not"])
-        for (const value of (f[g] as string[] | undefined) ?? [])
-          query.push([g, value]);
+      const query = filtering.query(f);
       const sort = joined(f["sort"] as string[] | undefined);
       if (sort !== undefined) query.push(["sort", sort]);
       const select = joined(f["select"] as string[] | undefined);
@@ -784,6 +813,93 @@ function createCommand(
       });
       this.print(f, response.body);
       this.printTag(f, response);
+    }
+  };
+}
+
+/**
+ * `<resource> update-where` and `delete-where`: every row the filter flags
+ * match, in one request (docs/decisions/1333-filtered-writes.md). At least
+ * one filter is required before any request; `--max-affected N` makes the
+ * service refuse, writing nothing, when more would change.
+ */
+function filteredWriteCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  list: ListSpec,
+  method: "PATCH" | "DELETE",
+): Command.Class {
+  const fixed = [
+    ...FIXED_EVERYWHERE,
+    "or",
+    "and",
+    "not",
+    "search",
+    "set",
+    "max-affected",
+  ];
+  const filtering = filterFlagSet(list, fixed);
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    ...filtering.flags,
+  };
+  if (list.searchable)
+    flags["search"] = Flags.string({
+      description:
+        "Case-insensitive substring search over the searchable columns.",
+    });
+  if (method === "PATCH")
+    flags["set"] = Flags.string({
+      required: true,
+      description:
+        "The fields to set on every matching row, as a JSON object (an update's body).",
+    });
+  flags["max-affected"] = Flags.integer({
+    min: 0,
+    description:
+      "Refuse, writing nothing, when more rows than this would change.",
+  });
+  const what =
+    method === "PATCH"
+      ? "Update every " + r.name + " row the filters match"
+      : "Delete every " + r.name + " row the filters match";
+  return class extends ResourceCommand {
+    static override summary =
+      what + " (" + method + " " + r.path + " with filters).";
+    static override flags = flags;
+    protected readonly ctx = ctx;
+
+    protected async execute(f: Record<string, unknown>): Promise<void> {
+      const query = filtering.query(f);
+      if (typeof f["search"] === "string") query.push(["search", f["search"]]);
+      if (query.length === 0)
+        throw new UsageError(
+          "give at least one filter: without one every row would change (see --help)",
+        );
+      const body =
+        method === "PATCH"
+          ? parseJsonFlag("set", f["set"] as string, "document")
+          : undefined;
+      if (
+        method === "PATCH" &&
+        (typeof body !== "object" || body === null || Array.isArray(body))
+      )
+        throw new UsageError(
+          "--set: expected a JSON object of the fields to set",
+        );
+      const max = f["max-affected"];
+      this.print(
+        f,
+        await this.client(f).do({
+          method,
+          path: r.path,
+          query,
+          ...(body === undefined ? {} : { body }),
+          ...(typeof max === "number"
+            ? { headers: { prefer: "max-affected=" + max } }
+            : {}),
+        }),
+      );
     }
   };
 }
@@ -1039,6 +1155,20 @@ export function createCommandTree(
     if (r.update && r.key)
       commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
     if (r.delete && r.key) commands[r.name + ":delete"] = deleteCommand(ctx, r);
+    if (r.filteredWrites && r.list && r.update)
+      commands[r.name + ":update-where"] = filteredWriteCommand(
+        ctx,
+        r,
+        r.list,
+        "PATCH",
+      );
+    if (r.filteredWrites && r.list && r.delete)
+      commands[r.name + ":delete-where"] = filteredWriteCommand(
+        ctx,
+        r,
+        r.list,
+        "DELETE",
+      );
   }
   const root = cwd();
   const pjson = {
