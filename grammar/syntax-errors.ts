@@ -122,7 +122,6 @@ function describeBlock(tokens: IToken[], i: number): string {
   return "the block";
 }
 
-/** Names what a `(` at `i` opens: `the arguments of "@ref"`, `the modifiers of type "numeric"`. */
 /** How the "(" at `i` reads in a message: `the arguments of "@default"`, or `the "(" after "now"`. */
 export function describeParen(tokens: IToken[], i: number): string {
   const a = tokens[i - 1];

@@ -142,8 +142,9 @@ export function isProblem(e: unknown, ...kinds: ProblemKind[]): e is ProblemErro
 }
 
 /**
- * Builds a 400 from collected problems: the detail names the first problem
- * and how many more there are.
+ * A problem of kind `kind` (its status is the kind's) from collected
+ * problems: the detail names the first problem and how many more there are.
+ * The name is historical: a 422 `invalid-row` is built the same way.
  */
 export function badRequest(kind: ProblemKind, errors: ProblemItem[]): ProblemError {
   const first = errors[0]?.detail ?? "the request is not valid";

@@ -9,11 +9,23 @@ import type { TableDescriptor } from "../descriptor.js";
 import { CommitOutcomeUnknownError, POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
 
+/**
+ * The columns and values a PostgreSQL error detail names, such as
+ * `Key (a, b)=(1, 2) already exists.` (unique and foreign-key violations),
+ * or undefined when it names none. Values are PostgreSQL's text forms; with
+ * several columns they are split at `, ` (a value holding one is not told apart).
+ */
+export function detailKey(detail: unknown): { columns: string[]; values: string[] } | undefined {
+  if (typeof detail !== "string") return undefined;
+  const m = /^Key \(([^)]*)\)=\((.*)\)/.exec(detail);
+  if (!m) return undefined;
+  const columns = m[1].split(",").map((s) => s.trim().replace(/^"|"$/g, ""));
+  return { columns, values: columns.length === 1 ? [m[2]] : m[2].split(", ") };
+}
+
 /** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
 function keyColumns(detail: unknown): string[] {
-  if (typeof detail !== "string") return [];
-  const m = /^Key \(([^)]*)\)=/.exec(detail);
-  return m ? m[1].split(",").map((s) => s.trim().replace(/^"|"$/g, "")) : [];
+  return detailKey(detail)?.columns ?? [];
 }
 
 /** Body locations for columns the table shows; any hidden or unknown column makes the list empty. */

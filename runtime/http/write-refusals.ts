@@ -3,7 +3,7 @@
  * does not take, and a delete that other rows still refer to.
  */
 import type { Context } from "hono";
-import { ProblemError, problem } from "../problem.js";
+import { badRequest, ProblemError, problem } from "../problem.js";
 import type { ResourceContext } from "./context.js";
 
 /** The write operations, as named in problem details. */
@@ -26,8 +26,7 @@ export function refuseQueryParameters(c: Context, op: WriteOperation, takes: rea
     detail: `unknown parameter ${name}: a ${op} takes ${takes.length === 0 ? "no query parameters" : takes.join(", ")}`,
     allowed: [...takes],
   }));
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
-  throw problem("invalid-query", errors[0].detail + more, errors);
+  throw badRequest("invalid-query", errors);
 }
 
 interface DriverError {

@@ -21,9 +21,9 @@ import {
   compileUpdate,
   type ConflictAction,
 } from "../sql/index.js";
-import { vocabulary } from "../query/vocabulary.js";
+import { conflictKeys, vocabulary } from "../query/vocabulary.js";
 import { readPrefer } from "./prefer.js";
-import { toProblem } from "./db-errors.js";
+import { detailKey, toProblem } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, type TagCondition } from "./conditional.js";
@@ -95,7 +95,7 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
   const validate = rc.hooks.validateCreate?.[rc.table.name];
   const problems: ProblemItem[] =
     (validate && (await validate(hookContext(rc, rc.table.name, "create", c), values))) || [];
-  if (problems.length > 0) throw problem("invalid-row", `${problems[0].detail}${moreProblems(problems)}`, problems);
+  if (problems.length > 0) throw badRequest("invalid-row", problems);
   return values;
 }
 
@@ -159,11 +159,7 @@ async function createRows(rc: ResourceContext, c: Context, body: readonly unknow
   try {
     stored = rc.table.resource?.disableTransactions
       ? (await Promise.all(stmts.map((s) => rc.db.query(s)))).flatMap((r) => r.rows)
-      : await rc.db.transaction(async (tx: Executor) => {
-          const out: QueryResult["rows"] = [];
-          for (const s of stmts) out.push(...(await tx.query(s)).rows);
-          return out;
-        });
+      : await rc.db.transaction((tx) => rowsOfAll(tx, stmts));
   } catch (e) {
     throw locateInBatch(toProblem(e, rc.table), e, rows);
   }
@@ -209,10 +205,7 @@ function upsertOf(rc: ResourceContext, c: Context): Upsert | undefined {
       },
     ]);
   }
-  const visible = vocabulary(rc.table).visible;
-  const keys = [rc.table.primaryKey, ...(rc.table.uniqueKeys ?? [])].filter(
-    (k) => k.length > 0 && k.every((col) => visible.has(col)),
-  );
+  const keys = conflictKeys(rc.table);
   const asText = (k: readonly string[]): string => [...k].sort().join(",");
   const named = onConflict === null ? rc.table.primaryKey : onConflict.split(",").map((s) => s.trim());
   const target = keys.find((k) => asText(k) === asText(named));
@@ -258,9 +251,8 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   const stmts = compileInsertMany(rc.service, rc.table, rows, conflict);
   let stored: QueryResult["rows"];
   try {
-    stored = await rc.db.transaction(async (tx: Executor) => {
-      const out: QueryResult["rows"] = [];
-      for (const s of stmts) out.push(...(await tx.query(s)).rows);
+    stored = await rc.db.transaction(async (tx) => {
+      const out = await rowsOfAll(tx, stmts);
       if (upsert.mode === "merge" && out.length < rows.length)
         throw problem("conflict", "A row with this key exists that this request may not change; nothing was written.", [
           { location: many ? "body" : `body.${upsert.target[0]}`, detail: "this key belongs to a row out of reach" },
@@ -314,6 +306,13 @@ function refuseRepeatedKeys(rows: readonly RowValues[], target: readonly string[
   });
 }
 
+/** Runs `stmts` one after the other on `db` (a transaction) and gives every row they return, in order. */
+async function rowsOfAll(db: Executor, stmts: readonly SqlStatement[]): Promise<QueryResult["rows"]> {
+  const out: QueryResult["rows"] = [];
+  for (const s of stmts) out.push(...(await db.query(s)).rows);
+  return out;
+}
+
 /**
  * {@link buildRow} for every decoded row of a request; the hooks' problems
  * of all rows are reported at once, located in their row when `many`
@@ -336,13 +335,8 @@ async function buildRows(
       invalid.push(...e.errors.map((item) => (many ? { ...item, location: elementLocation(item.location, i) } : item)));
     }
   }
-  if (invalid.length > 0) throw problem("invalid-row", `${invalid[0].detail}${moreProblems(invalid)}`, invalid);
+  if (invalid.length > 0) throw badRequest("invalid-row", invalid);
   return rows;
-}
-
-/** ` (and N more problems)`, or nothing for one. */
-function moreProblems(items: readonly ProblemItem[]): string {
-  return items.length > 1 ? ` (and ${items.length - 1} more problem${items.length > 2 ? "s" : ""})` : "";
 }
 
 /**
@@ -351,11 +345,9 @@ function moreProblems(items: readonly ProblemItem[]): string {
  * (`Key (sku)=(a-1) already exists.`) and exactly one element carries it.
  */
 function locateInBatch(p: ProblemError, e: unknown, rows: readonly RowValues[]): ProblemError {
-  const detail = (e as { detail?: unknown } | null)?.detail;
-  const m = typeof detail === "string" ? /^Key \(([^)]*)\)=\((.*)\)/.exec(detail) : null;
-  if (!m || p.errors.length === 0) return p;
-  const columns = m[1].split(",").map((s) => s.trim().replace(/^"|"$/g, ""));
-  const values = columns.length === 1 ? [m[2]] : m[2].split(", ");
+  const named = detailKey((e as { detail?: unknown } | null)?.detail);
+  if (!named || p.errors.length === 0) return p;
+  const { columns, values } = named;
   const holders = rows
     .map((row, i) => ({ row, i }))
     .filter(({ row }) => columns.every((col, k) => row[col] !== undefined && String(row[col]) === values[k]));

@@ -71,3 +71,16 @@ export function vocabulary(table: TableDescriptor): TableVocabulary {
   }
   return v;
 }
+
+/**
+ * The keys an upsert's `on_conflict` may name (docs/decisions/1332-upsert.md):
+ * the primary key, then each unique key (`uniqueKeys`), those whose columns
+ * are all visible, so a request cannot probe a hidden column. Column names,
+ * in declaration order of each key.
+ */
+export function conflictKeys(table: TableDescriptor): string[][] {
+  const visible = vocabulary(table).visible;
+  return [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
+    (k) => k.length > 0 && k.every((col) => visible.has(col)),
+  );
+}

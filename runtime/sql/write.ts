@@ -47,6 +47,16 @@ function returningRow(table: TableDescriptor, write: string, params: Params): Sq
 }
 
 /**
+ * `a = $1, b = $2`: the SET list of an update of `table`.
+ * @throws Error when no value is present (the handlers refuse an empty change set with 400 first)
+ */
+function setList(table: TableDescriptor, values: WriteValues, params: Params): string {
+  const set = assignments(table, values, params);
+  if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
+  return set.map(([c, v]) => `${c} = ${v}`).join(", ");
+}
+
+/**
  * Compiles an INSERT of one row of `table` with `values` (every value bound
  * and cast to its column's type; `DEFAULT VALUES` when none is present).
  * The statement returns one row with text column `j`, the stored row as a
@@ -159,9 +169,7 @@ export function compileUpdate(
 ): SqlStatement {
   void service; // same signature as compileInsert
   const params = new Params();
-  const set = assignments(table, values, params);
-  if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
-  const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
+  const changes = setList(table, values, params);
   const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
   const write = `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${where}`;
   return returningRow(table, write, params);
@@ -251,9 +259,7 @@ export function compileUpdateWhere(
 ): SqlStatement {
   void service; // same signature as compileUpdate
   const params = new Params();
-  const set = assignments(table, values, params);
-  if (set.length === 0) throw new Error(`update of relation "${table.name}" has no values to set`);
-  const changes = set.map(([c, v]) => `${c} = ${v}`).join(", ");
+  const changes = setList(table, values, params);
   return returningRow(
     table,
     `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${filterCondition(table, filter, params)}`,

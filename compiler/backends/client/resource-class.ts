@@ -7,7 +7,7 @@
  * docs/decisions/1327-laid-out-client-methods.md).
  */
 import type { TableDescriptor } from "../../../runtime/descriptor.js";
-import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import {
   group,
   hardline,
@@ -27,16 +27,11 @@ import { clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
 
 /**
- * The keys an upsert may name (docs/decisions/1332-upsert.md): the primary
- * key and the unique keys whose columns the resource shows; empty when the
- * resource creates nothing.
+ * The keys the client's `upsert` may name: the runtime's `conflictKeys`, or none
+ * when the resource creates nothing (docs/decisions/1332-upsert.md).
  */
-export function conflictKeys(table: TableDescriptor): string[][] {
-  if (!table.resource?.ops.create) return [];
-  const visible = vocabulary(table).visible;
-  return [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
-    (k) => k.length > 0 && k.every((col) => visible.has(col)),
-  );
+export function upsertKeys(table: TableDescriptor): string[][] {
+  return table.resource?.ops.create ? conflictKeys(table) : [];
 }
 
 /** Whether the client has `updateWhere`/`deleteWhere` for the table: filtered writes over a list's `where` (decision 1333). */
@@ -210,7 +205,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       ),
     });
     // docs/decisions/1332-upsert.md: only where a key the resource shows can name the conflict.
-    const keys = conflictKeys(table);
+    const keys = upsertKeys(table);
     if (keys.length > 0)
       out.push({
         doc: `POST ${resource.path} as an upsert: stores each row or, on a row conflicting on \`how.onConflict\` (${keys.map((k) => k.join(", ")).join("; or ")}; default the primary key), overwrites the columns an update may write (\`resolution: "merge"\`) or keeps it (\`"ignore"\`). Returns the rows stored or merged, in order.\n@throws ProblemError 400 (a row refused, or not a key), 409 (a conflicting row out of reach), 422`,

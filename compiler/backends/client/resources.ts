@@ -10,7 +10,7 @@ import { group, indent, indentIfBreak, line, printDoc, type Doc } from "../doc-p
 import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
-import { conflictKeys, hasFilteredWrites, resourcePieces } from "./resource-class.js";
+import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.js";
 import { clientTypeNames, singleKey } from "./types.js";
 
 /** Members of `Client` a resource member may not take. */
@@ -41,7 +41,7 @@ function namedTypes(table: TableDescriptor): string[] {
     [n.create, ops.create],
     [n.update, ops.update && (key || filtered)],
     [n.where, filtered],
-    [n.column, ops.list || conflictKeys(table).length > 0],
+    [n.column, ops.list || upsertKeys(table).length > 0],
     [n.key, true],
     [n.id, key && (ops.read || ops.update || ops.delete)],
     [n.relation, expandable && (ops.list || read)],

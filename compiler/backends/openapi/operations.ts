@@ -6,7 +6,7 @@
  * (docs/decisions/1000-openapi-description.md, "Operations").
  */
 import type { TableDescriptor } from "../../../runtime/descriptor.js";
-import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
 import { filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
@@ -126,9 +126,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
     const batch: JsonSchema = { type: "array", items: ref(names.create), minItems: 1, maxItems: res.limits.maxBatch };
-    const keys = [table.primaryKey, ...(table.uniqueKeys ?? [])].filter(
-      (k) => k.length > 0 && k.every((col) => vocabulary(table).visible.has(col)),
-    );
+    const keys = conflictKeys(table);
     const upsert: (Parameter | ParameterRef)[] =
       keys.length === 0
         ? []

@@ -255,7 +255,6 @@ function sortDescription(table: TableDescriptor, v: TableVocabulary): string {
   return lines.join("\n\n");
 }
 
-/** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
 /** `?search=` of a table with searchable columns. */
 function searchParameter(v: TableVocabulary): Parameter {
   return {
@@ -298,6 +297,7 @@ function columnFilters(
   return params;
 }
 
+/** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
 export function listParameters(
   table: TableDescriptor,
   treeSchema: JsonSchema,
