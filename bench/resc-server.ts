@@ -3,7 +3,8 @@
  * (cli/serve/app.ts: request ids, metrics, health, problem documents, the
  * API routes) over a pg executor (pool of 10, opened before listening),
  * compiled from `SCHEMA_FILE` (the bench passes
- * `fixtures/pagila/pagila.resource`). Request logging is at `warn`, as a
+ * `fixtures/pagila/pagila.resource`, with its hooks module for the declared
+ * action). Request logging is at `warn`, as a
  * production deployment that ships access logs elsewhere would run it;
  * `LOG_LEVEL=info` logs every request. `DATABASE_URL` and `PORT` as for the
  * hand-written server; prints `listening <port>` once ready.
@@ -14,6 +15,7 @@ import { buildDescriptor, compileSource } from "../compiler/index.js";
 import { formatDiagnostics } from "../grammar/index.js";
 import { createPgExecutor } from "../runtime/exec/pg.js";
 import { createServeApp } from "../cli/serve/app.js";
+import { hooks } from "../fixtures/pagila/hooks.js";
 
 const file = process.env.SCHEMA_FILE;
 if (!file) throw new Error("SCHEMA_FILE is not set");
@@ -28,6 +30,7 @@ const { app, mounted } = createServeApp({
   schema: compiled.schema,
   service: buildDescriptor(compiled.schema),
   db,
+  hooks,
   logLevel: process.env.LOG_LEVEL ?? "warn",
 });
 if (!mounted.ok) throw new Error(mounted.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));

@@ -26,6 +26,8 @@ async function startServe(
       "bin/resc.js",
       "serve",
       "fixtures/pagila/pagila.resource",
+      "--hooks",
+      "fixtures/pagila/hooks.ts",
       "--database-url",
       url,
       "--port",

@@ -9,6 +9,7 @@
  */
 import {
   DEFAULT_LIMITS,
+  type ActionDescriptor,
   type ColumnDescriptor,
   type Limits,
   type OpSet,
@@ -18,7 +19,15 @@ import {
   type SortTerm,
   type TableDescriptor,
 } from "../runtime/descriptor.js";
-import type { ColumnDecl, ResourceDecl, Schema, SortTermDecl, TableDecl } from "../language/ir.js";
+import type {
+  ActionDecl,
+  ColumnDecl,
+  FieldDecl,
+  ResourceDecl,
+  Schema,
+  SortTermDecl,
+  TableDecl,
+} from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
@@ -89,7 +98,44 @@ export function resolveLimits(resource: ResourceDecl): Limits {
   };
 }
 
-function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceDescriptor {
+/**
+ * An action's input or output field as a column descriptor: its type,
+ * nullability and bounds resolved as a column's are, every capability off.
+ */
+function fieldDescriptor(index: SchemaIndex, table: TableDecl, field: FieldDecl): ColumnDescriptor {
+  const column: ColumnDecl = {
+    name: field.name,
+    type: field.type,
+    nullable: field.nullable,
+    primaryKey: false,
+    unique: false,
+    filterable: false,
+    searchable: false,
+    hidden: false,
+    readOnly: false,
+    stamped: false,
+    immutable: false,
+    softDelete: false,
+    attributes: [],
+    span: field.span,
+  };
+  if (field.doc !== undefined) column.doc = field.doc;
+  // Not a column of `table`: nothing about its key applies.
+  return columnDescriptor(index, { ...table, primaryKey: [] }, column);
+}
+
+function actionDescriptor(index: SchemaIndex, table: TableDecl, action: ActionDecl): ActionDescriptor {
+  const a: ActionDescriptor = {
+    name: action.name,
+    target: action.target,
+    input: action.input.map((f) => fieldDescriptor(index, table, f)),
+  };
+  if (action.output) a.output = action.output.map((f) => fieldDescriptor(index, table, f));
+  if (action.doc !== undefined) a.doc = action.doc;
+  return a;
+}
+
+function resourceDescriptor(index: SchemaIndex, table: TableDecl, resource: ResourceDecl): ResourceDescriptor {
   const ops: OpSet = { list: false, read: false, create: false, update: false, delete: false };
   for (const op of resource.ops) ops[op] = true;
   const r: ResourceDescriptor = {
@@ -104,6 +150,8 @@ function resourceDescriptor(table: TableDecl, resource: ResourceDecl): ResourceD
       : table.columns.filter((c) => c.computed !== undefined).map((c) => c.name),
   };
   if (resource.filteredWrites) r.filteredWrites = true;
+  if (resource.actions && resource.actions.length > 0)
+    r.actions = resource.actions.map((a) => actionDescriptor(index, table, a));
   if (resource.doc !== undefined) r.doc = resource.doc;
   return r;
 }
@@ -186,7 +234,7 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
     ...table.indexes.filter((ix) => ix.unique && (ix.using ?? "btree") === "btree").map((ix) => [...ix.columns]),
   ];
   if (uniqueKeys.length > 0) t.uniqueKeys = uniqueKeys;
-  if (table.resource) t.resource = resourceDescriptor(table, table.resource);
+  if (table.resource) t.resource = resourceDescriptor(index, table, table.resource);
   if (table.doc !== undefined) t.doc = table.doc;
   return t;
 }

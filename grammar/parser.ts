@@ -18,7 +18,18 @@
 import type { IOrAlt, IToken, OrMethodOpts, TokenType } from "chevrotain";
 import { CstParser, tokenMatcher } from "./chevrotain.js";
 import { allTokens } from "./lexer.js";
-import { Api, Domain, Enum, Generate, Identifier, Resource, Security, Table } from "./tokens/keywords.js";
+import {
+  Action,
+  Api,
+  Domain,
+  Enum,
+  Generate,
+  Identifier,
+  Resource,
+  Returns,
+  Security,
+  Table,
+} from "./tokens/keywords.js";
 import {
   AttributeName,
   BlockAttributeName,
@@ -268,7 +279,62 @@ export class ResourceParser extends CstParser {
         { ALT: () => this.SUBRULE(this.anyName, { LABEL: "unquotedPath" }) },
       ]),
     );
-    this.SUBRULE(this.settingsBlock);
+    this.SUBRULE(this.resourceBody);
+  });
+
+  /**
+   * `{ key = value … action name { … } }`: a resource's settings and its
+   * declared actions, commas optional. `action` starts an action only when a
+   * name follows (`action = …` stays a setting).
+   */
+  public resourceBody = this.RULE("resourceBody", () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.OR(
+        (this.altOpts.or8 ??= {
+          MAX_LOOKAHEAD: 1,
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            {
+              GATE: () => tokenMatcher(this.LA(1), Action) && !tokenMatcher(this.LA(2), Equals),
+              ALT: () => this.SUBRULE(this.actionDecl),
+            },
+            { ALT: () => this.SUBRULE(this.setting) },
+          ],
+        }),
+      );
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /**
+   * `action name @collection { field type … } returns { field type … }`:
+   * a declared action, its input fields written as columns are, and
+   * optionally its output (docs/decisions/1334-declared-actions.md).
+   */
+  public actionDecl = this.RULE("actionDecl", () => {
+    this.CONSUME(Action);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.MANY(() => this.SUBRULE(this.attribute));
+    this.SUBRULE(this.fieldBlock, { LABEL: "input" });
+    this.OPTION({
+      GATE: () => tokenMatcher(this.LA(1), Returns) && tokenMatcher(this.LA(2), LCurly),
+      DEF: () => {
+        this.CONSUME(Returns);
+        this.SUBRULE2(this.fieldBlock, { LABEL: "output" });
+      },
+    });
+  });
+
+  /** `{ name type … }`: the fields of an action's input or output, one per line. */
+  public fieldBlock = this.RULE("fieldBlock", () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.columnDecl);
+      this.OPTION(() => this.CONSUME(Comma));
+    });
+    this.CONSUME(RCurly);
   });
 
   /** `name type @attribute…`; the attributes may continue on the next lines. */

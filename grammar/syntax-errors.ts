@@ -133,6 +133,8 @@ export function describeParen(tokens: IToken[], i: number): string {
 const BODY_EXPECTATION: Record<string, string> = {
   tableDecl: `expected a column, a "@@" attribute, a resource block or "}"`,
   settingsBlock: `expected a setting (name = value) or "}"`,
+  resourceBody: `expected a setting (name = value), an action or "}"`,
+  fieldBlock: `expected a field (name type) or "}"`,
   apiDecl: `expected a setting, a security scheme or "}"`,
   enumDecl: `expected an enum value or "}"`,
 };

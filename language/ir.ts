@@ -229,6 +229,39 @@ export interface SecurityRequirementDecl {
 }
 
 /**
+ * One input or output field of a declared action: a name and a type as a
+ * column has them (built-ins, enums, domains, arrays, `?` for nullable), and
+ * nothing else (docs/decisions/1334-declared-actions.md).
+ */
+export interface FieldDecl {
+  name: string;
+  type: TypeRef;
+  nullable: boolean;
+  doc?: string;
+  span: Span;
+}
+
+/** Where an action is served: on one row (`POST /<resource>/{id}/<action>`) or on the collection (`POST /<resource>/<action>`). */
+export type ActionTarget = "item" | "collection";
+
+/**
+ * `action return { staff_id integer }` inside a resource block: a named
+ * operation the application implements in its hooks module
+ * (docs/decisions/1334-declared-actions.md). `@collection` makes it a
+ * collection action; `returns { … }` declares its output (absent: an item
+ * action answers the row as a read returns it, a collection action 204).
+ */
+export interface ActionDecl {
+  name: string;
+  target: ActionTarget;
+  input: FieldDecl[];
+  output?: FieldDecl[];
+  doc?: string;
+  span: Span;
+  nameSpan: Span;
+}
+
+/**
  * The `resource "/path" { … }` block inside a table. Ceilings are as written
  * (0 or absent takes the package default; negative is refused by the
  * validator).
@@ -251,6 +284,8 @@ export interface ResourceDecl {
   filteredWrites?: boolean;
   /** Which computed columns this resource computes; absent means all of them. */
   computed?: string[];
+  /** Declared actions in source order; absent when none is declared (docs/decisions/1334-declared-actions.md). */
+  actions?: ActionDecl[];
   doc?: string;
   span: Span;
   /** Spans of each setting by key (`ops`, `max_page_size`, …) for precise diagnostics. */

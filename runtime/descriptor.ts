@@ -112,6 +112,22 @@ export interface OpSet {
   delete: boolean;
 }
 
+/**
+ * A declared action (docs/decisions/1334-declared-actions.md): `item` is
+ * served at `POST /<resource>/{id}/<name>` on one locked row, `collection`
+ * at `POST /<resource>/<name>`. Its fields are described as columns are
+ * (type, nullability, bounds), every capability off: an input field is
+ * required unless nullable.
+ */
+export interface ActionDescriptor {
+  name: string;
+  target: "item" | "collection";
+  input: ColumnDescriptor[];
+  /** The declared output; absent: an item action answers the row as a read does, a collection action 204. */
+  output?: ColumnDescriptor[];
+  doc?: string;
+}
+
 /** The exposure of a table: its HTTP resource. */
 export interface ResourceDescriptor {
   /** Collection path, `/films`. */
@@ -127,6 +143,8 @@ export interface ResourceDescriptor {
   filteredWrites?: boolean;
   /** Computed columns this resource computes. */
   computed: string[];
+  /** Declared actions in source order; absent when none (docs/decisions/1334-declared-actions.md). */
+  actions?: ActionDescriptor[];
   doc?: string;
 }
 

@@ -11,8 +11,12 @@ import type { Executor } from "./exec/executor.js";
 import type { Predicate, ScalarValue, JsonValue } from "./predicate.js";
 import type { ProblemItem } from "./problem.js";
 
-/** The operation a hook is called for. `expand` is a read of a table joined by an expansion. */
-export type HookOperation = "list" | "read" | "create" | "update" | "delete" | "expand";
+/**
+ * The operation a hook is called for. `expand` is a read of a table joined
+ * by an expansion; `action` a declared action (the context's `action` names
+ * it; docs/decisions/1334-declared-actions.md).
+ */
+export type HookOperation = "list" | "read" | "create" | "update" | "delete" | "expand" | "action";
 
 /**
  * Data the application hands to its hooks, e.g. `{ orgId, userId }`: over
@@ -30,6 +34,8 @@ export interface HookContext {
   operation: HookOperation;
   /** The Hono context of the request; absent for in-process queries. */
   http?: Context;
+  /** For operation `action`: the declared action's name. */
+  action?: string;
   /** The application's data for this request or query; absent when none was given. */
   data?: HookData;
   /**
@@ -77,11 +83,14 @@ export type ValidateCreateHook = (
 /** A committed write. */
 export interface CommitEvent {
   table: string;
-  operation: "create" | "update" | "delete";
-  /** The written row as the response carries it (create, update); absent for a delete. */
+  /** `action`: a declared action committed (its name in `action`). */
+  operation: "create" | "update" | "delete" | "action";
+  /** For operation `action`: the declared action's name. */
+  action?: string;
+  /** The written row as the response carries it (create, update, an item action); absent for a delete and a collection action. */
   row?: Record<string, unknown>;
-  /** The primary key of the written row, in its JSON form (as the response spells it). */
-  key: ScalarValue;
+  /** The primary key of the written row, in its JSON form (as the response spells it); absent for a collection action. */
+  key?: ScalarValue;
   /** True when a delete marked the row through the table's soft-delete column instead of deleting it. */
   softDeleted?: boolean;
 }
@@ -94,6 +103,50 @@ export interface CommitEvent {
 export type AfterCommitHook = (ctx: HookContext, event: CommitEvent) => void | Promise<void>;
 
 /**
+ * What an action's implementation receives (docs/decisions/1334-declared-actions.md).
+ * It runs inside the action's transaction: every statement it sends through
+ * `tx` commits or rolls back with the action.
+ */
+export interface ActionContext extends HookContext {
+  operation: "action";
+  action: string;
+  /** The decoded input: every declared field, an omitted nullable one as null. */
+  input: Readonly<RowValues>;
+  /** The action's transaction. */
+  tx: Executor;
+  /**
+   * Item actions: the row, locked (`SELECT … FOR UPDATE`) within the
+   * caller's BeforeQuery scope, as a read returns it (hidden columns
+   * omitted). Absent for a collection action.
+   */
+  row?: Readonly<Record<string, unknown>>;
+  /** Item actions: the row's primary key, decoded from the path. */
+  key?: ScalarValue;
+  /**
+   * Item actions: writes `values` (any stored, non-computed column, read-only
+   * ones included: the action is the server) to the locked row in the
+   * action's transaction, every value a bind parameter; resolves to the row
+   * as a read returns it.
+   */
+  update?: (values: RowValues) => Promise<Record<string, unknown>>;
+  /**
+   * The BeforeQuery predicate of the caller on this table, for a collection
+   * action's own statements to apply; absent when no hook confines it.
+   */
+  scope?: Predicate;
+}
+
+/**
+ * A declared action's implementation. Throw a `ProblemError` to answer with
+ * its problem document (the transaction rolls back: a rental already
+ * returned is a 409). Return the declared output's fields when the action
+ * declares `returns { … }`; otherwise the return value is ignored.
+ */
+export type ActionImplementation = (
+  ctx: ActionContext,
+) => void | Readonly<Record<string, unknown>> | Promise<void | Readonly<Record<string, unknown>>>;
+
+/**
  * Hooks by table name (schema spelling). The table is the unit of
  * registration: a BeforeQuery hook confines its table wherever it is read,
  * through its own resource or an expansion (docs/decisions/0600-hooks.md).
@@ -103,4 +156,10 @@ export interface Hooks {
   beforeCreate?: Record<string, BeforeCreateHook>;
   validateCreate?: Record<string, ValidateCreateHook>;
   afterCommit?: Record<string, AfterCommitHook>;
+  /**
+   * Implementations of declared actions, by table then action name
+   * (`actions.rental.return`). Every declared action of a served table needs
+   * one, or nothing mounts (docs/decisions/1334-declared-actions.md).
+   */
+  actions?: Record<string, Record<string, ActionImplementation>>;
 }

@@ -3,6 +3,7 @@
  * never imports the compiler or the grammar.
  */
 export type {
+  ActionDescriptor,
   ColumnDescriptor,
   Limits,
   OpSet,
@@ -57,6 +58,8 @@ export type {
   AfterCommitHook,
   CommitEvent,
   RowValues,
+  ActionContext,
+  ActionImplementation,
 } from "./hooks.js";
 export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";

@@ -17,7 +17,7 @@ export interface HooksModule {
   hookData?: (c: Context) => object | undefined;
 }
 
-const KINDS = new Set(["beforeQuery", "beforeCreate", "validateCreate", "afterCommit"]);
+const KINDS = new Set(["beforeQuery", "beforeCreate", "validateCreate", "afterCommit", "actions"]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -25,7 +25,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /**
  * Checks that `v` has the shape of {@link Hooks}: only the four hook kinds,
- * each a map of table name to function.
+ * each a map of table name to function, and `actions`, a map of table name
+ * to a map of action name to function.
  * @returns the problems found, empty when none
  */
 function shapeProblems(v: unknown): string[] {
@@ -33,9 +34,19 @@ function shapeProblems(v: unknown): string[] {
   const out: string[] = [];
   for (const [kind, byTable] of Object.entries(v)) {
     if (!KINDS.has(kind)) {
-      out.push(`unknown hook kind "${kind}" (expected beforeQuery, beforeCreate, validateCreate or afterCommit)`);
+      out.push(
+        `unknown hook kind "${kind}" (expected beforeQuery, beforeCreate, validateCreate, afterCommit or actions)`,
+      );
     } else if (!isRecord(byTable)) {
       out.push(`${kind} is not an object of functions by table name`);
+    } else if (kind === "actions") {
+      // Action implementations are one level deeper: by table, then by action name.
+      for (const [table, byAction] of Object.entries(byTable)) {
+        if (!isRecord(byAction)) out.push(`actions.${table} is not an object of functions by action name`);
+        else
+          for (const [name, fn] of Object.entries(byAction))
+            if (typeof fn !== "function") out.push(`actions.${table}.${name} is not a function`);
+      }
     } else {
       for (const [table, fn] of Object.entries(byTable)) {
         if (typeof fn !== "function") out.push(`${kind}.${table} is not a function`);

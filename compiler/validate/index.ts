@@ -6,6 +6,7 @@
  */
 import type { Diagnostic, Schema } from "../../language/ir.js";
 import { SchemaIndex } from "../schema-index.js";
+import { checkActions } from "./actions.js";
 import { checkArrays } from "./arrays.js";
 import { checkCeilings } from "./ceilings.js";
 import { checkComputed } from "./computed.js";
@@ -29,6 +30,7 @@ const RULES: Rule[] = [
   checkTypes,
   checkKeys,
   checkResources,
+  checkActions,
   checkGenerateBlock,
   checkCeilings,
   checkArrays,

@@ -9,7 +9,8 @@
 import type { Span, TypeRef } from "../../language/ir.js";
 import { attributeSpan, qualified, typeText, type ValidationContext } from "./context.js";
 
-function checkKnown(ctx: ValidationContext, ref: TypeRef, where: string, span: Span): void {
+/** Reports `unknown-type` (a warning) when `ref` names no built-in type, enum or domain; `where` names its owner in the message. */
+export function checkKnown(ctx: ValidationContext, ref: TypeRef, where: string, span: Span): void {
   const resolved = ctx.index.resolve(ref);
   if (resolved.base.kind === "unknown") {
     ctx.warning(

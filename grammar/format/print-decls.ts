@@ -232,13 +232,79 @@ const COLUMNS = 0;
 const TABLE_ATTRIBUTES = 1;
 const RESOURCES = 2;
 
+/**
+ * `resource "/path" { … }`: settings with their `=` aligned and declared
+ * actions, in source order; one line when written so and holding no action.
+ */
 function printResource(p: Printer, n: CstNode, indent: string): string {
   const cont = indent + CONTINUATION;
   const kw = p.at(token(n, "Resource")!);
   const pathTok = token(n, "path") ?? nameToken(node(n, "unquotedPath"))!;
   const path = p.at(pathTok);
   const head = p.glue("resource", kw, path, " ", pathTok.image, cont);
-  return settingsBlock(p, head, path, node(n, "settingsBlock")!, indent);
+  const body = node(n, "resourceBody")!;
+  const actions = nodes(body, "actionDecl");
+  if (actions.length === 0) return settingsBlock(p, head, path, body, indent);
+  const members: Member[] = [
+    ...nodes(body, "setting").map((s) => settingMember(p, s)),
+    ...actions.map((a): Member => ({
+      first: p.first(a),
+      last: p.last(a),
+      section: 0,
+      print: (inner) => plain("action", printAction(p, a, inner)),
+    })),
+  ].sort((a, b) => a.first - b.first);
+  return block(p, head, path, p.at(token(body, "LCurly")!), members, p.at(token(body, "RCurly")!), indent);
+}
+
+/** `action name @collection { fields } returns { fields }`: each field block as a table's columns are laid out. */
+function printAction(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Action")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  let head = p.glue("action", kw, name, " ", p.tokens[name]!.image, cont);
+  let prev = name;
+  for (const a of nodes(n, "attribute")) {
+    head = p.glue(head, prev, p.first(a), " ", printAttribute(p, a, indent), cont);
+    prev = p.last(a);
+  }
+  let out = fieldBlock(p, head, prev, node(n, "input")!, indent);
+  const returns = token(n, "Returns");
+  const output = node(n, "output");
+  if (returns && output) {
+    const at = p.at(returns);
+    out = fieldBlock(p, p.glue(out, p.last(node(n, "input")!), at, " ", "returns", cont), at, output, indent);
+  }
+  return out;
+}
+
+/** `{ name type … }` after `head`: one line when written so, otherwise one field per line, types aligned. */
+function fieldBlock(p: Printer, head: string, headLast: number, n: CstNode, indent: string): string {
+  const open = p.at(token(n, "LCurly")!);
+  const close = p.at(token(n, "RCurly")!);
+  const fields = nodes(n, "columnDecl");
+  const one = inlineBlock(
+    p,
+    head,
+    headLast,
+    open,
+    () =>
+      fields.map((f) => {
+        const r = columnRow(p, f, indent);
+        return [...r.cells, r.rest].filter((x) => x !== "").join(" ");
+      }),
+    ", ",
+    close,
+    indent,
+  );
+  if (one !== undefined) return one;
+  const members = fields.map((f): Member => ({
+    first: p.first(f),
+    last: p.last(f),
+    section: 0,
+    print: (inner) => columnRow(p, f, inner),
+  }));
+  return block(p, head, headLast, open, members, close, indent);
 }
 
 function printTable(p: Printer, n: CstNode, indent: string): string {

@@ -10,6 +10,8 @@ import { unquote, type Ctx } from "./context.js";
 import { expectBoolean, expectInteger, expectNameList, expectSortTerms, expectString, type Where } from "./expect.js";
 import { readValue, type Val } from "./values.js";
 import { didYouMean } from "../../language/suggest.js";
+import { readAction } from "./action.js";
+import type { ReadType } from "./types.js";
 
 /** Every op and named set accepted in `ops`, with what it expands to. */
 export const OP_NAMES: Readonly<Record<string, readonly Op[]>> = {
@@ -124,12 +126,13 @@ function securityRequirements(v: Val, ctx: Ctx): SecurityRequirementDecl[] {
 }
 
 /**
- * Builds a `ResourceDecl` from a `resourceDecl` node. Unknown settings
+ * Builds a `ResourceDecl` from a `resourceDecl` node, its declared actions
+ * included (their field types are added to `types`). Unknown settings
  * (`unknown-setting`, with a suggestion) and repeated ones
  * (`duplicate-setting`) are reported and skipped. `settingSpans` maps each
  * key to the span of its value, the part a validator message is about.
  */
-export function readResource(n: CstNode, ctx: Ctx): ResourceDecl {
+export function readResource(n: CstNode, ctx: Ctx, types: ReadType[]): ResourceDecl {
   const keyword = token(n, "Resource");
   const pathToken = token(n, "path");
   const unquoted = nameToken(node(n, "unquotedPath"));
@@ -151,7 +154,22 @@ export function readResource(n: CstNode, ctx: Ctx): ResourceDecl {
   };
   const doc = ctx.docs.docFor(keyword);
   if (doc !== undefined) r.doc = doc;
-  for (const s of nodes(node(n, "settingsBlock"), "setting")) {
+  const body = node(n, "resourceBody");
+  for (const a of nodes(body, "actionDecl")) {
+    const action = readAction(a, ctx, types);
+    if (!action) continue;
+    const first = r.actions?.find((x) => x.name === action.name);
+    if (first) {
+      ctx.error(
+        "duplicate-action",
+        `Duplicate action "${action.name}" (first declared at line ${first.span.line}): an action name is used once per resource`,
+        action.nameSpan,
+      );
+      continue;
+    }
+    (r.actions ??= []).push(action);
+  }
+  for (const s of nodes(body, "setting")) {
     const key = token(s, "key");
     if (!key) continue;
     const value = readValue(node(s, "value"), ctx);

@@ -124,7 +124,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
     }
   }
   for (const r of nodes(n, "resourceDecl")) {
-    const resource = readResource(r, ctx);
+    const resource = readResource(r, ctx, types);
     if (table.resource) {
       ctx.error(
         "duplicate-resource",

@@ -3,7 +3,7 @@
  * structure).
  *
  * Hard keywords (`api`, `generate`, `enum`, `domain`, `table`) start a
- * top-level declaration. Soft keywords (`resource`, `security`) only mean
+ * top-level declaration. Soft keywords (`resource`, `security`, `action`, `returns`) only mean
  * something in one position inside a block; they belong to the `Identifier`
  * category so that a setting may still be called `security` and a column
  * `resource`. Hard keywords are still accepted as names where the grammar is
@@ -53,9 +53,23 @@ export const Table: TokenType = hardKeyword("table");
 export const Resource: TokenType = softKeyword("resource");
 /** `security name { … }` inside the `api` block. */
 export const Security: TokenType = softKeyword("security");
+/** `action name { fields }` inside a resource block (docs/decisions/1334-declared-actions.md). */
+export const Action: TokenType = softKeyword("action");
+/** `returns { fields }` after an action's input block. */
+export const Returns: TokenType = softKeyword("returns");
 
 /** Keywords that start a top-level declaration; the parser uses them to find where a broken block ends. */
 export const declarationKeywords: readonly TokenType[] = [Api, Generate, Enum, Domain, Table];
 
 /** Every keyword, in lexer order (before `Identifier`). */
-export const keywordTokens: readonly TokenType[] = [Api, Generate, Enum, Domain, Table, Resource, Security];
+export const keywordTokens: readonly TokenType[] = [
+  Api,
+  Generate,
+  Enum,
+  Domain,
+  Table,
+  Resource,
+  Security,
+  Action,
+  Returns,
+];

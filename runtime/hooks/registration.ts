@@ -21,8 +21,14 @@ export interface RegistrationError {
   resource: string;
   /** The table the registration is about (schema spelling). */
   table: string;
-  /** `missing-hook`: a required BeforeQuery (or, for `@stamped`, BeforeCreate) hook is absent; `unknown-table`: a hook names no table of the schema. */
-  kind: "missing-hook" | "unknown-table";
+  /**
+   * `missing-hook`: a required BeforeQuery (or, for `@stamped`, BeforeCreate)
+   * hook is absent; `unknown-table`: a hook names no table of the schema;
+   * `missing-action`: a declared action has no implementation;
+   * `unknown-action`: an implementation names no declared action
+   * (docs/decisions/1334-declared-actions.md).
+   */
+  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action";
   /**
    * For `missing-hook`, the declaration requiring the hook:
    * `@@scoped on table users` or `@soft_delete column tasks.deleted_at`.
@@ -90,6 +96,7 @@ export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, bas
       errors.push(...missing(path, target, rel.name));
     }
   }
+  errors.push(...actionErrors(service, hooks, basePath));
   for (const [kind, byTable] of Object.entries(hooks) as [string, Record<string, unknown> | undefined][]) {
     for (const name of Object.keys(byTable ?? {})) {
       if (byName.has(name)) continue;
@@ -99,6 +106,43 @@ export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, bas
         table: name,
         kind: "unknown-table",
         message: `${at}: the schema has no table "${name}", so this hook would never run`,
+      });
+    }
+  }
+  return errors;
+}
+
+/**
+ * Declared actions without an implementation, and implementations of no
+ * declared action, each naming the route a client would call
+ * (docs/decisions/1334-declared-actions.md).
+ */
+function actionErrors(service: ServiceDescriptor, hooks: Hooks, basePath: string): RegistrationError[] {
+  const errors: RegistrationError[] = [];
+  for (const table of service.tables) {
+    const declared = table.resource?.actions ?? [];
+    const given = hooks.actions?.[table.name] ?? {};
+    const path = basePath + (table.resource?.path ?? "");
+    for (const action of declared) {
+      if (typeof given[action.name] === "function") continue;
+      const route = `${path}${action.target === "item" ? "/{id}" : ""}/${action.name}`;
+      const declaration = `action ${action.name} on table ${table.name}`;
+      errors.push({
+        resource: path,
+        table: table.name,
+        kind: "missing-action",
+        declaration,
+        message: `${path}: ${declaration} (POST ${route}) requires an implementation (hooks.actions.${table.name}.${action.name}) before it is served`,
+      });
+    }
+    for (const name of Object.keys(given)) {
+      if (declared.some((a) => a.name === name)) continue;
+      const at = `hooks.actions.${table.name}.${name}`;
+      errors.push({
+        resource: at,
+        table: table.name,
+        kind: "unknown-action",
+        message: `${at}: table "${table.name}" declares no action "${name}"${table.resource ? "" : " (it is not served)"}, so this implementation would never run`,
       });
     }
   }

@@ -49,3 +49,22 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     ]);
   }
 }
+
+/**
+ * The parsed JSON body of a request that may come without one (a declared
+ * action whose input has no required field): undefined when the body is
+ * empty, whatever its Content-Type; otherwise as {@link readJsonBody}.
+ * @throws ProblemError 415 when a body is sent that is not JSON; 400 when it is malformed
+ */
+export async function readOptionalJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return undefined;
+  refuseNonJson(c.req.header("content-type"));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw problem("invalid-body", "The request body is not valid JSON.", [
+      { location: "body", detail: "malformed JSON" },
+    ]);
+  }
+}

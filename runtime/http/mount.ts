@@ -20,6 +20,7 @@ import { handleRead } from "./read.js";
 import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
+import { actionHandler } from "./action.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -167,6 +168,12 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (res.filteredWrites && res.ops.update)
       app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission));
     if (res.filteredWrites && res.ops.delete) app.delete(collectionPath, route(rc, handleFilteredDelete, admission));
+    // Declared actions are POST only, and no item route takes POST, so `/{id}/<name>` and
+    // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
+    for (const action of res.actions ?? []) {
+      const path = action.target === "item" ? `${item}/${action.name}` : `${collectionPath}/${action.name}`;
+      app.post(path, limit, route(rc, actionHandler(action), admission));
+    }
   }
   return { ok: true };
 }

@@ -7,7 +7,7 @@ import { badRequest, ProblemError, problem } from "../problem.js";
 import type { ResourceContext } from "./context.js";
 
 /** The write operations, as named in problem details. */
-export type WriteOperation = "create" | "update" | "delete";
+export type WriteOperation = "create" | "update" | "delete" | "action";
 
 /**
  * Refuses every query parameter of a write but those in `takes` (a create
@@ -23,7 +23,7 @@ export function refuseQueryParameters(c: Context, op: WriteOperation, takes: rea
   if (names.length === 0) return;
   const errors = names.map((name) => ({
     location: `query.${name}`,
-    detail: `unknown parameter ${name}: a ${op} takes ${takes.length === 0 ? "no query parameters" : takes.join(", ")}`,
+    detail: `unknown parameter ${name}: ${op === "action" ? "an" : "a"} ${op} takes ${takes.length === 0 ? "no query parameters" : takes.join(", ")}`,
     allowed: [...takes],
   }));
   throw badRequest("invalid-query", errors);

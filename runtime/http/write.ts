@@ -116,6 +116,11 @@ async function absentOrChanged(
   if (condition === undefined) return notFound(rc);
   const found = await rc.db.query(compileRowExists(rc.table, key, scope, options));
   if (found.rows.length === 0) return notFound(rc);
+  return rowChanged(rc);
+}
+
+/** The 412 of a write or action sent with an `If-Match` the row no longer matches (decision 1329). */
+export function rowChanged(rc: ResourceContext): ProblemError {
   return problem("precondition-failed", `The ${rc.table.name} row has changed since the version If-Match names.`, [
     { location: "header.if-match", detail: "the row is not at this version; read it again" },
   ]);

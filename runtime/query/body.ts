@@ -136,3 +136,40 @@ export function parseUpdateBody(table: TableDescriptor, body: unknown): UpdateBo
   problems.throwIfAny("invalid-body");
   return { fields };
 }
+
+/**
+ * Decodes the input of a declared action (docs/decisions/1334-declared-actions.md)
+ * as a create body is decoded: each field by its declared type and bounds;
+ * an unknown field, a wrongly typed value or a missing non-nullable field is
+ * refused, `allowed` listing the declared fields. An omitted nullable field
+ * is given as null, so the implementation sees every declared field. An
+ * action without required fields may be sent with no body (`undefined`).
+ * @throws ProblemError 400 (`invalid-body`) listing every problem
+ */
+export function parseActionInput(fields: readonly ColumnDescriptor[], body: unknown): BodyValues {
+  if (body === undefined) body = {};
+  if (!isObject(body)) {
+    throw badRequest("invalid-body", [{ location: "body", detail: "the body must be a JSON object" }]);
+  }
+  const problems = new ProblemList();
+  const allowed = fields.map((f) => f.name);
+  const out: BodyValues = {};
+  for (const [name, value] of Object.entries(body)) {
+    const field = fields.find((f) => f.name === name);
+    if (!field) {
+      problems.add(`body.${name}`, `unknown field ${name}`, { allowed });
+      continue;
+    }
+    const decoded = decodeJsonValue(field, value);
+    const d = decoded.ok ? checkBounds(field, decoded.value) : decoded;
+    if (d.ok) out[name] = d.value;
+    else problems.add(`body.${name}`, `invalid value for ${name}: ${d.detail}`, { value, allowed: d.allowed });
+  }
+  for (const field of fields) {
+    if (Object.hasOwn(body, field.name)) continue;
+    if (field.nullable) out[field.name] = null;
+    else problems.add(`body.${field.name}`, `${field.name} is required`);
+  }
+  problems.throwIfAny("invalid-body");
+  return out;
+}

@@ -9,6 +9,7 @@ export { parseReadQuery } from "./read-query.js";
 export { parseKey } from "./key.js";
 export {
   elementLocation,
+  parseActionInput,
   parseCreateBody,
   parseCreateRows,
   parseUpdateBody,

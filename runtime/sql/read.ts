@@ -10,7 +10,7 @@ import type { SqlStatement } from "../exec/executor.js";
 import { findColumn } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
-import { rowMembers, rowTag } from "./row.js";
+import { rowJsonSelect, rowMembers, rowTag } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 
 /**
@@ -60,4 +60,28 @@ export function compileRowExists(
   if (options.live && table.softDeleteColumn !== undefined)
     where += ` AND "t0".${columnSqlName(findColumn(table, table.softDeleteColumn))} IS NULL`;
   return params.statement(`SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${where}`);
+}
+
+/**
+ * Reads and locks the row of `table` whose primary key is `key` within
+ * `scope`, for a declared action (docs/decisions/1334-declared-actions.md):
+ * `SELECT … FOR UPDATE`, so concurrent actions and writes on the row wait
+ * for the action's transaction. Returns zero rows (absent or out of scope)
+ * or one row with `j`, the row as a write returns it, and `tag`, its
+ * version tag. With `lock: false`, the same read without the lock (the
+ * answer after the implementation wrote). Throws a plain `Error` for a
+ * composite key.
+ */
+export function compileLockRow(
+  table: TableDescriptor,
+  key: ScalarValue,
+  scope: Predicate | undefined,
+  options: { lock?: boolean } = {},
+): SqlStatement {
+  const params = new Params();
+  const where = addressRow(table, key, scope, "t0", params);
+  const lock = options.lock === false ? "" : ` FOR UPDATE OF "t0"`;
+  return params.statement(
+    `SELECT ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag" FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
+  );
 }

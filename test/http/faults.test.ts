@@ -5,13 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";
 import { compileFile, serviceClient } from "../support/service.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 describe("database faults", () => {
   it("answers 503 when PostgreSQL is unreachable, on reads and writes", async () => {
     const { service } = await compileFile("fixtures/pagila/pagila.resource");
     // Port 1 on loopback: nothing listens, the connection is refused at once.
     const db = createPgExecutor({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2000 });
-    const client = serviceClient(service, db);
+    const client = serviceClient(service, db, hooks);
     try {
       for (const [method, path, body] of [
         ["GET", "/films"],

@@ -3,13 +3,15 @@
  * fixture's capabilities need (a GIN index for the filterable
  * `film.special_features`, and the foreign key the `manager` relation of a
  * store declares, which the dump leaves out; pagila-mapping.md), served
- * in-process from `fixtures/pagila/pagila.resource`.
+ * in-process from `fixtures/pagila/pagila.resource` with the hooks of
+ * `fixtures/pagila/hooks.ts` (its declared action).
  */
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { loadPagila } from "../support/pagila.js";
 import { compileFile, serviceClient, type TestClient } from "../support/service.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 /**
  * What the fixture adds to the shipped database: one index, and the foreign keys its relations declare that the
@@ -40,5 +42,5 @@ export async function setupPagila(label: string): Promise<PagilaContext> {
   const { service } = await compileFile(PAGILA_RESOURCE);
   const db = await createTestDatabase(label);
   await loadPagila(db, PAGILA_EXTRA_SQL);
-  return { db, service, client: serviceClient(service, db.executor), drop: () => db.drop() };
+  return { db, service, client: serviceClient(service, db.executor, hooks), drop: () => db.drop() };
 }

@@ -65,7 +65,7 @@ export async function sendTo<T = unknown>(
 
 /** Sends requests to an in-process app. */
 export interface TestClient {
-  request<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   get<T = any>(path: string): Promise<Answer<T>>;
 }
 
@@ -73,7 +73,11 @@ export interface TestClient {
 export function serviceClient(service: ServiceDescriptor, db: Executor, hooks?: Hooks): TestClient {
   const { app, mounted } = createDevApp(service, { db, hooks });
   if (!mounted.ok) throw new Error(JSON.stringify(mounted.errors));
-  const request = <T>(method: string, path: string, body?: unknown): Promise<Answer<T>> =>
-    sendTo<T>(app, method, path, body);
+  const request = <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Answer<T>> => sendTo<T>(app, method, path, body, headers);
   return { request, get: (path) => request("GET", path) };
 }

@@ -1,0 +1,145 @@
+/**
+ * Declared actions (docs/decisions/1334-declared-actions.md; docs/http.md,
+ * Actions). An item action, `POST /<resource>/{id}/<action>`, runs in one
+ * transaction: the row is read and locked (`SELECT … FOR UPDATE`) within
+ * the caller's BeforeQuery scope (outside it: 404, as a read), `If-Match`
+ * is weighed against the locked row (412), the application's
+ * implementation runs with the row, the decoded input and the transaction,
+ * and the answer is the row as a read returns it (with its `ETag`) or the
+ * declared output. A collection action, `POST /<resource>/<action>`, runs
+ * its implementation in a transaction with the caller's scope. A
+ * `ProblemError` the implementation throws rolls back and is answered as
+ * its problem document; AfterCommit hooks follow the commit.
+ */
+import type { Context } from "hono";
+import type { ActionDescriptor, ColumnDescriptor } from "../descriptor.js";
+import type { Executor } from "../exec/executor.js";
+import type { ActionContext, ActionImplementation, RowValues } from "../hooks.js";
+import type { ScalarValue } from "../predicate.js";
+import { problem } from "../problem.js";
+import { parseActionInput, parseKey } from "../query/index.js";
+import { decodeJsonValue } from "../query/codecs.js";
+import { compileLockRow, compileUpdate } from "../sql/index.js";
+import { readOptionalJsonBody } from "./body.js";
+import { ifMatchTags, parseTagCondition, rowEntityTag } from "./conditional.js";
+import { hookContext, scopeOf, type ResourceContext } from "./context.js";
+import { notFound } from "./read.js";
+import { jsonText } from "./respond.js";
+import { afterCommit, keyOf, rowChanged } from "./write.js";
+import { refuseQueryParameters } from "./write-refusals.js";
+
+/** What a finished action answers: the row (item actions without an output), the declared output, or nothing. */
+type Outcome = { kind: "row"; j: string; tag: string } | { kind: "output"; j: string } | { kind: "none" };
+
+/** The implementation registered for `action` (the mount checked it is there). */
+function implementationOf(rc: ResourceContext, action: ActionDescriptor): ActionImplementation {
+  const impl = rc.hooks.actions?.[rc.table.name]?.[action.name];
+  if (!impl) throw new Error(`no implementation of action ${rc.table.name}.${action.name}`);
+  return impl;
+}
+
+/**
+ * The declared output of `action` from what its implementation returned:
+ * the declared fields only (nothing undeclared is ever served), each checked
+ * against its type, a missing nullable one as null.
+ * @throws ProblemError 500 `hook-misconfigured` naming the field, inside the
+ *   transaction, so a wrong output rolls the action back
+ */
+function encodeOutput(
+  rc: ResourceContext,
+  action: ActionDescriptor,
+  output: readonly ColumnDescriptor[],
+  value: unknown,
+): string {
+  const at = `action ${rc.table.name}.${action.name}`;
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw problem(
+      "hook-misconfigured",
+      `The implementation of ${at} returned no output object, which the action declares.`,
+    );
+  const given = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of output) {
+    const v = given[field.name] ?? null;
+    const d = decodeJsonValue(field, v);
+    if (!d.ok)
+      throw problem(
+        "hook-misconfigured",
+        `The implementation of ${at} returned an invalid ${field.name}: ${d.detail}.`,
+      );
+    out[field.name] = v;
+  }
+  return JSON.stringify(out);
+}
+
+/** The handler of one declared action of a resource. */
+export function actionHandler(action: ActionDescriptor): (rc: ResourceContext, c: Context) => Promise<Response> {
+  return action.target === "item"
+    ? (rc, c) => handleItemAction(rc, c, action)
+    : (rc, c) => handleCollectionAction(rc, c, action);
+}
+
+async function handleItemAction(rc: ResourceContext, c: Context, action: ActionDescriptor): Promise<Response> {
+  refuseQueryParameters(c, "action");
+  const key = parseKey(rc.table, c.req.param("id") ?? "");
+  const input = parseActionInput(action.input, await readOptionalJsonBody(c));
+  const scope = await scopeOf(rc, rc.table.name, "action", c);
+  const tags = ifMatchTags(parseTagCondition(c.req.header("if-match")));
+  const impl = implementationOf(rc, action);
+  const outcome = await rc.db.transaction(async (tx: Executor): Promise<Outcome> => {
+    const locked = (await tx.query(compileLockRow(rc.table, key, scope))).rows[0];
+    if (locked === undefined) throw notFound(rc);
+    if (tags !== undefined && !tags.includes(String(locked.tag))) throw rowChanged(rc);
+    const ctx: ActionContext = {
+      ...hookContext(rc, rc.table.name, "action", c),
+      operation: "action",
+      action: action.name,
+      input,
+      tx,
+      row: JSON.parse(String(locked.j)) as Record<string, unknown>,
+      key,
+      update: async (values: RowValues) => {
+        const r = await tx.query(compileUpdate(rc.service, rc.table, key, values));
+        return JSON.parse(String(r.rows[0]?.j ?? "null")) as Record<string, unknown>;
+      },
+    };
+    if (scope !== undefined) ctx.scope = scope;
+    const returned = await impl(ctx);
+    if (action.output) return { kind: "output", j: encodeOutput(rc, action, action.output, returned) };
+    // The row as it now is, whatever the implementation did to it (it may have left the caller's scope).
+    const after = (await tx.query(compileLockRow(rc.table, key, undefined, { lock: false }))).rows[0];
+    return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j), tag: String(after.tag) };
+  });
+  const row = outcome.kind === "row" ? (JSON.parse(outcome.j) as Record<string, unknown>) : undefined;
+  await afterCommit(rc, c, {
+    table: rc.table.name,
+    operation: "action",
+    action: action.name,
+    ...(row ? { row } : {}),
+    key: row ? keyOf(rc, row) : (key as ScalarValue),
+  });
+  if (outcome.kind === "row") return jsonText(c, outcome.j, 200, { etag: rowEntityTag(outcome.tag) });
+  if (outcome.kind === "output") return jsonText(c, outcome.j, 200);
+  return c.body(null, 204);
+}
+
+async function handleCollectionAction(rc: ResourceContext, c: Context, action: ActionDescriptor): Promise<Response> {
+  refuseQueryParameters(c, "action");
+  const input = parseActionInput(action.input, await readOptionalJsonBody(c));
+  const scope = await scopeOf(rc, rc.table.name, "action", c);
+  const impl = implementationOf(rc, action);
+  const j = await rc.db.transaction(async (tx: Executor): Promise<string | undefined> => {
+    const ctx: ActionContext = {
+      ...hookContext(rc, rc.table.name, "action", c),
+      operation: "action",
+      action: action.name,
+      input,
+      tx,
+    };
+    if (scope !== undefined) ctx.scope = scope;
+    const returned = await impl(ctx);
+    return action.output ? encodeOutput(rc, action, action.output, returned) : undefined;
+  });
+  await afterCommit(rc, c, { table: rc.table.name, operation: "action", action: action.name });
+  return j === undefined ? c.body(null, 204) : jsonText(c, j, 200);
+}
