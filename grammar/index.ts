@@ -9,3 +9,4 @@ export { BUILTIN_TYPES } from "../language/types.js";
 export { COLUMN_ATTRIBUTES } from "./to-ir/attributes.js";
 export { BLOCK_ATTRIBUTES } from "./to-ir/block-attributes.js";
 export { RESOURCE_SETTINGS, OP_NAMES } from "./to-ir/resource.js";
+export { ACTION_ATTRIBUTES } from "./to-ir/action.js";

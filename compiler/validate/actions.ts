@@ -2,20 +2,14 @@
  * Declared actions (docs/decisions/1334-declared-actions.md): an item action
  * addresses one row by `{id}`, so its table needs a single-column key (as
  * read, update and delete do); every action locks and writes inside one
- * transaction, so a resource that disables transactions declares none; a
- * collection action's path `/<resource>/<name>` must not be one the service
- * serves already.
+ * transaction, so a resource that disables transactions declares none; an
+ * action's name must not clash with what every resource already has in the
+ * client, the CLI or its paths (compiler/actions.ts).
  */
 import type { ActionDecl, FieldDecl, TableDecl } from "../../language/ir.js";
 import { settingSpan, type ValidationContext } from "./context.js";
 import { checkKnown } from "./types.js";
-
-/**
- * Path segments after a collection path that resc serves or keeps for
- * itself: a collection action may not take one (`events` is the change
- * feed's, docs/decisions/1334-declared-actions.md).
- */
-export const RESERVED_ACTION_NAMES: readonly string[] = ["events"];
+import { actionNameClash } from "../actions.js";
 
 function checkFields(ctx: ValidationContext, table: TableDecl, action: ActionDecl, fields: readonly FieldDecl[]): void {
   for (const field of fields) {
@@ -38,12 +32,9 @@ export function checkActions(ctx: ValidationContext): void {
           `action "${action.name}" is served at ${resource.path}/{id}/${action.name}, which needs a single-column primary key, but table "${table.name}" has a composite key (${table.primaryKey.join(", ")}); declare it @collection or give the table a single key`,
           action.nameSpan,
         );
-      if (action.target === "collection" && RESERVED_ACTION_NAMES.includes(action.name))
-        ctx.error(
-          "reserved-action-name",
-          `a collection action cannot be called "${action.name}": ${resource.path}/${action.name} is kept for the service itself (${RESERVED_ACTION_NAMES.join(", ")})`,
-          action.nameSpan,
-        );
+      const clash = actionNameClash(action.name, action.target);
+      if (clash !== undefined)
+        ctx.error("reserved-action-name", `an action cannot be called "${action.name}": ${clash}`, action.nameSpan);
     }
     if (resource.disableTransactions)
       ctx.error(

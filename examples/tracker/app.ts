@@ -18,6 +18,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS } from "./auth/token.js";
 import { trackerDocument } from "./openapi.js";
 import { sendProblem } from "./problems.js";
 import { tenancyHooks } from "./tenancy.js";
+import { trackerActions } from "./actions.js";
 
 /** Options of {@link createTrackerApp}. */
 export interface TrackerAppOptions {
@@ -105,6 +106,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
   const hooks: Hooks = {
     ...tenancyHooks({ db: options.db, service }),
     afterCommit: auditHooks({ db: options.db, service, log: log ?? (() => {}) }),
+    actions: trackerActions,
   };
   const mounted = mount(app, {
     db: options.db,

@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES } from "../index.js";
+import { ACTION_ATTRIBUTES, BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES } from "../index.js";
 
 /** A TextMate rule, as the JSON grammar format spells it. */
 export interface TmRule {
@@ -158,7 +158,33 @@ export function resourceGrammar(): TmGrammar {
         },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
-        patterns: [{ include: "#comments" }, { include: "#settings" }],
+        patterns: [
+          { include: "#comments" },
+          { include: "#action" },
+          { include: "#field-block" },
+          { include: "#settings" },
+        ],
+      },
+      // docs/decisions/1334-declared-actions.md: `action name @collection { fields } returns { fields }`.
+      action: {
+        patterns: [
+          {
+            match: `\\b(action)[ \\t]+(${NAME})`,
+            captures: {
+              "1": cap("keyword.other.action.resource"),
+              "2": cap("entity.name.function.action.resource"),
+            },
+          },
+          { match: "\\b(returns)(?=\\s*\\{)", captures: { "1": cap("keyword.other.returns.resource") } },
+          { include: "#attribute" },
+        ],
+      },
+      "field-block": {
+        begin: "\\{",
+        beginCaptures: { "0": cap("punctuation.section.block.begin.resource") },
+        end: "\\}",
+        endCaptures: { "0": cap("punctuation.section.block.end.resource") },
+        patterns: [{ include: "#comments" }, { include: "#column" }, { include: "#values" }],
       },
       column: {
         match: `^[ \\t]*(${NAME})[ \\t]+(${TYPE_WORDS})`,
@@ -221,7 +247,10 @@ export function resourceGrammar(): TmGrammar {
             name: "entity.name.tag.table-attribute.resource",
             match: `@@(?:${words(BLOCK_ATTRIBUTES)})\\b`,
           },
-          { name: "entity.name.tag.attribute.resource", match: `@(?:${words(COLUMN_ATTRIBUTES)})\\b` },
+          {
+            name: "entity.name.tag.attribute.resource",
+            match: `@(?:${words([...COLUMN_ATTRIBUTES, ...ACTION_ATTRIBUTES])})\\b`,
+          },
           { name: "invalid.illegal.unknown-attribute.resource", match: `@@?${NAME}` },
         ],
       },

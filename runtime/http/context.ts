@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
-import type { HookContext, HookData, HookOperation, Hooks } from "../hooks.js";
+import type { CommitEvent, HookContext, HookData, HookOperation, Hooks } from "../hooks.js";
 import type { Predicate } from "../predicate.js";
 import type { ProblemError } from "../problem.js";
 import { confine, expansionScopes as scopesOfExpansions, type HookBase } from "../hooks/scope.js";
@@ -27,6 +27,12 @@ export interface ResourceContext {
    * error an AfterCommit hook threw (no problem: the client got its 2xx).
    */
   logError: (e: unknown, c: Context, problem?: ProblemError) => void;
+  /**
+   * Set for one request whose transaction an outer layer commits (an
+   * `Idempotency-Key` request, runtime/http/idempotency.ts): AfterCommit
+   * events are queued here and run by that layer after its commit.
+   */
+  deferred?: CommitEvent[];
 }
 
 /** What every hook of this request receives besides the table and operation (docs/decisions/0600-hooks.md). */

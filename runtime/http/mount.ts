@@ -21,6 +21,7 @@ import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 import { actionHandler } from "./action.js";
+import { idempotent } from "./idempotency.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -64,6 +65,11 @@ export interface MountOptions {
    * answered 503 `resource-busy` (docs/decisions/0911-lock-timeout.md).
    */
   resourceConcurrency?: number | false;
+  /**
+   * How long a response stored under an `Idempotency-Key` answers retries,
+   * in seconds; default 86400 (24 hours; docs/decisions/1335-idempotency-keys.md).
+   */
+  idempotencyRetentionSeconds?: number;
 }
 
 export type { RegistrationError };
@@ -138,6 +144,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
       return res;
     },
   });
+  const keys =
+    options.idempotencyRetentionSeconds === undefined ? {} : { retentionSeconds: options.idempotencyRetentionSeconds };
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
@@ -161,7 +169,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     const item = `${collectionPath}/:id`;
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
     if (res.ops.read) app.get(item, route(rc, handleRead, admission));
-    if (res.ops.create) app.post(collectionPath, limit, route(rc, handleCreate, admission));
+    if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission));
     if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));
     if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission));
     // docs/decisions/1333-filtered-writes.md: opt-in, on the collection path.
@@ -172,7 +180,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
     for (const action of res.actions ?? []) {
       const path = action.target === "item" ? `${item}/${action.name}` : `${collectionPath}/${action.name}`;
-      app.post(path, limit, route(rc, actionHandler(action), admission));
+      app.post(path, limit, route(rc, idempotent(actionHandler(action), keys), admission));
     }
   }
   return { ok: true };

@@ -56,6 +56,11 @@ export function refuseCommitHookWithoutTransaction(rc: ResourceContext): void {
 export async function afterCommit(rc: ResourceContext, c: Context, event: CommitEvent): Promise<void> {
   const hook = rc.hooks.afterCommit?.[rc.table.name];
   if (!hook) return;
+  if (rc.deferred) {
+    // An outer layer commits this request's transaction (runtime/http/idempotency.ts); it runs the hook then.
+    rc.deferred.push(event);
+    return;
+  }
   try {
     await hook(hookContext(rc, rc.table.name, event.operation, c), event);
   } catch (e) {

@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { loadPagila } from "../support/pagila.js";
 import { compileFile } from "../support/service.js";
 import { PAGILA_EXTRA_SQL, PAGILA_RESOURCE } from "../pagila/setup.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 let db: TestDatabase;
 let executor: PgExecutor | undefined;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   await loadPagila(db, PAGILA_EXTRA_SQL);
   const { service } = await compileFile(PAGILA_RESOURCE);
   executor = createPgExecutor({ connectionString: db.url! });
-  const { app } = createDevApp(service, { db: executor });
+  const { app } = createDevApp(service, { db: executor, hooks });
   pool = createPool(db.url!);
   resc = await listen(app.fetch);
   hand = await listen(createHandwrittenApp(pool).fetch);

@@ -215,6 +215,28 @@ describe("get, create, update, delete", () => {
     });
   });
 
+  it("runs a declared action: the key as argument, its input fields as flags, the row printed (docs/decisions/1334-declared-actions.md)", async () => {
+    const made = await tracker(["tasks", "create", "--list-id", "2", "--title", "Act on me", "--labels", "a", "--compact"]);
+    expect(made.code, made.stderr).toBe(0);
+    const id = String(JSON.parse(made.stdout).id);
+    const help = (await tracker(["tasks", "complete", "--help"])).stdout;
+    expect(help).toMatch(/^Marks the task done \(POST \/tasks\/\{id\}\/complete\)\.$/m);
+    expect(help).toMatch(/--note=<value>\s+Why it is done, kept in attrs\.note when given \(text,\s+nullable\)/);
+    const before = svc.requests.length;
+    const done = await tracker(["tasks", "complete", id, "--note", "shipped", "--compact", "--etag"]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ id: Number(id), status: "done", attrs: { note: "shipped" } });
+    expect(requestsSince(before)).toMatchObject([{ method: "POST", body: '{"note":"shipped"}' }]);
+    const tag = /^ETag: ("[0-9a-f]{32}")\n$/.exec(done.stderr)?.[1];
+    expect(tag).toBeDefined();
+    const again = await tracker(["tasks", "complete", id]);
+    expect([again.code, again.stderr]).toEqual([1, "Error: the task is already done (HTTP 409)\npath.id: the task is already done\n"]);
+    const stale = await tracker(["tasks", "reopen", id, "--if-match", '"0000"']);
+    expect(stale.stderr).toMatch(/\(HTTP 412\)/);
+    const reopened = await tracker(["tasks", "reopen", id, "--if-match", tag!, "--compact"]);
+    expect(JSON.parse(reopened.stdout)).toMatchObject({ status: "todo" });
+  });
+
   it("create-many sends a file's JSON array in one request and prints the stored rows", async () => {
     const file = path.join(dir, "rows.json");
     writeFileSync(file, JSON.stringify([{ title: "Many A", position: 30 }, { title: "Many B", position: 31 }]));
@@ -388,13 +410,16 @@ describe("the tree", () => {
     expect(await commands("orgs")).toEqual(["get", "list"]);
     expect(await commands("users")).toEqual(["get", "list", "update"]);
     // A create comes with create-many, its bulk form (docs/decisions/1330-bulk-create.md).
+    // Declared actions are commands too (docs/decisions/1334-declared-actions.md).
     expect(await commands("tasks")).toEqual([
+      "complete",
       "create",
       "create-many",
       "delete",
       "delete-where",
       "get",
       "list",
+      "reopen",
       "update",
       "update-where",
     ]);

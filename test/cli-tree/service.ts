@@ -16,6 +16,7 @@ import type { Hooks } from "../../runtime/hooks.js";
 import { and, cmp, type Predicate } from "../../runtime/predicate.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileFile } from "../support/service.js";
+import { declaredActions } from "../support/actions.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -63,7 +64,7 @@ export function trivialHooks(service: ServiceDescriptor): Hooks {
     if (t.columns.some((c) => c.name === "author_id" && c.readOnly)) stamps.author_id = USER;
     if (Object.keys(stamps).length > 0) beforeCreate[t.name] = (_ctx, values) => ({ ...values, ...stamps });
   }
-  return { beforeQuery, beforeCreate };
+  return { beforeQuery, beforeCreate, actions: declaredActions(service) };
 }
 
 /** Serves spec.resource over a fresh, seeded database on 127.0.0.1 and an ephemeral port. */

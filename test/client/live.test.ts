@@ -72,6 +72,21 @@ describe("typed client over HTTP", () => {
     expect(gone.map((k) => k.id).sort()).toEqual((made as { id: number }[]).map((t) => t.id).sort());
   });
 
+  it("runs declared actions as methods: the row after the action, its version, the action's problem (docs/decisions/1334-declared-actions.md)", async () => {
+    const task = await client.tasks.create({ list_id: 2, title: "Client action", labels: [] });
+    const done = await client.tasks.complete(task.id, { note: "from the client" });
+    expect(done).toMatchObject({ id: task.id, status: "done", attrs: { note: "from the client" } });
+    const again = await client.tasks.complete(task.id).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ProblemError);
+    expect((again as ProblemError).status).toBe(409);
+    const stale = await client.tasks.reopen(task.id, { ifMatch: etagOf(task) }).catch((e: unknown) => e);
+    expect((stale as ProblemError).status).toBe(412);
+    const reopened = await client.tasks.reopen(task.id, { ifMatch: etagOf(done) });
+    expect(reopened.status).toBe("todo");
+    expect(etagOf(reopened)).not.toBe(etagOf(done));
+    await client.tasks.delete(task.id); // the other tests count the seed's tasks
+  });
+
   it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
     const list = await client.lists.create({ title: "Versioned", position: 9 });
     const tag = etagOf(list);

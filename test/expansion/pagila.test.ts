@@ -8,6 +8,7 @@ import { createPgExecutor } from "../../runtime/exec/pg.js";
 import { setupPagila, type PagilaContext } from "../pagila/setup.js";
 import { serviceClient, type TestClient } from "../support/service.js";
 import { recording, tablesRead, type Recording } from "./recording.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 type Row = Record<string, unknown>;
 type Inverse = { items: Row[]; has_more: boolean };
@@ -21,7 +22,7 @@ beforeAll(async () => {
   // Pagila ships no original language; two films get one, so the nullable forward relation has both cases.
   await ctx.db.executor.script("UPDATE film SET original_language_id = 2 WHERE film_id IN (1, 3)");
   rec = recording(ctx.db.executor);
-  client = serviceClient(ctx.service, rec.executor);
+  client = serviceClient(ctx.service, rec.executor, hooks);
 });
 
 afterAll(() => ctx?.drop());
@@ -151,7 +152,7 @@ describe("forward relations", () => {
     u.searchParams.set("options", "-c TimeZone=Pacific/Chatham -c DateStyle=German");
     const far = createPgExecutor({ connectionString: u.toString(), max: 1 });
     try {
-      const farClient = serviceClient(ctx.service, far);
+      const farClient = serviceClient(ctx.service, far, hooks);
       const path = "/rentals?expand=customer,staff&per_page=20&sort=rental_id";
       const there = await farClient.get(path);
       expect(there.status, there.text).toBe(200);

@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import { and, cmp, type Hooks, type Predicate, type ServiceDescriptor } from "../../runtime/index.js";
+import { declaredActions } from "../support/actions.js";
 
 const DEFAULT_ORG = "00000000-0000-4000-8000-000000000001";
 
@@ -34,5 +35,5 @@ export function hooks(service: ServiceDescriptor): Hooks {
       out.beforeCreate[t.name] = (ctx, values) => ({ ...values, org_id: String(ctx.data?.orgId ?? DEFAULT_ORG) });
     }
   }
-  return out;
+  return { ...out, actions: declaredActions(service) };
 }

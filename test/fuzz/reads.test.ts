@@ -14,6 +14,7 @@ import { rawClient, type RawAnswer, type RawRequest } from "./support/http.js";
 import { violations, type Secrets } from "./support/oracle.js";
 import { fcParameters, timeoutFor } from "./support/runs.js";
 import { gatherSecrets } from "./support/secrets.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 let ctx: PagilaContext;
 let client: ReturnType<typeof rawClient>;
@@ -23,7 +24,7 @@ const cursors = new Map<string, string[]>();
 
 beforeAll(async () => {
   ctx = await setupPagila("fuzz_reads");
-  client = rawClient(ctx.service, ctx.db.executor);
+  client = rawClient(ctx.service, ctx.db.executor, { hooks });
   secrets = await gatherSecrets(ctx.db.executor, ctx.service);
   for (const t of ctx.service.tables) {
     if (!t.resource?.ops.list) continue;

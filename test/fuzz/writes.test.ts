@@ -20,6 +20,7 @@ import { rawClient, type RawRequest } from "./support/http.js";
 import { violations, type Secrets } from "./support/oracle.js";
 import { fcParameters, timeoutFor } from "./support/runs.js";
 import { gatherSecrets } from "./support/secrets.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 let ctx: PagilaContext;
 let client: ReturnType<typeof rawClient>;
@@ -38,7 +39,7 @@ const sql = async (text: string): Promise<Record<string, string | null>[]> =>
 
 beforeAll(async () => {
   ctx = await setupPagila("fuzz_writes");
-  client = rawClient(ctx.service, ctx.db.executor);
+  client = rawClient(ctx.service, ctx.db.executor, { hooks });
   secrets = await gatherSecrets(ctx.db.executor, ctx.service);
   await installAudit();
   for (const t of written()) {

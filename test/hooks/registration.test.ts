@@ -46,7 +46,13 @@ function needed(service: ServiceDescriptor): { table: string; declaration: strin
             .filter((c) => c.stamped)
             .map((c) => ({ table: t.name, declaration: `@stamped column ${t.name}.${c.name}` }))
         : []),
-    ]);
+    ])
+    .concat(
+      // Declared actions come after every hook, in table order (runtime/hooks/registration.ts).
+      service.tables.flatMap((t) =>
+        (t.resource?.actions ?? []).map((a) => ({ table: t.name, declaration: `action ${a.name} on table ${t.name}` })),
+      ),
+    );
 }
 
 describe("mountService registration", () => {
@@ -60,8 +66,17 @@ describe("mountService registration", () => {
     expect(want).toContainEqual({ table: "users", declaration: "@@scoped on table users" });
     expect(want).toContainEqual({ table: "tasks", declaration: "@soft_delete column tasks.deleted_at" });
     expect(r.errors.map((e) => ({ table: e.table, declaration: e.declaration }))).toEqual(want);
+    // The tracker's tasks declare actions: each needs its implementation too (docs/decisions/1334-declared-actions.md).
+    expect(want).toContainEqual({ table: "tasks", declaration: "action complete on table tasks" });
     for (const e of r.errors) {
       const path = spec.tables.find((t) => t.name === e.table)?.resource?.path;
+      if (e.declaration!.startsWith("action ")) {
+        expect(e.kind).toBe("missing-action");
+        expect(e.message).toMatch(
+          /^\/tasks: action \w+ on table tasks \(POST \/tasks\/\{id\}\/\w+\) requires an implementation \(hooks\.actions\.tasks\.\w+\)/,
+        );
+        continue;
+      }
       expect(e.kind).toBe("missing-hook");
       expect(e.resource).toBe(path);
       const hook = e.declaration!.startsWith("@stamped") ? "BeforeCreate" : "BeforeQuery";

@@ -10,6 +10,7 @@ import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import { mountService, type MountOptions } from "../../runtime/http/mount.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileText, sendTo, type Answer, type TestClient } from "../support/service.js";
+import { withDeclaredActions } from "../support/actions.js";
 
 export { compileText, type Answer };
 
@@ -43,12 +44,13 @@ export function appClient(app: Hono): Client {
 }
 
 /**
- * Mounts `service` on a fresh app with `options` and returns a client;
+ * Mounts `service` on a fresh app with `options` (and the implementations
+ * of its declared actions, test/support/actions.ts) and returns a client;
  * throws when mounting reports registration errors.
  */
 export function mounted(service: ServiceDescriptor, options: MountOptions): Client {
   const app = new Hono();
-  const r = mountService(app, service, options);
+  const r = mountService(app, service, { ...options, hooks: withDeclaredActions(service, options.hooks) });
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("\n"));
   return appClient(app);
 }

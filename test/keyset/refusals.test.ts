@@ -14,6 +14,7 @@ import { setupPagila, type PagilaContext } from "../pagila/setup.js";
 import { compileFile, serviceClient, type Answer, type TestClient } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { forge, openCursor, withCursor, type ListBody } from "./walk.js";
+import { hooks } from "../../fixtures/pagila/hooks.js";
 
 let ctx: PagilaContext;
 let small: { db: TestDatabase; client: TestClient };
@@ -105,7 +106,7 @@ describe("a cursor belongs to its ordering", () => {
     const length = changed.tables.find((t) => t.name === "film")?.columns.find((col) => col.name === "length");
     if (!length) throw new Error("film.length not found");
     delete length.nulls;
-    const after = serviceClient(changed, ctx.db.executor);
+    const after = serviceClient(changed, ctx.db.executor, hooks);
     await refused(
       after,
       withCursor("/films?sort=length&per_page=10", c),
@@ -113,7 +114,7 @@ describe("a cursor belongs to its ordering", () => {
       /^cursor was made for sort=length \(nulls last\),film_id; this request sorts by length,film_id\. /,
     );
     length.nulls = "first";
-    const first = serviceClient(changed, ctx.db.executor);
+    const first = serviceClient(changed, ctx.db.executor, hooks);
     await refused(
       first,
       withCursor("/films?sort=length", c),

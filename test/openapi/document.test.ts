@@ -158,6 +158,9 @@ describe("operations (spec: Generated operations)", () => {
       // Filtered writes on the collection (docs/decisions/1333-filtered-writes.md).
       if (t.resource!.filteredWrites && ops.update) expected.push(`patch ${p}`);
       if (t.resource!.filteredWrites && ops.delete) expected.push(`delete ${p}`);
+      // Declared actions, one POST each (docs/decisions/1334-declared-actions.md).
+      for (const a of t.resource!.actions ?? [])
+        expected.push(`post ${p}${a.target === "item" ? "/{id}" : ""}/${a.name}`);
     }
     const actual = operations(doc).map((o) => `${o.method} ${o.path}`);
     expect(actual.sort()).toEqual(expected.sort());
@@ -227,12 +230,14 @@ describe("operations (spec: Generated operations)", () => {
           expect(op.responses[c], `${method} ${p} ${c}`).toHaveProperty("$ref");
         }
         const errors = codes.filter((c) => Number(c) >= 400);
-        const item = p.endsWith("{id}");
+        // An item action is a POST on /{id}/<name> (docs/decisions/1334-declared-actions.md).
+        const itemAction = method === "post" && p.includes("/{id}/");
+        const item = p.endsWith("{id}") || itemAction;
         const want = ["400", ...(item ? ["404"] : []), "500", "503", "504"];
         if (method === "post" || method === "patch") want.push("409", "413", "415", "422");
         if (method === "delete") want.push("409");
         // If-Match: a write of one row may find it at another version (docs/decisions/1329-conditional-requests.md).
-        if (item && (method === "patch" || method === "delete")) want.push("412");
+        if (item && (method === "patch" || method === "delete" || itemAction)) want.push("412");
         expect(errors.sort(), `${method} ${p}`).toEqual(want.sort());
       }
       expect(Object.keys(schema(doc, "Problem").properties ?? {})).toEqual([

@@ -13,6 +13,7 @@ import type { Hooks } from "../../runtime/hooks.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileFile, serviceClient } from "../support/service.js";
 import { conformanceSuite, ResponseChecker, type LiveService } from "./conformance.js";
+import { withDeclaredActions } from "../support/actions.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ORG = "00000000-0000-4000-8000-000000000001";
@@ -43,7 +44,11 @@ beforeAll(async () => {
   db = await createTestDatabase("openapi_tracker");
   await db.executor.script(ddl);
   await db.executor.script(await readFile(path.join(ROOT, "examples/tracker/seed.sql"), "utf8"));
-  live = { doc: emitOpenApi(schema), service, client: serviceClient(service, db.executor, trackerHooks) };
+  live = {
+    doc: emitOpenApi(schema),
+    service,
+    client: serviceClient(service, db.executor, withDeclaredActions(service, trackerHooks)),
+  };
 });
 afterAll(async () => {
   await db?.drop();

@@ -12,9 +12,10 @@ import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../..
 import { operatorsFor } from "../../../runtime/query/operators.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { resourceName } from "../client/names.js";
-import type { FieldCodec, FieldSpec, FilterSpec, ResourceSpec } from "./core/cli.js";
+import type { ActionSpec, FieldCodec, FieldSpec, FilterSpec, ResourceSpec } from "./core/cli.js";
+import { actionCommandName } from "../../actions.js";
 
-export type { FieldSpec, FilterSpec, ResourceSpec };
+export type { ActionSpec, FieldSpec, FilterSpec, ResourceSpec };
 
 /** The SQL type as help shows it: `smallint`, `task_status`, `text[]`; a trailing `?` for nullable. */
 function displayType(c: ColumnDescriptor): string {
@@ -95,6 +96,19 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
   if (ops.delete && keyColumn) spec.delete = true;
   // docs/decisions/1333-filtered-writes.md: over the list's filter flags.
   if (table.resource?.filteredWrites && spec.list && (spec.update || spec.delete)) spec.filteredWrites = true;
+  // docs/decisions/1334-declared-actions.md: one command each; input fields are flags, required unless nullable.
+  const actions = (resource.actions ?? []).map((a) => {
+    const s: ActionSpec = {
+      name: a.name,
+      command: actionCommandName(a.name),
+      target: a.target,
+      fields: a.input.map((c) => field(c, true)),
+    };
+    const d = firstSentence(a.doc);
+    if (d !== undefined) s.description = d;
+    return s;
+  });
+  if (actions.length > 0) spec.actions = actions;
   return spec;
 }
 

@@ -6,7 +6,8 @@
  * depends on the width of the table's names (bench/COMPILER.md;
  * docs/decisions/1327-laid-out-client-methods.md).
  */
-import type { TableDescriptor } from "../../../runtime/descriptor.js";
+import type { ActionDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { actionMethodName, actionRoute } from "../../actions.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import {
   group,
@@ -23,7 +24,7 @@ import {
 import { codeFits, type ModulePiece } from "../final-form.js";
 import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
-import { clientTypeNames, singleKey } from "./types.js";
+import { actionTypeNames, clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
 
 /**
@@ -264,6 +265,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       ),
     });
   }
+  for (const action of resource.actions ?? []) out.push(actionMethod(table, action, stem));
   if (resource.ops.delete && key) {
     out.push({
       doc: `DELETE ${resource.path}/{id}: deletes the row; with \`options.ifMatch\` only if it is still at that version.\n@throws ProblemError 404 when there is no such row, 412 when it changed since`,
@@ -283,6 +285,60 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
     });
   }
   return out;
+}
+
+/**
+ * The method of a declared action (docs/decisions/1334-declared-actions.md):
+ * `return(id, input, options)` for an item action, `name(input, options)`
+ * for a collection action; the input parameter is left out when the action
+ * declares no field, and defaults to `{}` when every field may be left out.
+ */
+function actionMethod(table: TableDescriptor, action: ActionDescriptor, stem: string): { doc: string; code: Doc } {
+  const n = clientTypeNames(table);
+  const types = actionTypeNames(table, action);
+  const item = action.target === "item";
+  const route = actionRoute(table.resource?.path ?? "", action);
+  const params: Doc[] = item ? [`id: ${n.id}`] : [];
+  if (action.input.length > 0)
+    params.push(`input: ${types.input}${action.input.every((f) => f.nullable) ? " = {}" : ""}`);
+  params.push("options?: CallOptions");
+  const path: Doc = item
+    ? [call("itemPath", [], [`${stem}_PATH`, "id"]), ` + ${JSON.stringify(`/${action.name}`)}`]
+    : `${stem}_PATH + ${JSON.stringify(`/${action.name}`)}`;
+  const request = object([
+    stringProperty("method", '"POST"'),
+    ["path: ", path],
+    action.input.length > 0 ? "body: input" : "body: {}",
+  ]);
+  const lead =
+    action.doc === undefined
+      ? ""
+      : `${action.doc}
+
+`;
+  const returns = action.output ? types.output : item ? n.row : undefined;
+  const ifMatch = item ? "; with `options.ifMatch` only while the row is at that version" : "";
+  const answer = action.output
+    ? "returns its output"
+    : item
+      ? "returns the row as it is after the action"
+      : "resolves when it is done";
+  const doc = `${lead}POST ${route}: ${answer}${ifMatch}.
+@throws ProblemError 400 (input refused)${item ? ", 404, 412 (changed since)" : ""}, 409 or 422 (the action refused)`;
+  const name = actionMethodName(action.name);
+  if (returns === undefined)
+    return {
+      doc,
+      code: method(`async ${name}`, [], params, typeRef("Promise", ["void"]), [
+        ["await ", group(call("this.client.do", [], [request, "options"])), ";"],
+      ]),
+    };
+  return {
+    doc,
+    code: method(name, [], params, typeRef("Promise", [returns]), [
+      ["return ", call("requestJson", [returns], [THIS_CLIENT, request, "options"]), ";"],
+    ]),
+  };
 }
 
 /**

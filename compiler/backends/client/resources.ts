@@ -11,7 +11,7 @@ import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.js";
-import { clientTypeNames, singleKey } from "./types.js";
+import { actionTypeNames, clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
 
 /** Members of `Client` a resource member may not take. */
 const RESERVED_MEMBERS = new Set(["baseURL", "token", "transport", "do", "prepare", "with", "constructor"]);
@@ -43,13 +43,20 @@ function namedTypes(table: TableDescriptor): string[] {
     [n.where, filtered],
     [n.column, ops.list || upsertKeys(table).length > 0],
     [n.key, true],
-    [n.id, key && (ops.read || ops.update || ops.delete)],
+    [n.id, key && hasItemRoutes(table)],
     [n.relation, expandable && (ops.list || read)],
     [n.expansions, expandable],
     [n.listQuery, ops.list],
     [n.readQuery, read && expandable],
   ];
-  return uses.filter(([, used]) => used).map(([name]) => name);
+  const actions = (table.resource?.actions ?? []).flatMap((a): [string, boolean][] => {
+    const names = actionTypeNames(table, a);
+    return [
+      [names.input, a.input.length > 0],
+      [names.output, a.output !== undefined],
+    ];
+  });
+  return [...uses, ...actions].filter(([, used]) => used).map(([name]) => name);
 }
 
 /**

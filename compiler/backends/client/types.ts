@@ -5,7 +5,13 @@
  * spelled nowhere: every list below comes from the runtime's vocabulary,
  * which never holds one (spec: guarantee 2).
  */
-import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import type {
+  ActionDescriptor,
+  ColumnDescriptor,
+  ServiceDescriptor,
+  TableDescriptor,
+} from "../../../runtime/descriptor.js";
+import { actionRoute, actionTypeStem } from "../../actions.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { filterType, valueType } from "./value-types.js";
@@ -88,7 +94,9 @@ function rowDeclaration(table: TableDescriptor): string {
 }
 
 function byName(table: TableDescriptor, names: readonly string[]): ColumnDescriptor[] {
-  return names.map((n) => table.columns.find((c) => c.name === n)).filter((c): c is ColumnDescriptor => c !== undefined);
+  return names
+    .map((n) => table.columns.find((c) => c.name === n))
+    .filter((c): c is ColumnDescriptor => c !== undefined);
 }
 
 /** The declarations of one served table. */
@@ -123,14 +131,18 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
         : "",
     ),
   );
-  out.push(`${docComment(`The columns of ${names.row}: what \`select\` accepts.`)}export type ${names.column} = ${union(vocab.selectable)};`);
+  out.push(
+    `${docComment(`The columns of ${names.row}: what \`select\` accepts.`)}export type ${names.column} = ${union(vocab.selectable)};`,
+  );
   out.push(
     `${docComment(`The primary-key columns of ${what}, returned whatever \`select\` says.`)}export type ${names.key} = ${union(table.primaryKey)};`,
   );
   const key = singleKey(table);
-  if (key && (resource.ops.read || resource.ops.update || resource.ops.delete)) {
+  if (key && hasItemRoutes(table)) {
     const id = key.kind === "bigint" ? "number | bigint | string" : key.kind === "integer" ? "number" : "string";
-    out.push(`${docComment(`The \`{id}\` of an item of ${what}: its \`${key.name}\`.`)}export type ${names.id} = ${id};`);
+    out.push(
+      `${docComment(`The \`{id}\` of an item of ${what}: its \`${key.name}\`.`)}export type ${names.id} = ${id};`,
+    );
   }
   if (resource.ops.list) {
     const terms = vocab.sortable.flatMap((c) => [c, `-${c}`]);
@@ -140,7 +152,9 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   }
   const expandable = table.relations.filter((r) => r.expandable);
   if (expandable.length > 0) {
-    out.push(`${docComment(`The expandable relations of ${what}.`)}export type ${names.relation} = ${union(expandable.map((r) => r.name))};`);
+    out.push(
+      `${docComment(`The expandable relations of ${what}.`)}export type ${names.relation} = ${union(expandable.map((r) => r.name))};`,
+    );
     const members = expandable.map((r) => {
       const target = clientTypeNames(findTable(service, r.target)).row;
       if (r.kind === "inverse") return `${propertyKey(r.name)}: Children<${target}>;`;
@@ -170,6 +184,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
       ),
     );
   }
+  for (const action of resource.actions ?? []) out.push(...actionDeclarations(table, action));
   if (resource.ops.list) out.push(listQueryDeclaration(table));
   if (resource.ops.read && key && expandable.length > 0) {
     out.push(
@@ -177,6 +192,45 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
     );
   }
   return out;
+}
+
+/** The type names of an action's input and output (`RentalReturnInput`), as the OpenAPI document names its schemas. */
+export function actionTypeNames(table: TableDescriptor, action: ActionDescriptor): { input: string; output: string } {
+  const stem = actionTypeStem(table.name, action.name);
+  return { input: `${stem}Input`, output: `${stem}Output` };
+}
+
+/** The input type of a declared action and, when declared, its output type (docs/decisions/1334-declared-actions.md). */
+function actionDeclarations(table: TableDescriptor, action: ActionDescriptor): string[] {
+  const names = actionTypeNames(table, action);
+  const route = `POST ${actionRoute(table.resource?.path ?? "", action)}`;
+  const out = [
+    declare(
+      names.input,
+      `The input of ${route}: a nullable field may be left out.`,
+      fields(
+        action.input,
+        (c) =>
+          `${propertyKey(c.name)}${c.nullable ? "?" : ""}: ${valueType(c, "write")}${c.nullable ? " | null" : ""};`,
+      ),
+    ),
+  ];
+  if (action.output)
+    out.push(
+      declare(
+        names.output,
+        `What ${route} answers.`,
+        fields(action.output, (c) => `${propertyKey(c.name)}: ${valueType(c, "read")}${c.nullable ? " | null" : ""};`),
+      ),
+    );
+  return out;
+}
+
+/** Whether the client addresses single rows of `table` by `{id}`: a read, update, delete or item action is served. */
+export function hasItemRoutes(table: TableDescriptor): boolean {
+  const r = table.resource;
+  if (!r) return false;
+  return r.ops.read || r.ops.update || r.ops.delete || (r.actions ?? []).some((a) => a.target === "item");
 }
 
 function listQueryDeclaration(table: TableDescriptor): string {
@@ -187,7 +241,10 @@ function listQueryDeclaration(table: TableDescriptor): string {
   if (expandable) params.push(`E extends readonly ${names.relation}[] | undefined = undefined`);
   const members: string[] = [];
   if (vocab.filterable.length > 0) members.push(`where?: ${names.where};`);
-  if (vocab.sortable.length > 0) members.push(`/** Replaces the default ordering; the key is appended as a tiebreaker. */\nsort?: readonly ${names.sort}[];`);
+  if (vocab.sortable.length > 0)
+    members.push(
+      `/** Replaces the default ordering; the key is appended as a tiebreaker. */\nsort?: readonly ${names.sort}[];`,
+    );
   members.push(`/** The columns to return (the key always comes back); all when absent. */\nselect?: S;`);
   if (expandable) members.push(`/** Relations to add to each row. */\nexpand?: E;`);
   if (vocab.searchable.length > 0) {

@@ -13,7 +13,7 @@ import type { Schema } from "../../../language/ir.js";
 import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { SharedComponents } from "./components.js";
-import { resourcePaths } from "./operations.js";
+import { actionInputSchema, actionOutputSchema, actionSchemaNames, resourcePaths } from "./operations.js";
 import { filterTreeSchema } from "./parameters.js";
 import { problemResponses, problemSchemas } from "./problems.js";
 import {
@@ -99,9 +99,16 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     if (res.ops.create) schemas[names.create] = createSchema(table, shared);
     if (res.ops.update) schemas[names.update] = updateSchema(table, shared);
 
+    for (const action of res.actions ?? []) {
+      const an = actionSchemaNames(table, action);
+      schemas[an.input] = actionInputSchema(action);
+      if (action.output) schemas[an.output] = actionOutputSchema(action, action.output);
+    }
+
     const p = resourcePaths(table, ref(names.filter), shared);
     if (p.collection) paths[res.path] = p.collection;
     if (p.item) paths[`${res.path}/{id}`] = p.item;
+    Object.assign(paths, p.actions);
   }
   Object.assign(schemas, shared.schemas, problemSchemas());
 

@@ -5,15 +5,17 @@
  * response for every refusal the handler can give
  * (docs/decisions/1000-openapi-description.md, "Operations").
  */
-import type { TableDescriptor } from "../../../runtime/descriptor.js";
+import type { ActionDescriptor, ColumnDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { actionMethodName, actionRoute, actionTypeStem } from "../../actions.js";
+import { docText } from "./markdown.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
 import { filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
-import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem } from "./types.js";
-import { keySchema } from "./values.js";
+import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem, Response } from "./types.js";
+import { keySchema, valueSchema } from "./values.js";
 
 const JSON_TYPE = "application/json";
 
@@ -47,10 +49,11 @@ function operation(
   return o;
 }
 
-/** The path item of the collection and of the item, each present only with an operation on it. */
+/** The path item of the collection and of the item, each present only with an operation on it, and one per declared action by route. */
 export interface ResourcePaths {
   collection?: PathItem;
   item?: PathItem;
+  actions?: Record<string, PathItem>;
 }
 
 /**
@@ -283,11 +286,104 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
 
   const out: ResourcePaths = {};
   if (Object.keys(collection).length > 0) out.collection = collection;
-  if (Object.keys(item).length > 0) {
+  const id = (): Parameter => {
     const key =
       vocabulary(table).visible.get(table.primaryKey[0]) ?? table.columns.find((c) => c.name === table.primaryKey[0]);
     if (!key) throw new Error(`table ${table.name} has no primary-key column ${table.primaryKey[0]}`);
-    out.item = { parameters: [idParameter(table, keySchema(key))], ...item };
+    return idParameter(table, keySchema(key));
+  };
+  if (Object.keys(item).length > 0) out.item = { parameters: [id()], ...item };
+  for (const action of res.actions ?? []) {
+    const post = actionOperation(table, action, cond);
+    (out.actions ??= {})[actionRoute(res.path, action)] =
+      action.target === "item" ? { parameters: [id()], post } : { post };
   }
   return out;
+}
+
+/**
+ * The schema names of an action's input and output (`RentalReturnInput`,
+ * `RentalReturnOutput`), as the typed client names its types.
+ */
+export function actionSchemaNames(table: TableDescriptor, action: ActionDescriptor): { input: string; output: string } {
+  const stem = actionTypeStem(table.name, action.name);
+  return { input: `${stem}Input`, output: `${stem}Output` };
+}
+
+/** The `POST` of one declared action (docs/decisions/1334-declared-actions.md). */
+function actionOperation(
+  table: TableDescriptor,
+  action: ActionDescriptor,
+  cond: ReturnType<typeof conditional>,
+): Operation {
+  const names = actionSchemaNames(table, action);
+  const item = action.target === "item";
+  const on = item ? `one row of ${table.name}` : table.name;
+  const lead = action.doc === undefined ? [] : [docText(action.doc)];
+  const how = item
+    ? "Runs in one transaction on the row, locked; a row the caller may not read is a 404."
+    : "Runs in one transaction.";
+  const success: Record<string, Response> = action.output
+    ? {
+        "200": {
+          description: "The action's output.",
+          content: { [JSON_TYPE]: { schema: ref(names.output) } },
+        },
+      }
+    : item
+      ? {
+          "200": {
+            description: "The row as it is after the action, as a read returns it (without expansions).",
+            headers: { ETag: cond.etag },
+            content: { [JSON_TYPE]: { schema: ref(schemaNames(table).row) } },
+          },
+          "204": { description: "The action removed the row." },
+        }
+      : { "204": { description: "Done." } };
+  const refusals = [
+    P.badRequest,
+    ...(item ? [P.notFound] : []),
+    P.conflict,
+    ...(item ? [P.preconditionFailed] : []),
+    P.tooLarge,
+    P.unsupportedMedia,
+    P.unprocessable,
+    P.writeFault,
+    P.unavailable,
+    P.timeout,
+  ];
+  const required = action.input.some((f) => !f.nullable);
+  return operation(table, actionMethodName(action.name), `${pascalCase(action.name)}: an action on ${on}`, {
+    description: [...lead, how].join("\n\n"),
+    ...(item ? { parameters: [cond.ifMatch] } : {}),
+    requestBody: { required, content: { [JSON_TYPE]: { schema: ref(names.input) } } },
+    responses: { ...success, ...problemRefs(refusals) },
+  });
+}
+
+/**
+ * `<Table><Action>Input`: the action's input, every declared field, a
+ * nullable one optional; unknown fields are refused.
+ */
+export function actionInputSchema(action: ActionDescriptor): JsonSchema {
+  const s: JsonSchema = {
+    type: "object",
+    description: `The input of action ${action.name}.`,
+    properties: Object.fromEntries(action.input.map((f) => [f.name, valueSchema(f, "body")])),
+    additionalProperties: false,
+  };
+  const required = action.input.filter((f) => !f.nullable).map((f) => f.name);
+  if (required.length > 0) s.required = required;
+  return s;
+}
+
+/** `<Table><Action>Output`: the declared output, every field present. */
+export function actionOutputSchema(action: ActionDescriptor, output: readonly ColumnDescriptor[]): JsonSchema {
+  const s: JsonSchema = {
+    type: "object",
+    description: `The output of action ${action.name}.`,
+    properties: Object.fromEntries(output.map((f) => [f.name, valueSchema(f, "row")])),
+  };
+  if (output.length > 0) s.required = output.map((f) => f.name);
+  return s;
 }

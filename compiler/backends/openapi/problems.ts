@@ -65,7 +65,12 @@ export const PROBLEM_STATUSES = {
       "The request names something this resource does not allow, or a value does not parse; `allowed` lists the alternatives.",
   },
   notFound: { status: "404", name: "NotFound", description: "No row has this key (or a hook hides it)." },
-  conflict: { status: "409", name: "Conflict", description: "A row with the same unique value already exists." },
+  conflict: {
+    status: "409",
+    name: "Conflict",
+    description:
+      "A row with the same unique value already exists, or (an action) the row is in a state the action does not apply to; the detail says which.",
+  },
   stillReferenced: {
     status: "409",
     name: "StillReferenced",
@@ -91,7 +96,8 @@ export const PROBLEM_STATUSES = {
   unprocessable: {
     status: "422",
     name: "UnprocessableContent",
-    description: "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint.",
+    description:
+      "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint, or (an action) a rule its implementation states.",
   },
   hookMisconfigured: {
     status: "500",

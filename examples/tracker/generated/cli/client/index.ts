@@ -51,6 +51,7 @@ import type {
   TasksExpansions,
   TasksListQuery,
   TasksReadQuery,
+  TasksCompleteInput,
   TaskWatchersRow,
   TaskWatchersColumn,
   TaskWatchersKey,
@@ -562,6 +563,43 @@ export class TasksResource {
         path: TASKS_PATH,
         ...filteredRequest(where, TASKS_CODECS, options),
       },
+      options,
+    );
+  }
+
+  /**
+   * Marks the task done. A task already done is a 409
+   * (examples/tracker/actions.ts).
+   *
+   * POST /tasks/{id}/complete: returns the row as it is after the action; with `options.ifMatch` only while the row is at that version.
+   * @throws ProblemError 400 (input refused), 404, 412 (changed since), 409 or 422 (the action refused)
+   */
+  complete(
+    id: TasksId,
+    input: TasksCompleteInput = {},
+    options?: CallOptions,
+  ): Promise<TasksRow> {
+    return requestJson<TasksRow>(
+      this.client,
+      {
+        method: "POST",
+        path: itemPath(TASKS_PATH, id) + "/complete",
+        body: input,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Puts a done task back to todo. A task not done is a 409.
+   *
+   * POST /tasks/{id}/reopen: returns the row as it is after the action; with `options.ifMatch` only while the row is at that version.
+   * @throws ProblemError 400 (input refused), 404, 412 (changed since), 409 or 422 (the action refused)
+   */
+  reopen(id: TasksId, options?: CallOptions): Promise<TasksRow> {
+    return requestJson<TasksRow>(
+      this.client,
+      { method: "POST", path: itemPath(TASKS_PATH, id) + "/reopen", body: {} },
       options,
     );
   }

@@ -458,6 +458,21 @@ export interface TasksWhere {
 }
 
 /**
+ * The input of POST /tasks/{id}/complete: a nullable field may be left out.
+ */
+export interface TasksCompleteInput {
+  /**
+   * Why it is done, kept in attrs.note when given.
+   */
+  note?: string | null;
+}
+
+/**
+ * The input of POST /tasks/{id}/reopen: a nullable field may be left out.
+ */
+export type TasksReopenInput = Record<string, never>;
+
+/**
  * A list query of `/tasks`.
  */
 export interface TasksListQuery<

@@ -98,6 +98,21 @@ export interface ResourceSpec {
   delete?: boolean;
   /** `filtered_writes`: update-where and delete-where, over the list's filters (docs/decisions/1333-filtered-writes.md). */
   filteredWrites?: boolean;
+  /** Declared actions, one command each (docs/decisions/1334-declared-actions.md). */
+  actions?: ActionSpec[];
+}
+
+/** A declared action: `<resource> <command> [ID] --field value…`. */
+export interface ActionSpec {
+  /** The action's name as the path spells it (`return`, `mark_paid`). */
+  name: string;
+  /** The command's name (`return`, `mark-paid`). */
+  command: string;
+  /** `item`: on one row, which the command takes as its argument; `collection`: on the resource. */
+  target: "item" | "collection";
+  /** The input fields; a field that is not nullable is a required flag. */
+  fields: FieldSpec[];
+  description?: string;
 }
 
 /** The binary: its name, the prefix of its environment variables, its version. */
@@ -818,6 +833,60 @@ function createCommand(
 }
 
 /**
+ * `<resource> <action> [ID] --field value…`: a declared action
+ * (docs/decisions/1334-declared-actions.md). Its input fields are flags, a
+ * required field a required flag; an item action takes the row's key and
+ * `--if-match`/`--etag` as an update does. Prints what the service answers
+ * (the row, the action's output, or nothing).
+ */
+function actionCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  action: ActionSpec,
+): Command.Class {
+  const item = action.target === "item";
+  const fieldFlags = bodyFlags(
+    action.fields,
+    [...FIXED_EVERYWHERE, ...(item ? CONDITIONAL : [])],
+    true,
+  );
+  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  if (item) {
+    flags["etag"] = etagFlag();
+    flags["if-match"] = ifMatchFlag();
+  }
+  for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
+  const route = r.path + (item ? "/{id}/" : "/") + action.name;
+  return class extends ResourceCommand {
+    static override summary =
+      (
+        action.description ?? "The " + action.name + " action of " + r.name
+      ).replace(/[.]$/, "") +
+      " (POST " +
+      route +
+      ").";
+    static override args = item ? keyArg(r) : {};
+    static override flags = flags;
+    protected readonly ctx = ctx;
+
+    protected async execute(
+      f: Record<string, unknown>,
+      a: Record<string, unknown>,
+    ): Promise<void> {
+      const path = item
+        ? itemPath(r.path, a["id"] as string) + "/" + action.name
+        : r.path + "/" + action.name;
+      const response = await this.client(f).send(
+        { method: "POST", path, body: bodyOf(fieldFlags, f) },
+        { ifMatch: f["if-match"] as string | undefined },
+      );
+      this.print(f, response.body);
+      this.printTag(f, response);
+    }
+  };
+}
+
+/**
  * `<resource> update-where` and `delete-where`: every row the filter flags
  * match, in one request (docs/decisions/1333-filtered-writes.md). At least
  * one filter is required before any request; `--max-affected N` makes the
@@ -1169,6 +1238,8 @@ export function createCommandTree(
         r.list,
         "DELETE",
       );
+    for (const action of r.actions ?? [])
+      commands[r.name + ":" + action.command] = actionCommand(ctx, r, action);
   }
   const root = cwd();
   const pjson = {
