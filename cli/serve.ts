@@ -74,6 +74,11 @@ export default class Serve extends RescCommand {
       default: 10000,
       min: 0,
     }),
+    "idempotency-retention": Flags.integer({
+      description: "how long an answer stored under an Idempotency-Key answers retries, seconds",
+      default: 86400,
+      min: 1,
+    }),
   };
 
   async run(): Promise<void> {
@@ -143,6 +148,7 @@ export default class Serve extends RescCommand {
       ...(middleware ? { middleware } : {}),
       logLevel: flags["log-level"],
       logger: logs.out,
+      idempotencyRetentionSeconds: flags["idempotency-retention"],
       // A worker's /metrics: the whole cluster's figures, asked of the primary at each scrape.
       ...(cluster?.isWorker ? { metricsText: () => askCluster!() } : {}),
     });

@@ -11,7 +11,7 @@ import { expressibleCatalog } from "../pull/expressible.js";
 import { placedKey, readCatalog, type Catalog } from "./catalog.js";
 import { diffCatalogs, type Step } from "./diff.js";
 import { readMigrations, type MigrationFile } from "./files.js";
-import { HISTORY_TABLE } from "./history.js";
+import { isRescTable } from "./history.js";
 import { readPrelude } from "./functions.js";
 import { catalogOfDdl, scratchStates } from "./scratch.js";
 import type { ScratchDatabase } from "./scratch-database.js";
@@ -35,9 +35,9 @@ export function withoutComments(catalog: Catalog): Catalog {
   };
 }
 
-/** `catalog` without resc's own history table. */
+/** `catalog` without resc's own tables (the migration history, the idempotency store). */
 export function withoutHistory(catalog: Catalog): Catalog {
-  return { ...catalog, tables: catalog.tables.filter((t) => !(t.name === HISTORY_TABLE && t.schema === "public")) };
+  return { ...catalog, tables: catalog.tables.filter((t) => !isRescTable(t)) };
 }
 
 /**

@@ -9,9 +9,23 @@
  */
 import pg from "pg";
 import type { MigrationFile } from "./files.js";
+import { IDEMPOTENCY_TABLE, IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
 
 /** The history table's name; the catalog comparisons leave it out. */
 export const HISTORY_TABLE = "resc_migrations";
+
+/**
+ * resc's own tables in `public`: the migration history and the idempotency
+ * store (docs/decisions/1335-idempotency-keys.md). Never part of a schema:
+ * `resc pull` and the drift gate leave them out, and a deploy does not count
+ * them as tables a user made.
+ */
+export const RESC_TABLES: readonly string[] = [HISTORY_TABLE, IDEMPOTENCY_TABLE];
+
+/** Whether a table of the catalog is one of {@link RESC_TABLES}. */
+export function isRescTable(t: { name: string; schema: string }): boolean {
+  return t.schema === "public" && RESC_TABLES.includes(t.name);
+}
 
 /** Key of the advisory lock every `deploy` takes (an arbitrary constant: "resc" in ASCII). */
 const LOCK_KEY = 0x72657363;
@@ -26,10 +40,12 @@ export interface MigrationStatus {
   missing: string[];
 }
 
+/** The history table, and the idempotency store every node of the service shares (docs/decisions/1335-idempotency-keys.md). */
 async function ensureHistory(client: pg.Client): Promise<void> {
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
+  await client.query(IDEMPOTENCY_TABLE_DDL);
 }
 
 async function recorded(client: pg.Client): Promise<{ name: string; checksum: string; applied_at: Date }[]> {
@@ -77,9 +93,9 @@ async function tablesOutsideHistory(client: pg.Client): Promise<number> {
   const r = await client.query<{ n: string }>(
     `SELECT count(*)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
      WHERE s.nspname !~ '^pg_' AND s.nspname <> 'information_schema' AND c.relkind IN ('r', 'p')
-       AND NOT c.relispartition AND NOT (s.nspname = 'public' AND c.relname = $1)
+       AND NOT c.relispartition AND NOT (s.nspname = 'public' AND c.relname = ANY($1::text[]))
        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`,
-    [HISTORY_TABLE],
+    [RESC_TABLES],
   );
   return Number(r.rows[0]?.n ?? 0);
 }

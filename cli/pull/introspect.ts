@@ -6,7 +6,7 @@
 import pg from "pg";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { readCatalog, type Catalog } from "../migrate/catalog.js";
-import { HISTORY_TABLE } from "../migrate/history.js";
+import { isRescTable } from "../migrate/history.js";
 import type { Extras } from "./render.js";
 
 /** Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`. */
@@ -48,7 +48,7 @@ export async function introspect(
     const read =
       schemas === "all" ? (await client.query<{ n: string }>(USER_NAMESPACES)).rows.map((r) => r.n) : [...schemas];
     const catalog = await readCatalog(db, read);
-    catalog.tables = catalog.tables.filter((t) => !(t.name === HISTORY_TABLE && t.schema === "public"));
+    catalog.tables = catalog.tables.filter((t) => !isRescTable(t));
     const where = "s.nspname = ANY($1::text[])";
     const qualified = (rel: string): string =>
       `CASE WHEN s.nspname = 'public' THEN ${rel} ELSE s.nspname || '.' || ${rel} END`;

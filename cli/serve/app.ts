@@ -31,6 +31,8 @@ export interface ServeAppOptions {
   logger?: import("pino").Logger;
   /** What `/metrics` answers, given this process's registry (`OperationsOptions.metricsText`). */
   metricsText?: (local: import("prom-client").Registry) => Promise<string>;
+  /** `MountOptions.idempotencyRetentionSeconds` (docs/decisions/1335-idempotency-keys.md). */
+  idempotencyRetentionSeconds?: number;
 }
 
 /** Builds the app; `mounted` carries registration errors (nothing is mounted then). */
@@ -52,6 +54,9 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.readDb ? { readDb: o.readDb } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
     ...(o.hookData ? { hookData: o.hookData } : {}),
+    ...(o.idempotencyRetentionSeconds !== undefined
+      ? { idempotencyRetentionSeconds: o.idempotencyRetentionSeconds }
+      : {}),
     logError: ops.logError,
   });
   // Built at the first request for it: most starts never serve the document (bench/COMPILER.md).

@@ -81,7 +81,7 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
   if (e instanceof CommitOutcomeUnknownError)
     return problem(
       "outcome-unknown",
-      "The connection to the database was lost while the write was committing: it may or may not be stored. Read it before writing again; do not repeat the request blindly.",
+      "The connection to the database was lost while the write was committing: it may or may not be stored. Repeat it only with the same Idempotency-Key, or read before writing again.",
     );
   if (isUnavailable(e)) return unavailable(e);
   const err = e as DriverError;

@@ -18,26 +18,18 @@ import type { Executor, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent } from "../hooks.js";
 import { problem } from "../problem.js";
 import type { ResourceContext } from "./context.js";
+import {
+  DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  IDEMPOTENCY_TABLE,
+  IDEMPOTENCY_TABLE_DDL,
+} from "../idempotency-store.js";
 import { afterCommit } from "./write.js";
-
-/** The store's table (in the connection's search path, `public`); `resc migrate deploy` creates it. */
-export const IDEMPOTENCY_TABLE = "resc_idempotency";
-
-/** How long a stored response answers retries unless the application says otherwise: 24 hours, in seconds. */
-export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 
 /** The longest key accepted, in characters (the draft recommends a UUID). */
 const MAX_KEY_LENGTH = 255;
 
 /** Response headers stored with a response and sent again on a replay. */
 const REPLAYED_HEADERS = ["content-type", "etag", "location", "preference-applied"];
-
-/** The store's DDL: idempotent, run by `resc migrate deploy`, `resc dev`, and by a service that finds it missing. */
-export const IDEMPOTENCY_TABLE_DDL =
-  `CREATE TABLE IF NOT EXISTS ${IDEMPOTENCY_TABLE} (` +
-  "scope text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, status integer NOT NULL, " +
-  "headers jsonb NOT NULL, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), " +
-  "expires_at timestamptz NOT NULL, PRIMARY KEY (scope, key))";
 
 /** What one request's key is checked and stored under. */
 interface KeyedRequest {

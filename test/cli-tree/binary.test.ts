@@ -221,7 +221,7 @@ describe("get, create, update, delete", () => {
     const id = String(JSON.parse(made.stdout).id);
     const help = (await tracker(["tasks", "complete", "--help"])).stdout;
     expect(help).toMatch(/^Marks the task done \(POST \/tasks\/\{id\}\/complete\)\.$/m);
-    expect(help).toMatch(/--note=<value>\s+Why it is done, kept in attrs\.note when given \(text,\s+nullable\)/);
+    expect(help.replace(/\s+/g, " ")).toContain("--note=<value> Why it is done, kept in attrs.note when given (text, nullable).");
     const before = svc.requests.length;
     const done = await tracker(["tasks", "complete", id, "--note", "shipped", "--compact", "--etag"]);
     expect(done.code, done.stderr).toBe(0);
@@ -235,6 +235,18 @@ describe("get, create, update, delete", () => {
     expect(stale.stderr).toMatch(/\(HTTP 412\)/);
     const reopened = await tracker(["tasks", "reopen", id, "--if-match", tag!, "--compact"]);
     expect(JSON.parse(reopened.stdout)).toMatchObject({ status: "todo" });
+  });
+
+  it("retries a create safely with --idempotency-key: the first answer again, one row (docs/decisions/1335-idempotency-keys.md)", async () => {
+    const args = ["lists", "create", "--title", "Keyed once", "--position", "62", "--compact", "--idempotency-key", "cli-1"];
+    const first = await tracker(args);
+    const again = await tracker(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    expect(JSON.parse(await direct("/lists?search=Keyed%20once")).items).toHaveLength(1);
+    const other = await tracker(["lists", "create", "--title", "Other", "--position", "63", "--idempotency-key", "cli-1"]);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/\(HTTP 422\)/);
   });
 
   it("create-many sends a file's JSON array in one request and prints the stored rows", async () => {

@@ -87,6 +87,19 @@ describe("typed client over HTTP", () => {
     await client.tasks.delete(task.id); // the other tests count the seed's tasks
   });
 
+  it("retries safely with idempotencyKey: the same row again, one row stored (docs/decisions/1335-idempotency-keys.md)", async () => {
+    const key = "client-retry-1";
+    const first = await client.lists.create({ title: "Retried once", position: 60 }, { idempotencyKey: key });
+    const retried = await client.lists.create({ title: "Retried once", position: 60 }, { idempotencyKey: key });
+    expect(retried).toEqual(first);
+    expect((await client.lists.list({ search: "Retried once" })).items).toHaveLength(1);
+    const reused = await client.lists
+      .create({ title: "Another", position: 61 }, { idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect((reused as ProblemError).status).toBe(422);
+    await client.lists.delete(first.id);
+  });
+
   it("keeps each row's version (etagOf) and writes only that version with ifMatch", async () => {
     const list = await client.lists.create({ title: "Versioned", position: 9 });
     const tag = etagOf(list);

@@ -171,7 +171,11 @@ describe("operations (spec: Generated operations)", () => {
   it("documents success statuses, Location and ETag on 201 and 204 on delete", () => {
     const create = spec.doc.paths["/tasks"].post!;
     const created = create.responses["201"];
-    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["Location", "ETag"]);
+    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual([
+      "Location",
+      "ETag",
+      "Idempotent-Replayed",
+    ]);
     // One row, or an array of rows created together (docs/decisions/1330-bulk-create.md).
     expect(create.requestBody).toEqual({
       required: true,
@@ -215,7 +219,10 @@ describe("operations (spec: Generated operations)", () => {
     );
     const created = doc.paths["/links"].post!.responses["201"];
     expect(created && "content" in created).toBe(true);
-    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual(["ETag"]);
+    expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual([
+      "ETag",
+      "Idempotent-Replayed",
+    ]);
     expect(doc.paths["/links/{id}"]).toBeUndefined();
   });
 

@@ -85,6 +85,17 @@ function conditional(shared: SharedComponents) {
       description: "The resolution the upsert applied.",
       schema: { type: "string" },
     }),
+    idempotencyKey: shared.parameter("IdempotencyKey", {
+      name: "Idempotency-Key",
+      in: "header",
+      description:
+        "Makes the request safe to retry (docs/decisions/1335-idempotency-keys.md): a retry with the same key and the same request gets the first answer (with Idempotent-Replayed: true) and writes nothing again; the same key with another request is a 422; a retry while the first still runs is a 409. Kept 24 hours by default.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    }),
+    replayed: shared.header("IdempotentReplayed", {
+      description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+      schema: { type: "string", enum: ["true"] },
+    }),
     ifMatch: shared.parameter("IfMatch", {
       name: "If-Match",
       in: "header",
@@ -143,7 +154,7 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
             cond.prefer,
           ];
     collection.post = operation(table, "create", `Create a row in ${table.name}`, {
-      ...(upsert.length > 0 ? { parameters: upsert } : {}),
+      parameters: [...upsert, cond.idempotencyKey],
       description: `Answers the stored row, without expansions. A JSON array of at most ${res.limits.maxBatch} rows creates them all in one transaction, or none, and answers the stored rows in request order; a problem names its element (\`body[3].title\`).`,
       requestBody: { required: true, content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.create), batch] } } } },
       responses: {
@@ -159,9 +170,10 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
                     }),
                   ),
                   ETag: cond.etag,
+                  "Idempotent-Replayed": cond.replayed,
                 },
               }
-            : { headers: { ETag: cond.etag } }),
+            : { headers: { ETag: cond.etag, "Idempotent-Replayed": cond.replayed } }),
           content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } } },
         },
         ...(upsert.length > 0
@@ -327,6 +339,7 @@ function actionOperation(
     ? {
         "200": {
           description: "The action's output.",
+          headers: { "Idempotent-Replayed": cond.replayed },
           content: { [JSON_TYPE]: { schema: ref(names.output) } },
         },
       }
@@ -334,7 +347,7 @@ function actionOperation(
       ? {
           "200": {
             description: "The row as it is after the action, as a read returns it (without expansions).",
-            headers: { ETag: cond.etag },
+            headers: { ETag: cond.etag, "Idempotent-Replayed": cond.replayed },
             content: { [JSON_TYPE]: { schema: ref(schemaNames(table).row) } },
           },
           "204": { description: "The action removed the row." },
@@ -355,7 +368,7 @@ function actionOperation(
   const required = action.input.some((f) => !f.nullable);
   return operation(table, actionMethodName(action.name), `${pascalCase(action.name)}: an action on ${on}`, {
     description: [...lead, how].join("\n\n"),
-    ...(item ? { parameters: [cond.ifMatch] } : {}),
+    parameters: item ? [cond.ifMatch, cond.idempotencyKey] : [cond.idempotencyKey],
     requestBody: { required, content: { [JSON_TYPE]: { schema: ref(names.input) } } },
     responses: { ...success, ...problemRefs(refusals) },
   });

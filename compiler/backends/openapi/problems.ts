@@ -69,7 +69,7 @@ export const PROBLEM_STATUSES = {
     status: "409",
     name: "Conflict",
     description:
-      "A row with the same unique value already exists, or (an action) the row is in a state the action does not apply to; the detail says which.",
+      "A row with the same unique value already exists, (an action) the row is in a state the action does not apply to, or a request with the same Idempotency-Key is still running; the detail says which.",
   },
   stillReferenced: {
     status: "409",
@@ -97,7 +97,7 @@ export const PROBLEM_STATUSES = {
     status: "422",
     name: "UnprocessableContent",
     description:
-      "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint, or (an action) a rule its implementation states.",
+      "The row breaks a rule of the table: a missing referenced row, a check, a not-null constraint, or (an action) a rule its implementation states; or the Idempotency-Key was already used for another request.",
   },
   hookMisconfigured: {
     status: "500",
@@ -109,7 +109,7 @@ export const PROBLEM_STATUSES = {
     status: "500",
     name: "WriteServerError",
     description:
-      "The server's fault on a write: a hook it cannot apply (type /problems/hook-misconfigured), or a commit whose connection was lost (type /problems/outcome-unknown), after which the write may or may not be stored: read before writing again, never repeat the request blindly.",
+      "The server's fault on a write: a hook it cannot apply (type /problems/hook-misconfigured), or a commit whose connection was lost (type /problems/outcome-unknown), after which the write may or may not be stored: repeat it only with the same Idempotency-Key (the retry learns the outcome), or read before writing again.",
   },
   unavailable: {
     status: "503",

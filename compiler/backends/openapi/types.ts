@@ -29,6 +29,7 @@ export interface JsonSchema {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  maxLength?: number;
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;

@@ -105,6 +105,14 @@ export interface CallOptions {
    * rejects with a {@link ProblemError} 412 having written nothing.
    */
   ifMatch?: string | undefined;
+  /**
+   * Sent as `Idempotency-Key` on a POST (a create, an upsert, an action):
+   * a retry with the same key and the same request gets the first answer
+   * and writes nothing again (docs/decisions/1335-idempotency-keys.md). Use
+   * a new random key (`crypto.randomUUID()`) per operation, the same one for
+   * its retries.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /** One problem of a refused request (docs/http.md, Problem documents). */
@@ -278,6 +286,8 @@ export class HttpClient {
     const prepared = this.prepare(request);
     if (options.ifMatch !== undefined)
       prepared.headers["if-match"] = options.ifMatch;
+    if (options.idempotencyKey !== undefined)
+      prepared.headers["idempotency-key"] = options.idempotencyKey;
     const response = await (this.transport ?? fetchTransport)(prepared, signal);
     if (response.status < 200 || response.status > 299)
       throw new ProblemError(problemOf(response.status, response.body));

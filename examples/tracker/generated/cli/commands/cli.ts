@@ -417,6 +417,18 @@ function ifMatchFlag() {
   });
 }
 
+/**
+ * `--idempotency-key` of the commands that POST (docs/decisions/1335-idempotency-keys.md):
+ * running the command again with the same key prints the first answer and
+ * writes nothing again.
+ */
+function idempotencyKeyFlag() {
+  return Flags.string({
+    description:
+      "Send as Idempotency-Key: a retry with the same key and the same request prints the first answer and writes nothing again.",
+  });
+}
+
 /** The base for every generated command: client resolution, output, failures. */
 abstract class ResourceCommand extends Command {
   protected abstract readonly ctx: Context;
@@ -809,10 +821,14 @@ function createCommand(
 ): Command.Class {
   const fieldFlags = bodyFlags(
     spec.fields,
-    [...FIXED_EVERYWHERE, ...CONDITIONAL],
+    [...FIXED_EVERYWHERE, ...CONDITIONAL, "idempotency-key"],
     true,
   );
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx), etag: etagFlag() };
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    etag: etagFlag(),
+    "idempotency-key": idempotencyKeyFlag(),
+  };
   for (const [name, { flag }] of Object.entries(fieldFlags)) flags[name] = flag;
   return class extends ResourceCommand {
     static override summary =
@@ -821,11 +837,10 @@ function createCommand(
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>): Promise<void> {
-      const response = await this.client(f).send({
-        method: "POST",
-        path: r.path,
-        body: bodyOf(fieldFlags, f),
-      });
+      const response = await this.client(f).send(
+        { method: "POST", path: r.path, body: bodyOf(fieldFlags, f) },
+        { idempotencyKey: f["idempotency-key"] as string | undefined },
+      );
       this.print(f, response.body);
       this.printTag(f, response);
     }
@@ -847,10 +862,13 @@ function actionCommand(
   const item = action.target === "item";
   const fieldFlags = bodyFlags(
     action.fields,
-    [...FIXED_EVERYWHERE, ...(item ? CONDITIONAL : [])],
+    [...FIXED_EVERYWHERE, ...(item ? CONDITIONAL : []), "idempotency-key"],
     true,
   );
-  const flags: Interfaces.FlagInput = { ...commonFlags(ctx) };
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    "idempotency-key": idempotencyKeyFlag(),
+  };
   if (item) {
     flags["etag"] = etagFlag();
     flags["if-match"] = ifMatchFlag();
@@ -878,7 +896,10 @@ function actionCommand(
         : r.path + "/" + action.name;
       const response = await this.client(f).send(
         { method: "POST", path, body: bodyOf(fieldFlags, f) },
-        { ifMatch: f["if-match"] as string | undefined },
+        {
+          ifMatch: f["if-match"] as string | undefined,
+          idempotencyKey: f["idempotency-key"] as string | undefined,
+        },
       );
       this.print(f, response.body);
       this.printTag(f, response);
@@ -1032,6 +1053,7 @@ function createManyCommand(ctx: Context, r: ResourceSpec): Command.Class {
         description:
           "The key rows conflict on with --resolution, comma-separated columns: the primary key (default) or a unique key.",
       }),
+      "idempotency-key": idempotencyKeyFlag(),
     };
     protected readonly ctx = ctx;
 
@@ -1055,12 +1077,10 @@ function createManyCommand(ctx: Context, r: ResourceSpec): Command.Class {
             });
       this.print(
         f,
-        await this.client(f).do({
-          method: "POST",
-          path: r.path,
-          body: rows,
-          ...upsert,
-        }),
+        await this.client(f).do(
+          { method: "POST", path: r.path, body: rows, ...upsert },
+          { idempotencyKey: f["idempotency-key"] as string | undefined },
+        ),
       );
     }
   };
