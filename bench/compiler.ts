@@ -159,15 +159,27 @@ try {
         ["hand-written Hono + pg server (bench/handwritten)", [SERVER_ENTRIES["hand-written"]]],
         ["the Hono module `resc generate` writes (bench/generated-server.ts)", [SERVER_ENTRIES.generated]],
         [
-          "`resc serve fixtures/pagila/pagila.resource` (schema compiled at an earlier start, decision 1326)",
-          [bin, "serve", path.resolve("fixtures/pagila/pagila.resource"), "--port", "$PORT", "--log-level", "silent"],
-        ],
-        [
-          "`resc serve fixtures/pagila/pagila.resource --no-cache` (compiled at every start)",
+          "`resc serve fixtures/pagila/pagila.resource --hooks fixtures/pagila/hooks.ts` (schema compiled at an earlier start, decision 1326)",
           [
             bin,
             "serve",
             path.resolve("fixtures/pagila/pagila.resource"),
+            "--hooks",
+            path.resolve("fixtures/pagila/hooks.ts"),
+            "--port",
+            "$PORT",
+            "--log-level",
+            "silent",
+          ],
+        ],
+        [
+          "`resc serve fixtures/pagila/pagila.resource --hooks … --no-cache` (compiled at every start)",
+          [
+            bin,
+            "serve",
+            path.resolve("fixtures/pagila/pagila.resource"),
+            "--hooks",
+            path.resolve("fixtures/pagila/hooks.ts"),
             "--port",
             "$PORT",
             "--log-level",

@@ -4,6 +4,7 @@
  * dump plus the one GIN index the Pagila fixture declares. Reuses the test
  * support code, so the bench serves exactly the data the Pagila tests read.
  */
+import pg from "pg";
 import { createTestDatabase } from "../test/support/db.js";
 import { loadPagila } from "../test/support/pagila.js";
 import { PAGILA_EXTRA_SQL } from "../test/pagila/setup.js";
@@ -35,4 +36,41 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   }
   // The helper's own pool is not used by the bench; drop() still needs it closed first, which it does.
   return { url: db.url, drop: () => db.drop() };
+}
+
+/**
+ * Inserts `count` rentals not yet returned for each label (dated in the
+ * future, so they never meet the shipped ones' unique key) and gives each
+ * label's first and last rental id: every measured `return` then acts on a
+ * row no earlier request touched.
+ */
+export async function prepareOpenRentals(
+  url: string,
+  labels: readonly string[],
+  count: number,
+): Promise<Record<string, [number, number]>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: Record<string, [number, number]> = {};
+    for (const [k, label] of labels.entries()) {
+      const r = await client.query<{ lo: string; hi: string }>(
+        `WITH made AS (
+           INSERT INTO rental (rental_date, inventory_id, customer_id, staff_id)
+           SELECT timestamptz '2031-01-01' + make_interval(days => $1::int, secs => g), 1 + g % 4500, 1 + g % 590, 1
+           FROM generate_series(1, $2::int) AS g
+           RETURNING rental_id)
+         SELECT min(rental_id)::text AS lo, max(rental_id)::text AS hi FROM made`,
+        [k * 1000, count],
+      );
+      const lo = Number(r.rows[0]!.lo);
+      const hi = Number(r.rows[0]!.hi);
+      // Identity values of one statement are consecutive here (nothing else inserts meanwhile).
+      if (hi - lo + 1 !== count) throw new Error(`${label}: the prepared rental ids are not consecutive`);
+      out[label] = [lo, hi];
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
 }

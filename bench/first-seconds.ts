@@ -39,7 +39,17 @@ async function startDev(databaseUrl: string): Promise<{ base: string; stop(): Pr
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
-    ["bin/resc.js", "dev", PAGILA_SCHEMA, "--database-url", databaseUrl, "--port", String(port)],
+    [
+      "bin/resc.js",
+      "dev",
+      PAGILA_SCHEMA,
+      "--hooks",
+      "fixtures/pagila/hooks.ts",
+      "--database-url",
+      databaseUrl,
+      "--port",
+      String(port),
+    ],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

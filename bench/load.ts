@@ -26,9 +26,32 @@ export interface LoadSample {
   cpu?: { server: number; database: number };
 }
 
-/** Loads `url` for `duration` seconds and summarizes the run. */
-export async function loadOnce(url: string, options: LoadOptions): Promise<LoadSample> {
-  const r = await autocannon({ url, connections: options.connections, duration: options.duration, pipelining: 1 });
+/** A write to load instead of a GET: its method, JSON body and, when each request needs its own, the next path. */
+export interface WriteRequest {
+  method: "POST";
+  body: string;
+  /** The path of the next request (an action on a fresh row each time); the URL's path when absent. */
+  nextPath?: () => string;
+}
+
+/** Loads `url` for `duration` seconds (with `write`, POSTs) and summarizes the run. */
+export async function loadOnce(url: string, options: LoadOptions, write?: WriteRequest): Promise<LoadSample> {
+  const base = { url, connections: options.connections, duration: options.duration, pipelining: 1 };
+  const r = await autocannon(
+    write === undefined
+      ? base
+      : {
+          ...base,
+          requests: [
+            {
+              method: write.method,
+              headers: { "content-type": "application/json" },
+              body: write.body,
+              ...(write.nextPath ? { setupRequest: (req) => ({ ...req, path: write.nextPath!() }) } : {}),
+            },
+          ],
+        },
+  );
   return {
     requests: r.requests.total,
     rps: r.requests.total / r.duration,

@@ -6,8 +6,9 @@
  *    Pagila, unless `--database-url` names one already loaded;
  * 2. compiles both servers with tsc and starts them, each in its own
  *    process on 127.0.0.1;
- * 3. checks that both answer every scenario with the same JSON, and stops
- *    if not: a faster wrong answer measures nothing;
+ * 3. checks that both answer every scenario with the same JSON (the writes:
+ *    the same status and row members), and stops if not: a faster wrong
+ *    answer measures nothing;
  * 4. warms both up, then loads them alternately with autocannon from this
  *    process, `--rounds` rounds of `--duration` seconds per scenario and
  *    server, the server going first alternating between rounds;
@@ -23,10 +24,10 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { cpuBetween, markCpu } from "./cpu.js";
-import { createBenchDatabase } from "./database.js";
-import { loadOnce, type LoadOptions } from "./load.js";
+import { createBenchDatabase, prepareOpenRentals } from "./database.js";
+import { loadOnce, type LoadOptions, type WriteRequest } from "./load.js";
 import { rawTable, summaryTable, type ScenarioResult } from "./report.js";
-import { SCENARIOS, firstDifference, getJson, sameAnswer } from "./scenarios.js";
+import { SCENARIOS, firstDifference, getJson, sameAnswer, writeScenarios, writeShape } from "./scenarios.js";
 import { buildServers, startServer, type ServerProcess } from "./servers.js";
 
 const { values: opts } = parseArgs({
@@ -47,6 +48,9 @@ const rounds = Number(opts.rounds);
 const warmup = Number(opts.warmup);
 const only = opts.only?.split(",").map(Number);
 const scenarios = SCENARIOS.filter((_, i) => only === undefined || only.includes(i + 1));
+const wanted = (name: string): boolean => only === undefined || only.includes(Number(name.split(" ")[0]));
+/** Rentals prepared per server for the action scenario: more than a run can return. */
+const OPEN_RENTALS = 200_000;
 
 async function serverVersion(url: string): Promise<string> {
   const c = new pg.Client({ connectionString: url });
@@ -87,16 +91,51 @@ async function main(): Promise<void> {
       log(`same JSON: ${s.name} (${path.resc})`);
       results.push({ name: s.name, path, samples: Object.fromEntries(servers.map((x) => [x.label, []])) });
     }
+    // The writes: both servers must answer alike (status, row members) before anything is measured.
+    const writes: Record<string, Record<string, WriteRequest>> = {};
+    const open = await prepareOpenRentals(
+      db.url,
+      servers.map((s) => s.label),
+      OPEN_RENTALS,
+    );
+    for (const w of writeScenarios(open).filter((w) => wanted(w.name))) {
+      const shapes: string[] = [];
+      writes[w.name] = {};
+      const path: Record<string, string> = {};
+      for (const server of servers) {
+        const next = w.paths(server.label);
+        const res = await fetch(server.base + next(), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: w.body,
+        });
+        shapes.push(writeShape(res.status, await res.json()));
+        writes[w.name][server.label] = { method: "POST", body: w.body, nextPath: next };
+        path[server.label] = w.shown;
+      }
+      if (shapes[0] !== shapes[1] || !/^20[01] /.test(shapes[0]!))
+        throw new Error(`scenario "${w.name}": the servers answer ${shapes.join(" and ")}`);
+      log(`same answer: ${w.name} (${shapes[0]})`);
+      results.push({ name: w.name, path, samples: Object.fromEntries(servers.map((x) => [x.label, []])) });
+    }
+    const target = (r: ScenarioResult, server: ServerProcess): [string, WriteRequest | undefined] => {
+      const write = writes[r.name]?.[server.label];
+      return [write ? server.base + "/" : server.base + r.path[server.label], write];
+    };
     const loadBefore = os.loadavg()[0];
     for (const r of results) {
-      for (const server of servers) await loadOnce(server.base + r.path[server.label], { ...load, duration: warmup });
+      for (const server of servers) {
+        const [url, write] = target(r, server);
+        await loadOnce(url, { ...load, duration: warmup }, write);
+      }
     }
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 === 1 ? servers : [...servers].reverse();
       for (const r of results) {
         for (const server of order) {
           const before = markCpu(server.pid, database);
-          const sample = await loadOnce(server.base + r.path[server.label], load);
+          const [url, write] = target(r, server);
+          const sample = await loadOnce(url, load, write);
           const cpu = cpuBetween(before, markCpu(server.pid, database));
           if (cpu && sample.requests > 0) {
             sample.cpu = {

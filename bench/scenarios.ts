@@ -1,7 +1,7 @@
 /**
- * The four request shapes the benchmark measures (bench/RESULTS.md), and the
- * check that both servers answer each with the same JSON before anything
- * is measured.
+ * The request shapes the benchmark measures (bench/RESULTS.md): four reads,
+ * and two writes (a bulk create of 1,000 rows, a declared action); and the
+ * check that both servers answer each alike before anything is measured.
  */
 import { isDeepStrictEqual } from "node:util";
 
@@ -89,4 +89,66 @@ export function firstDifference(a: unknown, b: unknown, at = ""): string | undef
     }
   }
   return `${at || "(body)"}: ${JSON.stringify(a)?.slice(0, 200)} vs ${JSON.stringify(b)?.slice(0, 200)}`;
+}
+
+/** One measured write (bench/RESULTS.md, "Writes"). */
+export interface WriteScenario {
+  name: string;
+  /** The request as the report shows it. */
+  shown: string;
+  body: string;
+  /**
+   * A path generator for one server: the same path every time, or (an
+   * action on one row) the next of the rows prepared for that server.
+   */
+  paths(label: string): () => string;
+}
+
+/** 1,000 actors in one POST, the most one request may carry (max_batch). */
+export const BULK_ROWS = 1000;
+
+/**
+ * The writes, after the reads in report order. `openRentals` gives each
+ * server's first and last id of the rentals prepared for it, not returned
+ * yet, so that every `return` acts on a fresh row.
+ */
+export function writeScenarios(openRentals: Record<string, [number, number]>): WriteScenario[] {
+  const actors = Array.from({ length: BULK_ROWS }, (_, i) => ({ first_name: `BENCH${i}`, last_name: "BULK" }));
+  return [
+    {
+      name: "5 bulk create, 1,000 actors",
+      shown: "POST /actors with a JSON array of 1,000 rows",
+      body: JSON.stringify(actors),
+      paths: () => () => "/actors",
+    },
+    {
+      name: "6 action: POST /rentals/{id}/return",
+      shown: 'POST /rentals/{id}/return {"staff_id":1}, a fresh rental each time',
+      body: JSON.stringify({ staff_id: 1 }),
+      paths(label) {
+        const range = openRentals[label];
+        if (!range) throw new Error(`no rentals prepared for ${label}`);
+        let next = range[0];
+        return () => {
+          if (next > range[1]) throw new Error(`${label}: the ${range[1] - range[0] + 1} prepared rentals are used up`);
+          return `/rentals/${next++}/return`;
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * What two servers' answers to one write must share: the status, and the
+ * members of the row (of each row, for an array) and their number. Values
+ * differ (keys, times), so they are not compared.
+ */
+export function writeShape(status: number, body: unknown): string {
+  const rows = Array.isArray(body) ? body : [body];
+  const keys = rows.map((r) =>
+    Object.keys((r ?? {}) as object)
+      .sort()
+      .join(","),
+  );
+  return `${status} ${rows.length} × {${[...new Set(keys)].join(" | ")}}`;
 }

@@ -90,22 +90,34 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
     const locked = (await tx.query(compileLockRow(rc.table, key, scope))).rows[0];
     if (locked === undefined) throw notFound(rc);
     if (tags !== undefined && !tags.includes(String(locked.tag))) throw rowChanged(rc);
+    // Statements the implementation sends, counted: when its last one was update(), that update's
+    // RETURNING already is the row as it now is, and the read after the implementation is saved.
+    let sent = 0;
+    let updated: { at: number; j: string; tag: string } | undefined;
+    const counted: Executor = {
+      query: (stmt) => (sent++, tx.query(stmt)),
+      transaction: (fn) => fn(counted),
+      script: (sql) => (sent++, tx.script(sql)),
+      close: async () => {},
+    };
     const ctx: ActionContext = {
       ...hookContext(rc, rc.table.name, "action", c),
       operation: "action",
       action: action.name,
       input,
-      tx,
+      tx: counted,
       row: JSON.parse(String(locked.j)) as Record<string, unknown>,
       key,
       update: async (values: RowValues) => {
-        const r = await tx.query(compileUpdate(rc.service, rc.table, key, values));
-        return JSON.parse(String(r.rows[0]?.j ?? "null")) as Record<string, unknown>;
+        const r = (await counted.query(compileUpdate(rc.service, rc.table, key, values))).rows[0];
+        updated = r === undefined ? undefined : { at: sent, j: String(r.j), tag: String(r.tag) };
+        return JSON.parse(String(r?.j ?? "null")) as Record<string, unknown>;
       },
     };
     if (scope !== undefined) ctx.scope = scope;
     const returned = await impl(ctx);
     if (action.output) return { kind: "output", j: encodeOutput(rc, action, action.output, returned) };
+    if (updated !== undefined && updated.at === sent) return { kind: "row", j: updated.j, tag: updated.tag };
     // The row as it now is, whatever the implementation did to it (it may have left the caller's scope).
     const after = (await tx.query(compileLockRow(rc.table, key, undefined, { lock: false }))).rows[0];
     return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j), tag: String(after.tag) };

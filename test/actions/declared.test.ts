@@ -116,10 +116,12 @@ describe("serving", () => {
       afterCommit: { orders: (_ctx, e) => void events.push(e) },
       actions: {
         orders: {
-          ship: async ({ row, input, update }) => {
+          ship: async ({ row, input, update, tx, key }) => {
             if (row?.state === "shipped") throw new ProblemError(409, "conflict", "already shipped");
             expect(row).not.toHaveProperty("secret");
             await update!({ state: "shipped", secret: `via ${String(input.carrier)}` });
+            // A write after update(): the answer is read again, so it shows this one too.
+            await tx.query({ text: "UPDATE orders SET total = total + 1 WHERE id = $1::bigint", values: [String(key)] });
           },
           estimate: ({ row }) => ({ days: Number(row?.total) > 50 ? 1 : 3, carrier: null, ignored: "never served" }),
           count_open: async ({ tx, input, scope }) => {
@@ -146,7 +148,7 @@ describe("serving", () => {
   it("an item action writes the locked row, read-only and hidden columns included, and answers the row without them", async () => {
     const r = await client.request("POST", "/orders/1/ship", { carrier: "post" });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({ id: 1, team: "red", state: "shipped", total: "10.00" });
+    expect(r.body).toEqual({ id: 1, team: "red", state: "shipped", total: "11.00" });
     expect(r.headers.get("etag")).toMatch(/^"[0-9a-f]{32}"$/);
     const stored = await db.executor.query({ text: "SELECT secret FROM orders WHERE id = 1", values: [] });
     expect(stored.rows[0]).toEqual({ secret: "via post" });
