@@ -28,6 +28,7 @@ import type {
   SortTermDecl,
   TableDecl,
 } from "../language/ir.js";
+import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
@@ -103,22 +104,7 @@ export function resolveLimits(resource: ResourceDecl): Limits {
  * nullability and bounds resolved as a column's are, every capability off.
  */
 function fieldDescriptor(index: SchemaIndex, table: TableDecl, field: FieldDecl): ColumnDescriptor {
-  const column: ColumnDecl = {
-    name: field.name,
-    type: field.type,
-    nullable: field.nullable,
-    primaryKey: false,
-    unique: false,
-    filterable: false,
-    searchable: false,
-    hidden: false,
-    readOnly: false,
-    stamped: false,
-    immutable: false,
-    softDelete: false,
-    attributes: [],
-    span: field.span,
-  };
+  const column = plainColumn(field.name, field.type, field.nullable, field.span);
   if (field.doc !== undefined) column.doc = field.doc;
   // Not a column of `table`: nothing about its key applies.
   return columnDescriptor(index, { ...table, primaryKey: [] }, column);

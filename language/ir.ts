@@ -322,6 +322,30 @@ export interface TableDecl {
   nameSpan: Span;
 }
 
+/**
+ * A column with a name, a type and nullability and every capability off:
+ * what a column is before its attributes are applied, and what an action's
+ * field is when described as a column (docs/decisions/1334-declared-actions.md).
+ */
+export function plainColumn(name: string, type: TypeRef, nullable: boolean, span: Span): ColumnDecl {
+  return {
+    name,
+    type,
+    nullable,
+    primaryKey: false,
+    unique: false,
+    filterable: false,
+    searchable: false,
+    hidden: false,
+    readOnly: false,
+    stamped: false,
+    immutable: false,
+    softDelete: false,
+    attributes: [],
+    span,
+  };
+}
+
 /** Every column the database has: served ones and `@ignore` ones, in source order (the DDL's order). */
 export function storedColumns(table: TableDecl): ColumnDecl[] {
   if (table.ignored.length === 0) return table.columns;

@@ -5,7 +5,7 @@
  * (docs/decisions/0103-keywords-newlines-and-duplicates.md).
  */
 import type { CstNode } from "chevrotain";
-import type { ColumnDecl, TableDecl } from "../../language/ir.js";
+import { plainColumn, type ColumnDecl, type TableDecl } from "../../language/ir.js";
 import { nameToken, node, nodes, token } from "./cst.js";
 import type { Ctx } from "./context.js";
 import { readAttribute } from "./args.js";
@@ -24,22 +24,7 @@ function readColumn(n: CstNode, ctx: Ctx): ColumnWithType | undefined {
   const name = nameToken(node(n, "name"));
   if (!name) return undefined;
   const type = readType(node(n, "typeRef"), ctx);
-  const column: ColumnDecl = {
-    name: name.image,
-    type: type.type,
-    nullable: type.nullable,
-    primaryKey: false,
-    unique: false,
-    filterable: false,
-    searchable: false,
-    hidden: false,
-    readOnly: false,
-    stamped: false,
-    immutable: false,
-    softDelete: false,
-    attributes: [],
-    span: ctx.nodeSpan(n, name),
-  };
+  const column = plainColumn(name.image, type.type, type.nullable, ctx.nodeSpan(n, name));
   const doc = ctx.docs.docFor(name);
   if (doc !== undefined) column.doc = doc;
   for (const a of nodes(n, "attribute")) {

@@ -353,18 +353,8 @@ function actionOperation(
           "204": { description: "The action removed the row." },
         }
       : { "204": { description: "Done." } };
-  const refusals = [
-    P.badRequest,
-    ...(item ? [P.notFound] : []),
-    P.conflict,
-    ...(item ? [P.preconditionFailed] : []),
-    P.tooLarge,
-    P.unsupportedMedia,
-    P.unprocessable,
-    P.writeFault,
-    P.unavailable,
-    P.timeout,
-  ];
+  // Keyed by status, so an item action's two extra refusals fall into place.
+  const refusals = item ? [...BODY_WRITE_PROBLEMS, P.notFound, P.preconditionFailed] : BODY_WRITE_PROBLEMS;
   const required = action.input.some((f) => !f.nullable);
   return operation(table, actionMethodName(action.name), `${pascalCase(action.name)}: an action on ${on}`, {
     description: [...lead, how].join("\n\n"),

@@ -41,6 +41,7 @@ import {
   itemPath,
   upsertRequest,
   type ApiRequest,
+  type CallOptions,
   type RawResponse,
   type OperatorName,
 } from "../client/http.js";
@@ -465,6 +466,17 @@ abstract class ResourceCommand extends Command {
       writeOut(formatJson(json, flags["compact"] !== true));
   }
 
+  /** Sends one write, then prints its answer and, with `--etag`, its version. */
+  protected async write(
+    f: Record<string, unknown>,
+    request: ApiRequest,
+    options: CallOptions = {},
+  ): Promise<void> {
+    const response = await this.client(f).send(request, options);
+    this.print(f, response.body);
+    this.printTag(f, response);
+  }
+
   /** With `--etag`, the answer's ETag on stderr. */
   protected printTag(
     flags: Record<string, unknown>,
@@ -837,12 +849,11 @@ function createCommand(
     protected readonly ctx = ctx;
 
     protected async execute(f: Record<string, unknown>): Promise<void> {
-      const response = await this.client(f).send(
+      await this.write(
+        f,
         { method: "POST", path: r.path, body: bodyOf(fieldFlags, f) },
         { idempotencyKey: f["idempotency-key"] as string | undefined },
       );
-      this.print(f, response.body);
-      this.printTag(f, response);
     }
   };
 }
@@ -894,15 +905,14 @@ function actionCommand(
       const path = item
         ? itemPath(r.path, a["id"] as string) + "/" + action.name
         : r.path + "/" + action.name;
-      const response = await this.client(f).send(
+      await this.write(
+        f,
         { method: "POST", path, body: bodyOf(fieldFlags, f) },
         {
           ifMatch: f["if-match"] as string | undefined,
           idempotencyKey: f["idempotency-key"] as string | undefined,
         },
       );
-      this.print(f, response.body);
-      this.printTag(f, response);
     }
   };
 }
@@ -1152,12 +1162,11 @@ function updateCommand(
             (spec.nullable.length > 0 ? " or --set-null" : "") +
             " (see --help)",
         );
-      const response = await this.client(f).send(
+      await this.write(
+        f,
         { method: "PATCH", path: itemPath(r.path, a["id"] as string), body },
         { ifMatch: f["if-match"] as string | undefined },
       );
-      this.print(f, response.body);
-      this.printTag(f, response);
     }
   };
 }
