@@ -16,7 +16,7 @@ import { ProblemError } from "../../runtime/problem.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileText, serviceClient, type TestClient } from "../support/service.js";
 
-const SCHEMA = `
+const TABLE = `
 enum state { open shipped }
 
 table orders {
@@ -29,6 +29,12 @@ table orders {
   resource "/orders" {
     ops = [list, read, create]
 
+%ACTIONS%  }
+}
+`;
+
+/** The actions of {@link SCHEMA}: two item actions, two collection actions, with and without outputs. */
+const ACTIONS = `
     /// Ships the order.
     action ship {
       carrier text
@@ -42,9 +48,9 @@ table orders {
     action count_open @collection { over numeric(8,2) } returns { count integer }
 
     action purge_shipped @collection {}
-  }
-}
 `;
+
+const SCHEMA = TABLE.replace("%ACTIONS%", ACTIONS.slice(1));
 
 function codes(text: string): string[] {
   const r = compileSource(text, "t.resource");
@@ -87,6 +93,10 @@ describe("the language", () => {
     ).toEqual([]);
   });
 
+  it("is not storage: resc sql writes the same DDL with or without them, so migrations never see them", () => {
+    expect(compileText(SCHEMA).ddl).toBe(compileText(TABLE.replace("%ACTIONS%", "")).ddl);
+  });
+
   it("is kept by the formatter: fields aligned, one-line blocks kept on one line", () => {
     const out = formatSource(SCHEMA, "t.resource");
     expect(out.ok).toBe(true);
@@ -121,7 +131,10 @@ describe("serving", () => {
             expect(row).not.toHaveProperty("secret");
             await update!({ state: "shipped", secret: `via ${String(input.carrier)}` });
             // A write after update(): the answer is read again, so it shows this one too.
-            await tx.query({ text: "UPDATE orders SET total = total + 1 WHERE id = $1::bigint", values: [String(key)] });
+            await tx.query({
+              text: "UPDATE orders SET total = total + 1 WHERE id = $1::bigint",
+              values: [String(key)],
+            });
           },
           estimate: ({ row }) => ({ days: Number(row?.total) > 50 ? 1 : 3, carrier: null, ignored: "never served" }),
           count_open: async ({ tx, input, scope }) => {

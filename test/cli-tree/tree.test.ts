@@ -6,7 +6,9 @@
  * as its source module (compiler/backends/cli-tree/core/cli.ts), whose text
  * every generated tree carries (test/golden.test.ts).
  */
-import { describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { describe, expect, it, vi } from "vitest";
+import { HttpClient } from "../../compiler/backends/client/core/http.js";
 import {
   createCommandTree,
   formatJson,
@@ -190,5 +192,36 @@ describe("filter help on a document column", () => {
     expect(list["attrs"].description).not.toMatch(/bare value for eq/);
     expect(list["attrs"].description).toMatch(/no bare value: write hasdoc\.<JSON document>/);
     expect(list["tag"].description).toMatch(/or a bare value for eq/);
+  });
+});
+
+describe("a declared action as a command (docs/decisions/1334-declared-actions.md)", () => {
+  it("pagila rentals return 42 --staff-id 1 POSTs the input to /rentals/42/return; the field is a required flag", async () => {
+    const text = await readFile("fixtures/pagila/pagila.resource", "utf8");
+    const seen: { url: string; method: string; body: string | undefined }[] = [];
+    const client = new HttpClient({
+      baseURL: "http://pagila.test",
+      transport: async (r) => {
+        seen.push({ url: r.url, method: r.method, body: r.body });
+        return { status: 200, body: '{"rental_id":42}' };
+      },
+    });
+    const specs = specsOf(text);
+    const tree = createCommandTree({ bin: "pagila", envPrefix: "PAGILA", version: "1.0.0" }, specs, { client });
+    const command = tree.commands["rentals:return"];
+    expect(command.summary).toBe("Records that the DVD came back, now (POST /rentals/{id}/return).");
+    expect(command.flags?.["staff-id"]).toMatchObject({ required: true });
+    const printed: string[] = [];
+    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      await tree.run(["rentals", "return", "42", "--staff-id", "1", "--compact"]);
+    } finally {
+      out.mockRestore();
+    }
+    expect(seen).toEqual([{ url: "http://pagila.test/rentals/42/return", method: "POST", body: '{"staff_id":1}' }]);
+    expect(printed.join("")).toBe('{"rental_id":42}\n');
   });
 });

@@ -5,7 +5,7 @@
  * the answer gets back. The answer is then `/problems/outcome-unknown`
  * (500, no Retry-After), never the 503 "try again" a failure before the
  * write gets, because the row is in fact stored and a blind retry would
- * store it twice.
+ * store it twice; with an `Idempotency-Key`, the retry learns that it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileFile } from "../support/service.js";
 import { rawClient } from "../fuzz/support/http.js";
 import { startPgFaultProxy, type PgFaultProxy } from "./support/pg-proxy.js";
+import { IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
 
 const db: TestDatabase = await createTestDatabase("commit");
 let proxy: PgFaultProxy;
@@ -63,6 +64,27 @@ describe.skipIf(db.kind !== "pg")("a COMMIT whose answer never comes back", () =
     // The pool dropped the broken connection: the next write is served.
     const next = await client.send({ method: "POST", path: "/naps", body: JSON.stringify({ name: "after" }) });
     expect(next.status, next.text).toBe(201);
+  });
+
+  it("with an Idempotency-Key, the retry learns the stored outcome: the first answer again, one row (docs/decisions/1335-idempotency-keys.md)", async () => {
+    await db.executor.query({ text: IDEMPOTENCY_TABLE_DDL, values: [] });
+    const client = rawClient(service, throughProxy(), { logError: () => {} });
+    const send = () =>
+      client.app.request("/naps", {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": "commit-lost-1" },
+        body: JSON.stringify({ name: "keyed lost answer" }),
+      });
+    const before = proxy.injected;
+    proxy.arm("commit", "");
+    const lost = await send();
+    expect(proxy.injected - before, "the link was cut after COMMIT").toBe(1);
+    expect(lost.status).toBe(500);
+    expect(await lost.json()).toMatchObject({ type: "/problems/outcome-unknown" });
+    const retried = await send();
+    expect(retried.status, await retried.clone().text()).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(await stored("keyed lost answer")).toBe(1);
   });
 
   it("while a failure before the COMMIT is a 503 to retry, and nothing was stored", async () => {
