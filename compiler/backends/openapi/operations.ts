@@ -93,7 +93,9 @@ function conditional(shared: SharedComponents) {
       schema: { type: "string", minLength: 1, maxLength: 255 },
     }),
     replayed: shared.header("IdempotentReplayed", {
-      description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+      description:
+        "`true` when this is the stored answer to an earlier request with the same Idempotency-Key; absent otherwise.",
+      required: false,
       schema: { type: "string", enum: ["true"] },
     }),
     ifMatch: shared.parameter("IfMatch", {

@@ -77,6 +77,8 @@ export interface ParameterRef {
 /** A response header (only `Location` is written). */
 export interface Header {
   description: string;
+  /** Whether every such response carries it; OpenAPI's default is false. */
+  required?: boolean;
   schema: JsonSchema;
 }
 
