@@ -249,6 +249,19 @@ describe("get, create, update, delete", () => {
     expect(other.stderr).toMatch(/\(HTTP 422\)/);
   });
 
+  it("create-many sends 1,000 rows in one request and prints them in order", async () => {
+    const file = path.join(dir, "thousand.json");
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ list_id: 2, title: "CLI thousand", position: i, labels: [] }));
+    writeFileSync(file, JSON.stringify(rows));
+    const before = svc.requests.length;
+    const made = await tracker(["tasks", "create-many", file, "--compact"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout).map((r: { position: number }) => r.position)).toEqual(rows.map((r) => r.position));
+    expect(requestsSince(before)).toHaveLength(1);
+    const removed = await tracker(["tasks", "delete-where", "--title", "CLI thousand", "--compact"]);
+    expect(JSON.parse(removed.stdout)).toHaveLength(1000);
+  });
+
   it("create-many sends a file's JSON array in one request and prints the stored rows", async () => {
     const file = path.join(dir, "rows.json");
     writeFileSync(file, JSON.stringify([{ title: "Many A", position: 30 }, { title: "Many B", position: 31 }]));

@@ -43,6 +43,15 @@ describe("typed client over HTTP", () => {
     expect(after.items).toEqual([]);
   });
 
+  it("creates 1,000 rows with createMany, in order, in one request", async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ list_id: 2, title: "Client thousand", position: i, labels: [] }));
+    const stored = await client.tasks.createMany(rows);
+    expect(stored.map((t) => t.position)).toEqual(rows.map((r) => r.position));
+    expect(new Set(stored.map((t) => t.id)).size).toBe(1000);
+    const removed = await client.tasks.deleteWhere({ title: "Client thousand" });
+    expect(removed).toHaveLength(1000); // soft-deleted: the other tests count the seed's tasks
+  });
+
   it("upserts: merge overwrites a row conflicting on the key, ignore keeps it", async () => {
     const [made] = await client.lists.createMany([{ title: "Upsert me", position: 40 }]);
     const merged = await client.lists.upsert([{ id: made!.id, title: "Merged", position: 41 } as never], {
