@@ -28,6 +28,9 @@ import { afterCommit } from "./write.js";
 /** The longest key accepted, in characters (the draft recommends a UUID). */
 const MAX_KEY_LENGTH = 255;
 
+/** Request headers that change what a POST does, so they are part of its fingerprint. */
+const MEANINGFUL_HEADERS = ["prefer", "if-match"];
+
 /** Response headers stored with a response and sent again on a replay. */
 const REPLAYED_HEADERS = ["content-type", "etag", "location", "preference-applied"];
 
@@ -36,7 +39,7 @@ interface KeyedRequest {
   key: string;
   /** SHA-256 of the caller's credential: keys of different callers never meet. */
   scope: string;
-  /** SHA-256 of method, path with query, and body: what "the same request" means. */
+  /** SHA-256 of method, path with query, the headers that change a write's meaning, and body: what "the same request" means. */
   fingerprint: string;
   /** The advisory lock of (scope, key), as a bigint in text. */
   lock: string;
@@ -67,7 +70,9 @@ async function keyedRequest(c: Context, key: string): Promise<KeyedRequest> {
   const url = new URL(c.req.url);
   const scope = sha256(c.req.header("authorization") ?? "").toString("hex");
   const body = await c.req.text();
-  const fingerprint = sha256(`${c.req.method}\n${url.pathname}${url.search}\n${body}`).toString("hex");
+  // Prefer (an upsert's resolution) and If-Match (an action's precondition) change what the same body does.
+  const meaning = MEANINGFUL_HEADERS.map((h) => `${h}: ${c.req.header(h) ?? ""}`).join("\n");
+  const fingerprint = sha256(`${c.req.method}\n${url.pathname}${url.search}\n${meaning}\n${body}`).toString("hex");
   const lock = sha256(`${scope}\n${key}`).readBigInt64BE(0).toString();
   return { key, scope, fingerprint, lock };
 }

@@ -71,6 +71,16 @@ describe("Idempotency-Key", () => {
       type: "/problems/idempotency-key-reused",
       errors: [{ location: "header.idempotency-key" }],
     });
+    // The same body asking another thing (an upsert, by Prefer) is another request too.
+    const upsert = await post(
+      "/actors",
+      { first_name: "A", last_name: "REUSED" },
+      {
+        ...key,
+        prefer: "resolution=ignore-duplicates",
+      },
+    );
+    expect(upsert.status).toBe(422);
     expect((await post("/films/1", {}, key)).status).toBe(404); // no POST route there: the key is not even read
     expect(await count("REUSED")).toBe(1);
   });
