@@ -152,7 +152,7 @@ export function idempotent(
   };
 }
 
-/** Creates the store when the service's role may; false when it may not (the original error is then reported). */
+/** Creates the store when the service's role may; false when it may not (the request is then answered 500, naming the command that creates it). */
 async function createStore(db: Executor): Promise<boolean> {
   try {
     await db.query({ text: IDEMPOTENCY_TABLE_DDL, values: [] });
