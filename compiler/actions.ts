@@ -4,7 +4,7 @@
  * method, the CLI command, the OpenAPI operation and schemas. One module, so
  * the validator refuses exactly the names that would clash in a backend.
  */
-import type { ActionDescriptor } from "../runtime/descriptor.js";
+import { actionPath, type ActionDescriptor } from "../runtime/descriptor.js";
 import { camelCase, pascalCase } from "./case.js";
 
 /** `mark_paid` → `markPaid`: the typed client's method (`client.rentals.markPaid(id, input)`). */
@@ -17,14 +17,19 @@ export function actionCommandName(name: string): string {
   return name.replace(/_/g, "-");
 }
 
-/** `rental`, `return` → `RentalReturn`: the stem of the action's input and output types and schemas. */
-export function actionTypeStem(table: string, action: string): string {
-  return `${pascalCase(table)}${pascalCase(action)}`;
+/**
+ * `rental`, `return` → `RentalReturnInput`, `RentalReturnOutput`: the names
+ * of an action's input and output, the same in the typed client's types and
+ * the OpenAPI document's schemas.
+ */
+export function actionTypeNames(table: string, action: string): { input: string; output: string } {
+  const stem = `${pascalCase(table)}${pascalCase(action)}`;
+  return { input: `${stem}Input`, output: `${stem}Output` };
 }
 
-/** The route of `action` under the collection path `path`, in OpenAPI's spelling: `/rentals/{id}/return`. */
+/** The route of `action` under the collection path `path`, in OpenAPI's spelling: `/rentals/{id}/return` (runtime's `actionPath`). */
 export function actionRoute(path: string, action: Pick<ActionDescriptor, "name" | "target">): string {
-  return action.target === "item" ? `${path}/{id}/${action.name}` : `${path}/${action.name}`;
+  return actionPath(path, action);
 }
 
 /** Members of a generated client resource class an action method may not take (compiler/backends/client/resource-class.ts). */

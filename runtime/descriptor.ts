@@ -128,6 +128,16 @@ export interface ActionDescriptor {
   doc?: string;
 }
 
+/**
+ * The path of `action` under the collection path `path`, its row written
+ * `id`: `/rentals/:id/return` for Hono with `":id"`, `/rentals/{id}/return`
+ * for OpenAPI and messages with `"{id}"`; `/rentals/<name>` for a collection
+ * action (docs/decisions/1334-declared-actions.md).
+ */
+export function actionPath(path: string, action: Pick<ActionDescriptor, "name" | "target">, id = "{id}"): string {
+  return action.target === "item" ? `${path}/${id}/${action.name}` : `${path}/${action.name}`;
+}
+
 /** The exposure of a table: its HTTP resource. */
 export interface ResourceDescriptor {
   /** Collection path, `/films`. */

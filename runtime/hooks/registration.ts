@@ -5,7 +5,7 @@
  * has a `@stamped` column, only once a BeforeCreate hook sets it. Decisions
  * in docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
  */
-import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import { actionPath, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Hooks } from "../hooks.js";
 
 /**
@@ -125,7 +125,7 @@ function actionErrors(service: ServiceDescriptor, hooks: Hooks, basePath: string
     const path = basePath + (table.resource?.path ?? "");
     for (const action of declared) {
       if (typeof given[action.name] === "function") continue;
-      const route = `${path}${action.target === "item" ? "/{id}" : ""}/${action.name}`;
+      const route = actionPath(path, action);
       const declaration = `action ${action.name} on table ${table.name}`;
       errors.push({
         resource: path,

@@ -41,6 +41,11 @@ export async function readJsonBody(c: Context): Promise<unknown> {
       { location: "body", detail: "expected a JSON object" },
     ]);
   }
+  return parseJson(text);
+}
+
+/** `text` as JSON. @throws ProblemError 400 `invalid-body` at `body` when it is malformed */
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -60,11 +65,5 @@ export async function readOptionalJsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return undefined;
   refuseNonJson(c.req.header("content-type"));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw problem("invalid-body", "The request body is not valid JSON.", [
-      { location: "body", detail: "malformed JSON" },
-    ]);
-  }
+  return parseJson(text);
 }

@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
+import { actionPath, DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
@@ -179,8 +179,11 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     // Declared actions are POST only, and no item route takes POST, so `/{id}/<name>` and
     // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
     for (const action of res.actions ?? []) {
-      const path = action.target === "item" ? `${item}/${action.name}` : `${collectionPath}/${action.name}`;
-      app.post(path, limit, route(rc, idempotent(actionHandler(action), keys), admission));
+      app.post(
+        actionPath(collectionPath, action, ":id"),
+        limit,
+        route(rc, idempotent(actionHandler(action), keys), admission),
+      );
     }
   }
   return { ok: true };

@@ -52,12 +52,23 @@ function decodeFields(table: TableDescriptor, body: unknown, op: WriteOp, proble
       problems.add(`body.${field}`, col, { allowed: writable });
       continue;
     }
-    const decoded = decodeJsonValue(col, value);
-    const d = decoded.ok ? checkBounds(col, decoded.value) : decoded;
-    if (d.ok) out[field] = d.value;
-    else problems.add(`body.${field}`, `invalid value for ${field}: ${d.detail}`, { value, allowed: d.allowed });
+    decodeInto(out, col, field, value, problems);
   }
   return out;
+}
+
+/** Decodes `value` of `field` by `col`'s type and bounds into `out`, or records why it cannot be at `body.<field>`. */
+function decodeInto(
+  out: BodyValues,
+  col: ColumnDescriptor,
+  field: string,
+  value: unknown,
+  problems: ProblemList,
+): void {
+  const decoded = decodeJsonValue(col, value);
+  const d = decoded.ok ? checkBounds(col, decoded.value) : decoded;
+  if (d.ok) out[field] = d.value;
+  else problems.add(`body.${field}`, `invalid value for ${field}: ${d.detail}`, { value, allowed: d.allowed });
 }
 
 /**
@@ -160,10 +171,7 @@ export function parseActionInput(fields: readonly ColumnDescriptor[], body: unkn
       problems.add(`body.${name}`, `unknown field ${name}`, { allowed });
       continue;
     }
-    const decoded = decodeJsonValue(field, value);
-    const d = decoded.ok ? checkBounds(field, decoded.value) : decoded;
-    if (d.ok) out[name] = d.value;
-    else problems.add(`body.${name}`, `invalid value for ${name}: ${d.detail}`, { value, allowed: d.allowed });
+    decodeInto(out, field, name, value, problems);
   }
   for (const field of fields) {
     if (Object.hasOwn(body, field.name)) continue;

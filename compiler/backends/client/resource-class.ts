@@ -7,7 +7,6 @@
  * docs/decisions/1327-laid-out-client-methods.md).
  */
 import type { ActionDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
-import { actionMethodName, actionRoute } from "../../actions.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import {
   group,
@@ -24,8 +23,9 @@ import {
 import { codeFits, type ModulePiece } from "../final-form.js";
 import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
-import { actionTypeNames, clientTypeNames, singleKey } from "./types.js";
+import { clientTypeNames, singleKey } from "./types.js";
 import { filterCodec } from "./value-types.js";
+import { actionMethodName, actionRoute, actionTypeNames } from "../../actions.js";
 
 /**
  * The keys the client's `upsert` may name: the runtime's `conflictKeys`, or none
@@ -295,7 +295,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
  */
 function actionMethod(table: TableDescriptor, action: ActionDescriptor, stem: string): { doc: string; code: Doc } {
   const n = clientTypeNames(table);
-  const types = actionTypeNames(table, action);
+  const types = actionTypeNames(table.name, action.name);
   const item = action.target === "item";
   const route = actionRoute(table.resource?.path ?? "", action);
   const params: Doc[] = item ? [`id: ${n.id}`] : [];

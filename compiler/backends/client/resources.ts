@@ -11,7 +11,8 @@ import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.js";
-import { actionTypeNames, clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
+import { clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
+import { actionTypeNames } from "../../actions.js";
 
 /** Members of `Client` a resource member may not take. */
 const RESERVED_MEMBERS = new Set(["baseURL", "token", "transport", "do", "prepare", "with", "constructor"]);
@@ -50,7 +51,7 @@ function namedTypes(table: TableDescriptor): string[] {
     [n.readQuery, read && expandable],
   ];
   const actions = (table.resource?.actions ?? []).flatMap((a): [string, boolean][] => {
-    const names = actionTypeNames(table, a);
+    const names = actionTypeNames(table.name, a.name);
     return [
       [names.input, a.input.length > 0],
       [names.output, a.output !== undefined],

@@ -11,7 +11,7 @@ import type {
   ServiceDescriptor,
   TableDescriptor,
 } from "../../../runtime/descriptor.js";
-import { actionRoute, actionTypeStem } from "../../actions.js";
+import { actionRoute, actionTypeNames } from "../../actions.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { filterType, valueType } from "./value-types.js";
@@ -194,15 +194,9 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   return out;
 }
 
-/** The type names of an action's input and output (`RentalReturnInput`), as the OpenAPI document names its schemas. */
-export function actionTypeNames(table: TableDescriptor, action: ActionDescriptor): { input: string; output: string } {
-  const stem = actionTypeStem(table.name, action.name);
-  return { input: `${stem}Input`, output: `${stem}Output` };
-}
-
 /** The input type of a declared action and, when declared, its output type (docs/decisions/1334-declared-actions.md). */
 function actionDeclarations(table: TableDescriptor, action: ActionDescriptor): string[] {
-  const names = actionTypeNames(table, action);
+  const names = actionTypeNames(table.name, action.name);
   const route = `POST ${actionRoute(table.resource?.path ?? "", action)}`;
   const out = [
     declare(

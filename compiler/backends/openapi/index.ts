@@ -13,7 +13,8 @@ import type { Schema } from "../../../language/ir.js";
 import type { ServiceDescriptor } from "../../../runtime/descriptor.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { SharedComponents } from "./components.js";
-import { actionInputSchema, actionOutputSchema, actionSchemaNames, resourcePaths } from "./operations.js";
+import { actionInputSchema, actionOutputSchema, resourcePaths } from "./operations.js";
+import { actionTypeNames } from "../../actions.js";
 import { filterTreeSchema } from "./parameters.js";
 import { problemResponses, problemSchemas } from "./problems.js";
 import {
@@ -100,7 +101,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     if (res.ops.update) schemas[names.update] = updateSchema(table, shared);
 
     for (const action of res.actions ?? []) {
-      const an = actionSchemaNames(table, action);
+      const an = actionTypeNames(table.name, action.name);
       schemas[an.input] = actionInputSchema(action);
       if (action.output) schemas[an.output] = actionOutputSchema(action, action.output);
     }

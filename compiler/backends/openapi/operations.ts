@@ -6,7 +6,7 @@
  * (docs/decisions/1000-openapi-description.md, "Operations").
  */
 import type { ActionDescriptor, ColumnDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
-import { actionMethodName, actionRoute, actionTypeStem } from "../../actions.js";
+import { actionMethodName, actionRoute, actionTypeNames } from "../../actions.js";
 import { docText } from "./markdown.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
@@ -315,22 +315,13 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   return out;
 }
 
-/**
- * The schema names of an action's input and output (`RentalReturnInput`,
- * `RentalReturnOutput`), as the typed client names its types.
- */
-export function actionSchemaNames(table: TableDescriptor, action: ActionDescriptor): { input: string; output: string } {
-  const stem = actionTypeStem(table.name, action.name);
-  return { input: `${stem}Input`, output: `${stem}Output` };
-}
-
 /** The `POST` of one declared action (docs/decisions/1334-declared-actions.md). */
 function actionOperation(
   table: TableDescriptor,
   action: ActionDescriptor,
   cond: ReturnType<typeof conditional>,
 ): Operation {
-  const names = actionSchemaNames(table, action);
+  const names = actionTypeNames(table.name, action.name);
   const item = action.target === "item";
   const on = item ? `one row of ${table.name}` : table.name;
   const lead = action.doc === undefined ? [] : [docText(action.doc)];
