@@ -24,16 +24,21 @@ export interface StopOptions {
 
 /**
  * Waits for the first SIGINT or SIGTERM, then closes `server` and runs
- * `close`. Resolves with `stopped` when both finished, or `timeout` when
+ * `close`; any signal after the first is ignored. Resolves with `stopped` when both finished, or `timeout` when
  * they took longer than `timeoutMs`, if given (a connection held open, a
  * database that does not answer); the caller decides whether to exit. Never rejects:
  * a failing `close` is `stopped` too, since there is nothing left to do.
  */
 export function stopOnSignal(server: ClosableServer, options: StopOptions = {}): Promise<"stopped" | "timeout"> {
   return new Promise((resolve) => {
+    let stopping = false;
     const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      // Later signals are ignored, never left to their default action (which
+      // kills the process mid-close): `tsx` and `npm` relay the signal a
+      // terminal already sent the whole process group, so one Ctrl-C arrives
+      // twice. `timeoutMs` bounds the wait instead (test/tracker/start.test.ts).
+      if (stopping) return;
+      stopping = true;
       options.beforeClose?.();
       if (options.timeoutMs !== undefined) setTimeout(() => resolve("timeout"), options.timeoutMs).unref();
       server.close(() => {
@@ -42,7 +47,7 @@ export function stopOnSignal(server: ClosableServer, options: StopOptions = {}):
           .then(() => resolve("stopped"));
       });
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
 }
