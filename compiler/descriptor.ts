@@ -136,6 +136,7 @@ function resourceDescriptor(index: SchemaIndex, table: TableDecl, resource: Reso
       : table.columns.filter((c) => c.computed !== undefined).map((c) => c.name),
   };
   if (resource.filteredWrites) r.filteredWrites = true;
+  if (resource.events) r.events = true;
   if (resource.actions && resource.actions.length > 0)
     r.actions = resource.actions.map((a) => actionDescriptor(index, table, a));
   if (resource.doc !== undefined) r.doc = resource.doc;

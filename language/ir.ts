@@ -282,6 +282,8 @@ export interface ResourceDecl {
   disableTransactions: boolean;
   /** `filtered_writes = true`: PATCH and DELETE on the collection with list filters (docs/decisions/1333-filtered-writes.md). */
   filteredWrites?: boolean;
+  /** `events = true`: changes are captured and served at `GET /<resource>/events` (docs/decisions/1337-change-feed.md). */
+  events?: boolean;
   /** Which computed columns this resource computes; absent means all of them. */
   computed?: string[];
   /** Declared actions in source order; absent when none is declared (docs/decisions/1334-declared-actions.md). */

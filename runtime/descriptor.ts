@@ -151,6 +151,11 @@ export interface ResourceDescriptor {
   disableTransactions: boolean;
   /** PATCH and DELETE on the collection path with list filters (docs/decisions/1333-filtered-writes.md); absent means not served. */
   filteredWrites?: boolean;
+  /**
+   * `events = true`: the table's changes are captured by a trigger and served as Server-Sent Events at
+   * `GET /<resource>/events` (docs/decisions/1337-change-feed.md); absent means no feed.
+   */
+  events?: boolean;
   /** Computed columns this resource computes. */
   computed: string[];
   /** Declared actions in source order; absent when none (docs/decisions/1334-declared-actions.md). */

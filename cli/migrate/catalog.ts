@@ -11,6 +11,7 @@ import { regclassParts } from "../../compiler/backends/sql/sequences.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import { tableSql } from "../../runtime/sql/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+import { CAPTURE_FUNCTION } from "../../runtime/events/outbox.js";
 
 /** Where an object of the catalog lives: its namespace and its name there, as stored. */
 export interface Placed {
@@ -105,6 +106,12 @@ export interface CatalogTable extends Placed {
   columns: CatalogColumn[];
   constraints: CatalogConstraint[];
   indexes: CatalogIndex[];
+  /**
+   * The change feed's trigger on this table, when it has one: the table's name in the schema, the trigger's
+   * argument (docs/decisions/1337-change-feed.md). Only resc's own trigger is read: the drift gate and
+   * `migrate diff` leave every other trigger of an adopted database (Pagila's `last_updated`) alone.
+   */
+  capture?: string;
 }
 
 /** A domain over a base type. */
@@ -282,6 +289,15 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
     [schema],
   );
 
+  const captures = await rows(
+    db,
+    `select n.nspname as ns, c.relname as tbl, encode(t.tgargs, 'escape') as args
+     from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = any($1::text[]) and t.tgname = $2 and not t.tgisinternal
+     order by n.nspname, c.relname`,
+    [schema, CAPTURE_FUNCTION],
+  );
+
   const sequences = await rows(
     db,
     `select n.nspname as ns, s.relname as name
@@ -370,6 +386,11 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
       ix.plainShape = `${ix.unique ? "UNIQUE " : ""}USING ${ix.method} (${r.qcols})`;
     }
     table(r).indexes.push(ix);
+  }
+  for (const r of captures) {
+    const t = tables.get(placedKey({ schema: r.ns!, name: r.tbl! }));
+    // tgargs holds each argument followed by a NUL byte, which `encode(…, 'escape')` writes as \000.
+    if (t) t.capture = r.args!.split("\\000")[0];
   }
   return {
     enums: enums.map((r) => ({ schema: r.ns!, name: r.name!, spelled: r.spelled!, values: r.vals!.split("\n") })),

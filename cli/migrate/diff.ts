@@ -6,6 +6,7 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
+import { CAPTURE_DDL, CAPTURE_FUNCTION, captureTrigger } from "../../runtime/events/outbox.js";
 import {
   INDEX_HEAD,
   placedKey,
@@ -494,7 +495,10 @@ function tableSteps(from: Catalog, to: Catalog, renames: ReadonlyMap<string, str
     const added = tableColumnSteps(old, t, renames, ctx);
     constraintSteps(t, old, t, added, ctx);
     indexSteps(t, old, t, added, ctx);
+    if (old.capture !== undefined && old.capture !== t.capture)
+      ctx.early.push({ sql: `DROP TRIGGER ${CAPTURE_FUNCTION} ON ${placedSql(old)};` });
   }
+  captureSteps(from, to, ctx);
   const toTables = byPlace(to.tables);
   for (const t of from.tables) {
     if (!toTables.has(placedKey(t)) && !renamedTables.has(placedKey(t)))
@@ -503,6 +507,21 @@ function tableSteps(from: Catalog, to: Catalog, renames: ReadonlyMap<string, str
         destructive: `drops table ${placedKey(t)} and its rows`,
       });
   }
+}
+
+/**
+ * The change feed's triggers (docs/decisions/1337-change-feed.md): each
+ * table of `to` capturing what its `from` counterpart did not (a new table
+ * included) gets the trigger, after the outbox and its function, which are
+ * written once, safe to run again. A dropped trigger (in `tableSteps`)
+ * loses no rows: the outbox stays, kept for the retention window.
+ */
+function captureSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
+  const before = byPlace(from.tables);
+  const added = to.tables.filter((t) => t.capture !== undefined && before.get(placedKey(t))?.capture !== t.capture);
+  if (added.length === 0) return;
+  ctx.indexes.push(...CAPTURE_DDL.map((sql) => ({ sql })));
+  for (const t of added) ctx.indexes.push({ sql: captureTrigger(placedSql(t), lit(t.capture!)) });
 }
 
 /**

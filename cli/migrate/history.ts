@@ -10,17 +10,19 @@
 import pg from "pg";
 import type { MigrationFile } from "./files.js";
 import { IDEMPOTENCY_TABLE, IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
+import { DELIVERIES_TABLE, EVENTS_TABLE } from "../../runtime/events/outbox.js";
 
 /** The history table's name; the catalog comparisons leave it out. */
 export const HISTORY_TABLE = "resc_migrations";
 
 /**
- * resc's own tables in `public`: the migration history and the idempotency
- * store (docs/decisions/1335-idempotency-keys.md). Never part of a schema:
+ * resc's own tables in `public`: the migration history, the idempotency
+ * store (docs/decisions/1335-idempotency-keys.md), the change feed's outbox
+ * and the webhook deliveries (docs/decisions/1337-change-feed.md). Never part of a schema:
  * `resc pull` and the drift gate leave them out, and a deploy does not count
  * them as tables a user made.
  */
-export const RESC_TABLES: readonly string[] = [HISTORY_TABLE, IDEMPOTENCY_TABLE];
+export const RESC_TABLES: readonly string[] = [HISTORY_TABLE, IDEMPOTENCY_TABLE, EVENTS_TABLE, DELIVERIES_TABLE];
 
 /** Whether a table of the catalog is one of {@link RESC_TABLES}. */
 export function isRescTable(t: { name: string; schema: string }): boolean {

@@ -345,7 +345,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     out.push(`table ${tname} {`, ...body);
     if (blockAttrs.length > 0) out.push("", ...blockAttrs);
     if (keyKept) {
-      out.push("", `  resource "/${tname}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}] }`);
+      // A table carrying resc's capture trigger keeps its change feed (docs/decisions/1337-change-feed.md).
+      const events = t.capture !== undefined ? ", events = true" : "";
+      out.push("", `  resource "/${tname}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}]${events} }`);
     } else {
       // The spec serves a table by its key: without one (or with a key column left out) it is described, not served.
       const why = s.primaryKey.length === 0 ? "it has no primary key" : "a column of its primary key is left out";

@@ -272,6 +272,13 @@ export const RESOURCE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     summary:
       "Also serves PATCH and DELETE on the collection, changing every row the list filters match (at least one filter; `Prefer: max-affected=N` bounds it), where the resource exposes update and delete.",
   },
+  events: {
+    syntax: "events = true",
+    value: "`true` / `false`",
+    default: "`false`",
+    summary:
+      "Captures every change of the table (by resc or by anyone else) with a trigger and serves them as Server-Sent Events at `GET /<resource>/events`, filtered like a list and scoped like one; webhooks deliver the same events.",
+  },
   computed: {
     syntax: "computed = [summary]",
     value: "list of computed columns",

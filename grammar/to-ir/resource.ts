@@ -79,6 +79,9 @@ const handlers: Record<string, Handler> = {
   filtered_writes(v, r, ctx) {
     if (expectBoolean(v, w("filtered_writes"), ctx)) r.filteredWrites = true;
   },
+  events(v, r, ctx) {
+    if (expectBoolean(v, w("events"), ctx)) r.events = true;
+  },
   computed(v, r, ctx) {
     const items = expectNameList(v, w("computed"), ctx);
     if (items) r.computed = items.map((i) => i.name);

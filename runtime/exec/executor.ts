@@ -49,6 +49,19 @@ export interface Executor {
   script(sql: string): Promise<void>;
   /** Pool limits, for executors that hold several connections (absent: one connection, no sharing). */
   readonly limits?: ExecutorLimits;
+  /**
+   * Calls `onNotify` with the payload of each notification sent on
+   * `channel` (LISTEN/NOTIFY), and once with none after a lost connection
+   * is restored, since what was sent meanwhile is lost. Absent: the
+   * executor cannot listen, and the change feed polls instead
+   * (docs/decisions/1337-change-feed.md).
+   */
+  listen?(channel: string, onNotify: (payload?: string) => void): Promise<Listening>;
   /** Releases connections; the executor is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** A LISTEN in progress ({@link Executor.listen}); `close` stops it and releases its connection. */
+export interface Listening {
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import pg from "pg";
 import type { Executor, ExecutorLimits, QueryResult, SqlStatement } from "./executor.js";
 import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
 import { CommitOutcomeUnknownError, isUnavailable } from "./faults.js";
+import { listenOnPg } from "./listen.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
 export interface PgExecutorOptions {
@@ -65,6 +66,12 @@ export interface PgExecutorOptions {
    * connection reports the fault.
    */
   onConnectionError?: (e: Error) => void;
+  /**
+   * Where `listen` opens its dedicated connection; default `connectionString`. Set it to the server
+   * itself when `connectionString` names a pooler in transaction mode, which cannot carry LISTEN
+   * (docs/decisions/1337-change-feed.md).
+   */
+  listenConnectionString?: string;
 }
 
 /** A running pg executor; `pool` is exposed for applications that share it. */
@@ -243,6 +250,9 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
         }
       }
       return ok;
+    },
+    async listen(channel: string, onNotify: (payload?: string) => void) {
+      return listenOnPg(options.listenConnectionString ?? options.connectionString, channel, onNotify, report);
     },
     close: () => pool.end(),
   };

@@ -35,6 +35,10 @@ export function createPgliteExecutor(db: PGlite): Executor {
     transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
       return db.transaction((tx) => fn(onHandle(tx)));
     },
+    async listen(channel: string, onNotify: (payload?: string) => void) {
+      const stop = await db.listen(channel, (payload) => onNotify(payload));
+      return { close: () => stop() };
+    },
     close: () => db.close(),
   };
 }

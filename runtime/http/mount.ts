@@ -22,6 +22,8 @@ import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 import { actionHandler } from "./action.js";
 import { idempotent } from "./idempotency.js";
+import { eventsHandler, type StreamLimits } from "./events.js";
+import { FeedHub } from "../events/hub.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -70,6 +72,25 @@ export interface MountOptions {
    * in seconds; default 86400 (24 hours; docs/decisions/1335-idempotency-keys.md).
    */
   idempotencyRetentionSeconds?: number;
+  /**
+   * The change feed of resources declaring `events = true` (docs/decisions/1337-change-feed.md): how
+   * long changes are kept, the heartbeat and the bound on a slow reader. Defaults: 24 hours, 15 s,
+   * 1,000 events or 1 MiB.
+   */
+  events?: EventOptions;
+  /**
+   * Aborted when the server stops: change feed streams end with a `reconnect` event (so the server's
+   * close is not held by them) and the feed's timers stop.
+   */
+  signal?: AbortSignal;
+}
+
+/** {@link MountOptions.events}. */
+export interface EventOptions extends StreamLimits {
+  /** How long captured changes are kept, in seconds; default 86400. */
+  retentionSeconds?: number;
+  /** The poll besides LISTEN/NOTIFY, in milliseconds; default 1000. */
+  pollMs?: number;
 }
 
 export type { RegistrationError };
@@ -101,6 +122,37 @@ function route(rc: ResourceContext, handler: Handler, admission: Admission | und
       return problemResponse(c, p);
     }
   };
+}
+
+/**
+ * The change feed of a mount: one {@link FeedHub} over `options.db`, its
+ * retention purge every minute, both stopped by `options.signal`. Faults
+ * reading the outbox are logged as 503s of `/events` and retried.
+ */
+function startFeed(
+  service: ServiceDescriptor,
+  options: MountOptions,
+  sink: (e: unknown, r: FaultReport) => void,
+): FeedHub {
+  const onError = (e: unknown): void =>
+    sink(e, { status: 503, kind: "database-unavailable", resource: "/events", method: "GET", requestId: "change-feed", error: e });
+  const ev = options.events ?? {};
+  const feed = new FeedHub(options.db, service, {
+    ...(ev.retentionSeconds !== undefined ? { retentionSeconds: ev.retentionSeconds } : {}),
+    ...(ev.pollMs !== undefined ? { pollMs: ev.pollMs } : {}),
+    onError,
+  });
+  const purge = setInterval(() => void feed.purge().catch(onError), 60_000);
+  purge.unref();
+  options.signal?.addEventListener(
+    "abort",
+    () => {
+      clearInterval(purge);
+      void feed.close().catch(onError);
+    },
+    { once: true },
+  );
+  return feed;
 }
 
 /** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */
@@ -149,6 +201,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
+  const feed = service.tables.some((t) => t.resource?.events) ? startFeed(service, options, sink) : undefined;
   for (const table of service.tables) {
     const res = table.resource;
     if (!res) continue;
@@ -168,6 +221,9 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
+    // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
+    // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
+    if (res.events && feed) app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined));
     if (res.ops.read) app.get(item, route(rc, handleRead, admission));
     if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission));
     if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));

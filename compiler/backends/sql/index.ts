@@ -14,6 +14,7 @@ import { requiredExtensions } from "./extensions.js";
 import { namedSequences } from "./sequences.js";
 import { createIndex, createTable, indexName, referencesClause } from "./table.js";
 import { ddlType, stringLiteral } from "./types.js";
+import { CAPTURE_DDL, captureTrigger } from "../../../runtime/events/outbox.js";
 
 /** Domains ordered so a domain over another domain comes after it. */
 function orderDomains(index: SchemaIndex): DomainDecl[] {
@@ -64,7 +65,8 @@ function extensionName(name: string): string {
  * a header comment, then `CREATE TYPE … AS ENUM`, `CREATE DOMAIN`, the
  * sequences `nextval` defaults name (`CREATE SEQUENCE`), `CREATE TABLE` (columns, NOT NULL, DEFAULT, identity, keys, UNIQUE,
  * CHECK, REFERENCES), `ALTER TABLE … ADD FOREIGN KEY` for references that
- * close a cycle, and `CREATE INDEX`. Computed columns are not stored.
+ * close a cycle, `CREATE INDEX`, and the change feed's outbox and triggers
+ * when a resource declares events. Computed columns are not stored.
  * Ends with a newline.
  */
 export function emitSql(schema: Schema): string {
@@ -108,7 +110,19 @@ export function emitSql(schema: Schema): string {
     }
   }
   afterIndexes.forEach(addForeignKey);
+  out.push(...captureSql(order.tables));
   return out.join("\n\n") + "\n";
+}
+
+/**
+ * The change feed's capture (docs/decisions/1337-change-feed.md): when a
+ * resource declares `events = true`, the outbox, its trigger function and
+ * one trigger per such table, in table order; nothing otherwise.
+ */
+function captureSql(tables: readonly TableDecl[]): string[] {
+  const captured = tables.filter((t) => t.resource?.events);
+  if (captured.length === 0) return [];
+  return [...CAPTURE_DDL, ...captured.map((t) => captureTrigger(placeSql(t), stringLiteral(t.name)))];
 }
 
 /**

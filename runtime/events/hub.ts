@@ -1,0 +1,385 @@
+/**
+ * One node's side of the change feed (docs/decisions/1337-change-feed.md):
+ * it follows the outbox every node shares, woken by LISTEN/NOTIFY (with a
+ * slow poll besides, for a lost notification), and hands each captured
+ * change to the subscribers it matches. Subscriptions that select the same
+ * rows the same way share one verdict; one statement per table per wake
+ * judges every subscription at once.
+ *
+ * Delivery order is the position `(xid, id)`, and a change is read only
+ * once every transaction before the reading snapshot's horizon has ended
+ * (`pg_snapshot_xmin`), so the feed never moves past a change that can
+ * still appear behind it: resuming from a position loses nothing and
+ * repeats nothing, on any node.
+ */
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Executor, Listening } from "../exec/executor.js";
+import { compileMatch, projections, readMatch, type MatchedChange, type Subscription } from "./match.js";
+import { EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
+import { comparePositions, ORIGIN, type Position } from "./position.js";
+
+/** What a subscriber receives: one change, as the SSE event carries it. */
+export interface FeedEvent {
+  kind: (typeof OUTBOX_OPS)[keyof typeof OUTBOX_OPS] | "leave";
+  position: Position;
+  /** JSON text: the row as a read returns it (create, update), or its key alone (delete, leave). */
+  data: string;
+}
+
+/** Where the hub puts a subscriber's events; the HTTP stream (runtime/http/events.ts) is one. */
+export interface FeedSink {
+  /** One matching change, in position order. */
+  deliver(event: FeedEvent): void;
+  /** The position resumed from is older than what the outbox keeps: list again, then follow from `position`. */
+  reload(position: Position): void;
+  /** The hub is stopping: end the stream (the client resumes elsewhere). */
+  end(reason: string): void;
+}
+
+/** A subscription made by {@link FeedHub.subscribe}. */
+export interface Subscribed {
+  /** Every change up to here has been judged for this subscriber (its resume point when nothing matched). */
+  position(): Position;
+  /** Stops delivery; safe to call twice. */
+  cancel(): void;
+}
+
+/** Options of {@link FeedHub}. Times are milliseconds. */
+export interface FeedHubOptions {
+  /** How long captured changes are kept, in seconds (docs/decisions/1337-change-feed.md); default 24 hours. */
+  retentionSeconds?: number;
+  /** The poll that runs besides LISTEN, catching a lost notification; default 1000. */
+  pollMs?: number;
+  /** Told about each failure reading the outbox (the hub keeps trying). */
+  onError?: (e: unknown) => void;
+}
+
+/** Outbox rows read per step. */
+const BATCH = 1000;
+/** Subscriptions judged per statement: a few thousand bind parameters at most. */
+const CHUNK = 200;
+
+interface Member {
+  table: TableDescriptor;
+  sub: Subscription;
+  key: string;
+  position: Position;
+  sink: FeedSink;
+  live: boolean;
+  cancelled: boolean;
+}
+
+interface Group {
+  sub: Subscription;
+  members: Set<Member>;
+}
+
+/** The feed of one database for one node; see the module comment. */
+export class FeedHub {
+  private readonly groups = new Map<string, Map<string, Group>>();
+  private readonly joining = new Set<Member>();
+  private members = 0;
+  private head: Position | undefined;
+  private starting: Promise<void> | undefined;
+  private listening: Promise<Listening | undefined> | undefined;
+  private running = false;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private withheldPause = 20;
+  private closed = false;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly service: ServiceDescriptor,
+    private readonly options: FeedHubOptions = {},
+  ) {}
+
+  /**
+   * Subscribes `sink` to the changes of `table` that `sub` selects, after
+   * position `after` (a resumed stream) or from now. An `after` the outbox
+   * no longer holds gets one `reload` first. Resolves once the subscriber
+   * is placed; its backlog, if any, follows asynchronously.
+   * @throws the driver's error when the outbox cannot be read (answered 503 by the caller)
+   */
+  async subscribe(table: TableDescriptor, sub: Subscription, after: Position | undefined, sink: FeedSink): Promise<Subscribed> {
+    if (this.closed) throw new Error("the change feed is stopped");
+    await this.start();
+    const head = this.head!;
+    let position = head;
+    if (after !== undefined) {
+      if (comparePositions(after, head) > 0 || (await this.kept(after))) position = after;
+      else sink.reload(head);
+    }
+    const m: Member = {
+      table,
+      sub,
+      key: JSON.stringify([table.name, sub.where, sub.scope, sub.search, sub.select]),
+      position,
+      sink,
+      live: false,
+      cancelled: false,
+    };
+    this.members++;
+    if (comparePositions(position, head) >= 0) this.join(m);
+    else void this.catchUp(m).catch((e) => this.fail(e));
+    return {
+      position: () => m.position,
+      cancel: () => this.leave(m),
+    };
+  }
+
+  /** Ends every stream and stops listening; the hub cannot be used again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const byKey of this.groups.values())
+      for (const g of byKey.values()) for (const m of g.members) m.sink.end("shutdown");
+    for (const m of this.joining) m.sink.end("shutdown");
+    this.groups.clear();
+    this.joining.clear();
+    await this.stop();
+  }
+
+  /** Deletes changes older than the retention window, a batch at a time; the newest is always kept. */
+  async purge(): Promise<number> {
+    const seconds = this.options.retentionSeconds ?? 24 * 60 * 60;
+    let total = 0;
+    for (;;) {
+      const r = await this.db.query({
+        text:
+          `DELETE FROM ${EVENTS_TABLE} WHERE id IN (SELECT id FROM ${EVENTS_TABLE} ` +
+          `WHERE at < now() - make_interval(secs => $1::double precision) ` +
+          `AND id <> (SELECT max(id) FROM ${EVENTS_TABLE}) LIMIT 5000)`,
+        values: [String(seconds)],
+      });
+      total += r.rowCount;
+      if (r.rowCount < 5000) return total;
+    }
+  }
+
+  /** Reads the head, listens and starts the poll, once for as long as there are subscribers. */
+  private start(): Promise<void> {
+    this.starting ??= (async () => {
+      const r = await this.db.query({
+        text:
+          `SELECT xid::text AS x, id::text AS i FROM ${EVENTS_TABLE} ` +
+          `WHERE xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY xid DESC, id DESC LIMIT 1`,
+        values: [],
+      });
+      const row = r.rows[0];
+      this.head = row ? { xid: row.x!, id: row.i! } : { ...ORIGIN };
+      this.listening = this.db.listen
+        ? this.db.listen(EVENTS_CHANNEL, () => this.wake()).catch((e: unknown) => {
+            this.fail(e);
+            return undefined;
+          })
+        : Promise.resolve(undefined);
+      this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+      this.timer.unref();
+    })().catch((e: unknown) => {
+      this.starting = undefined;
+      throw e;
+    });
+    return this.starting;
+  }
+
+  private async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
+    this.timer = this.retry = undefined;
+    const listening = this.listening;
+    this.listening = undefined;
+    this.starting = undefined;
+    this.head = undefined;
+    await (await listening)?.close();
+  }
+
+  private fail(e: unknown): void {
+    this.options.onError?.(e);
+  }
+
+  /** Whether the outbox still holds the change at `p` (a resume point it has not purged). */
+  private async kept(p: Position): Promise<boolean> {
+    if (p.xid === ORIGIN.xid && p.id === ORIGIN.id) return true;
+    const r = await this.db.query({
+      text: `SELECT 1 AS k FROM ${EVENTS_TABLE} WHERE xid = $1::xid8 AND id = $2::bigint`,
+      values: [p.xid, p.id],
+    });
+    return r.rows.length > 0;
+  }
+
+  private join(m: Member): void {
+    if (m.cancelled) return;
+    this.joining.add(m);
+    this.wake();
+  }
+
+  private leave(m: Member): void {
+    if (m.cancelled) return;
+    m.cancelled = true;
+    this.members--;
+    this.joining.delete(m);
+    const byKey = this.groups.get(m.table.name);
+    const g = byKey?.get(m.key);
+    if (g) {
+      g.members.delete(m);
+      if (g.members.size === 0) byKey!.delete(m.key);
+    }
+    if (this.members === 0 && !this.closed) void this.stop().catch((e) => this.fail(e));
+  }
+
+  /**
+   * Sends `m` what it missed, in steps of {@link BATCH}, outside the wake
+   * loop (so one long backlog does not hold everyone else's changes back),
+   * then hands it to the loop, which sends the last few and makes it live.
+   */
+  private async catchUp(m: Member): Promise<void> {
+    while (!m.cancelled && this.head && comparePositions(m.position, this.head) < 0) {
+      const got = await this.backlog(m, this.head);
+      if (got < BATCH) break;
+    }
+    this.join(m);
+  }
+
+  /** One step of a backlog: changes of `m`'s table after its position up to `upTo`; returns how many were read. */
+  private async backlog(m: Member, upTo: Position): Promise<number> {
+    const stmt = compileMatch(this.service, m.table, [m.sub], m.position, upTo, BATCH);
+    const r = await this.db.query(stmt);
+    for (const row of r.rows) this.dispatch(readMatch(row, 1, 1), [m.sub], [0], (i) => (i === 0 ? [m] : []));
+    m.position = r.rows.length < BATCH ? upTo : { xid: r.rows.at(-1)!.x!, id: r.rows.at(-1)!.i! };
+    return r.rows.length;
+  }
+
+  /** Asks for one more pass of the loop; passes never overlap. */
+  private wake(): void {
+    if (this.closed || this.head === undefined) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.loop().finally(() => {
+      this.running = false;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.pass();
+      } catch (e) {
+        this.fail(e);
+        return;
+      }
+    } while (this.again && !this.closed);
+  }
+
+  /** Makes joiners live, then reads what committed since the head and delivers it. */
+  private async pass(): Promise<void> {
+    const head = this.head;
+    if (!head) return;
+    for (const m of [...this.joining]) {
+      while (!m.cancelled && comparePositions(m.position, head) < 0) {
+        if ((await this.backlog(m, head)) < BATCH) break;
+      }
+      this.joining.delete(m);
+      if (m.cancelled) continue;
+      m.live = true;
+      let byKey = this.groups.get(m.table.name);
+      if (!byKey) this.groups.set(m.table.name, (byKey = new Map()));
+      let g = byKey.get(m.key);
+      if (!g) byKey.set(m.key, (g = { sub: m.sub, members: new Set() }));
+      g.members.add(m);
+    }
+    const r = await this.db.query({
+      text:
+        `SELECT xid::text AS x, id::text AS i, tbl FROM ${EVENTS_TABLE} ` +
+        `WHERE (xid, id) > ($1::xid8, $2::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot()) ` +
+        `ORDER BY xid, id LIMIT ${BATCH}`,
+      values: [head.xid, head.id],
+    });
+    if (r.rows.length > 0) {
+      const last = r.rows.at(-1)!;
+      const upTo: Position = { xid: last.x!, id: last.i! };
+      const tables = new Set(r.rows.map((row) => row.tbl!));
+      for (const name of tables) await this.deliverTable(name, head, upTo);
+      this.head = upTo;
+      for (const byKey of this.groups.values())
+        for (const g of byKey.values())
+          for (const m of g.members) if (comparePositions(m.position, upTo) < 0) m.position = upTo;
+      if (r.rows.length === BATCH) this.again = true;
+    }
+    if (r.rows.length < BATCH) await this.watchWithheld();
+  }
+
+  /**
+   * Changes that committed but wait behind an older transaction still
+   * running wake no one when that transaction ends without writing: look
+   * again soon (20 ms, doubling to the poll interval) while any wait.
+   */
+  private async watchWithheld(): Promise<void> {
+    const head = this.head!;
+    const w = await this.db.query({
+      text:
+        `SELECT (EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE (xid, id) > ($1::xid8, $2::bigint) ` +
+        `AND xid >= pg_snapshot_xmin(pg_current_snapshot())))::text AS w`,
+      values: [head.xid, head.id],
+    });
+    if (w.rows[0]?.w !== "true") {
+      this.withheldPause = 20;
+      return;
+    }
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.wake();
+    }, this.withheldPause);
+    this.retry.unref();
+    this.withheldPause = Math.min(this.withheldPause * 2, this.options.pollMs ?? 1000);
+  }
+
+  /** Judges every live subscription of table `name` on its changes in (`after`, `upTo`] and delivers. */
+  private async deliverTable(name: string, after: Position, upTo: Position): Promise<void> {
+    const byKey = this.groups.get(name);
+    const table = this.service.tables.find((t) => t.name === name);
+    if (!byKey || byKey.size === 0 || !table) return;
+    const all = [...byKey.values()];
+    for (let start = 0; start < all.length; start += CHUNK) {
+      const groups = all.slice(start, start + CHUNK);
+      const subs = groups.map((g) => g.sub);
+      const { of } = projections(subs);
+      const p = Math.max(...of) + 1;
+      const r = await this.db.query(compileMatch(this.service, table, subs, after, upTo, BATCH));
+      for (const row of r.rows) this.dispatch(readMatch(row, subs.length, p), subs, of, (i) => groups[i]!.members);
+    }
+  }
+
+  /**
+   * The events one change makes: a create or update for a subscription the
+   * row matches after it, a `leave` (the key) for one it matched only
+   * before an update, a delete (the key) for one it matched before a
+   * delete. A member already past the change (it resumed further on) gets nothing.
+   */
+  private dispatch(
+    c: MatchedChange,
+    subs: readonly Subscription[],
+    of: readonly number[],
+    members: (i: number) => Iterable<Member>,
+  ): void {
+    for (let i = 0; i < subs.length; i++) {
+      let event: FeedEvent | undefined;
+      if (c.op === "d") {
+        if (c.before[i]) event = { kind: "delete", position: c.position, data: c.key };
+      } else if (c.after[i]) {
+        event = { kind: OUTBOX_OPS[c.op], position: c.position, data: c.rows[of[i]!]! };
+      } else if (c.op === "u" && c.before[i]) {
+        event = { kind: "leave", position: c.position, data: c.key };
+      }
+      for (const m of members(i)) {
+        if (m.cancelled || comparePositions(c.position, m.position) <= 0) continue;
+        if (event) m.sink.deliver(event);
+      }
+    }
+  }
+}

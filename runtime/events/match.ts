@@ -1,0 +1,137 @@
+/**
+ * The statement matching captured changes against subscriptions, built by
+ * the list's own compiler (docs/decisions/1337-change-feed.md): each
+ * outbox row's images are turned back into rows of the table
+ * (`jsonb_populate_record`) and each subscription's predicate (filters,
+ * scope, search) is evaluated on them exactly as a list evaluates it, every
+ * value a bind parameter; the row object is built by the same builder a
+ * read uses, so hidden columns are never selected and `select` applies.
+ */
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { SqlStatement } from "../exec/executor.js";
+import type { Predicate } from "../predicate.js";
+import { Params } from "../sql/bind.js";
+import { compileFilter } from "../sql/filter.js";
+import { tableSql } from "../sql/ident.js";
+import { tableRow } from "../sql/output.js";
+import { EVENTS_TABLE, type OutboxOp } from "./outbox.js";
+import type { Position } from "./position.js";
+
+/** What one subscription selects: the list grammar's filters and projection, and the subscriber's scope. */
+export interface Subscription {
+  where?: Predicate;
+  search?: string;
+  scope?: Predicate;
+  /** Projected columns (primary key included); absent means every visible column. */
+  select?: string[];
+}
+
+/** One captured change as the match statement reads it, the subscriptions' verdicts included. */
+export interface MatchedChange {
+  position: Position;
+  op: OutboxOp;
+  /** Per subscription, in the order given: whether the row after the change matches (false on a delete). */
+  after: boolean[];
+  /** Per subscription: whether the row before the change matched (false on a create). */
+  before: boolean[];
+  /** Per distinct projection, in the order of `projections`: the row object after the change, JSON text; null on a delete. */
+  rows: (string | null)[];
+  /** The key of the row (before the change when there is a before), as a JSON object. */
+  key: string;
+}
+
+/** The distinct projections of `subs`, in first-seen order, and each subscription's index into them. */
+export function projections(subs: readonly Subscription[]): { selects: (string[] | undefined)[]; of: number[] } {
+  const keys = new Map<string, number>();
+  const selects: (string[] | undefined)[] = [];
+  const of = subs.map((s) => {
+    const k = s.select === undefined ? "*" : s.select.join(",");
+    let i = keys.get(k);
+    if (i === undefined) {
+      i = selects.length;
+      keys.set(k, i);
+      selects.push(s.select);
+    }
+    return i;
+  });
+  return { selects, of };
+}
+
+/**
+ * `(SELECT <expr> FROM jsonb_populate_record(NULL::<table>, e.<image>) AS "t0")`,
+ * NULL when the image is absent (a create has no before, a delete no after):
+ * a subquery, so a raw scope predicate's bare column names mean the row's
+ * columns, never the outbox's.
+ */
+function onImage(table: TableDescriptor, image: "old" | "new" | "key", expr: string): string {
+  const source = image === "key" ? `coalesce("e"."old", "e"."new")` : `"e"."${image}"`;
+  const sub = `(SELECT ${expr} FROM jsonb_populate_record(NULL::${tableSql(table)}, ${source}) AS "t0")`;
+  return image === "key" ? sub : `CASE WHEN "e"."${image}" IS NULL THEN NULL ELSE ${sub} END`;
+}
+
+/**
+ * The statement reading the changes of `table` after position `after` up
+ * to and including `upTo`, in position order, at most `limit` of them (a
+ * literal, decided by the caller), each with every subscription's verdict
+ * before and after the change and the row object of each projection.
+ * Columns: `x`, `i` (the position), `op`, `mn`, `mo` (boolean arrays as
+ * text, `{t,f}`), `d0`…, `k`.
+ * @throws a plain Error for a predicate the table cannot compile (as a list would)
+ */
+export function compileMatch(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  subs: readonly Subscription[],
+  after: Position,
+  upTo: Position,
+  limit: number,
+): SqlStatement {
+  void service;
+  const params = new Params();
+  const verdicts = (image: "old" | "new"): string => {
+    const each = subs.map((s) => {
+      const c = compileFilter(table, "t0", params, { where: s.where, scope: s.scope, search: s.search });
+      return c === undefined ? "TRUE" : `coalesce(${c}, FALSE)`;
+    });
+    return onImage(table, image, `ARRAY[${each.join(", ")}]::boolean[]`);
+  };
+  const mn = verdicts("new");
+  const mo = verdicts("old");
+  const rows = projections(subs).selects.map(
+    (select, i) => `${onImage(table, "new", `${tableRow(table, "t0", select).json}::text`)} AS "d${i}"`,
+  );
+  const key = onImage(table, "key", `${tableRow(table, "t0", []).json}::text`);
+  const tbl = params.add(table.name);
+  const from = `${params.add(after.xid)}::xid8, ${params.add(after.id)}::bigint`;
+  const to = `${params.add(upTo.xid)}::xid8, ${params.add(upTo.id)}::bigint`;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`limit ${limit} is not a positive integer`);
+  return params.statement(
+    `SELECT "e"."xid"::text AS "x", "e"."id"::text AS "i", "e"."op"::text AS "op", ${mn}::text AS "mn", ${mo}::text AS "mo", ` +
+      `${rows.join(", ")}, ${key} AS "k" FROM ${EVENTS_TABLE} AS "e" ` +
+      `WHERE "e"."tbl" = ${tbl} AND ("e"."xid", "e"."id") > (${from}) AND ("e"."xid", "e"."id") <= (${to}) ` +
+      `ORDER BY "e"."xid", "e"."id" LIMIT ${limit}`,
+  );
+}
+
+/** `{t,f,NULL}` (a boolean array's text form) as booleans; NULL and absent are false. */
+function booleans(text: string | null | undefined, n: number): boolean[] {
+  const out = new Array<boolean>(n).fill(false);
+  if (!text) return out;
+  const items = text.slice(1, -1).split(",");
+  for (let i = 0; i < n && i < items.length; i++) out[i] = items[i] === "t";
+  return out;
+}
+
+/** Reads one row of {@link compileMatch}'s statement for `n` subscriptions and `p` projections. */
+export function readMatch(row: Readonly<Record<string, string | null>>, n: number, p: number): MatchedChange {
+  const rows: (string | null)[] = [];
+  for (let i = 0; i < p; i++) rows.push(row[`d${i}`] ?? null);
+  return {
+    position: { xid: row.x!, id: row.i! },
+    op: row.op as OutboxOp,
+    after: booleans(row.mn, n),
+    before: booleans(row.mo, n),
+    rows,
+    key: row.k!,
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * GET /<resource>/events: the change feed of a resource declaring
+ * `events = true`, as Server-Sent Events (docs/decisions/1337-change-feed.md).
+ * The query takes the list grammar's filters, `search` and `select`, and
+ * `last_event_id`; the subscriber's scope is the BeforeQuery predicate of
+ * a list, computed once when it subscribes.
+ *
+ * Each event: `id` (the position, to resume from), `event` (`create`,
+ * `update`, `delete`, `leave`) and `data` (the row as a read returns it, or
+ * its key alone for `delete` and `leave`). Besides: `reload` (the position
+ * resumed from is no longer kept: list again) and `reconnect` (the server
+ * ends this stream, a slow reader or a shutdown: resume with the last id).
+ */
+import type { Context } from "hono";
+import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "../events/hub.js";
+import { formatPosition, parsePosition, type Position } from "../events/position.js";
+import { problem } from "../problem.js";
+import { parseListQuery } from "../query/index.js";
+import { SINGLE } from "../query/parameters.js";
+import { scopeOf, type ResourceContext } from "./context.js";
+
+/** Limits of one stream (docs/decisions/1337-change-feed.md). */
+export interface StreamLimits {
+  /** A comment (or the current position) this often keeps proxies from closing an idle stream, in milliseconds; default 15000. */
+  heartbeatMs?: number;
+  /** Events written but not yet taken by the client before the stream is ended; default 1000. */
+  bufferEvents?: number;
+  /** Bytes of such events; default 1 MiB. */
+  bufferBytes?: number;
+}
+
+/** The query parameters of the list grammar the feed does not take: it has no pages, order or expansions. */
+const REFUSED = new Set([...SINGLE, "expand"].filter((p) => p !== "select" && p !== "search"));
+
+/** What the feed's query takes, for the problem document that refuses anything else. */
+const TAKES = ["<column>=<operator>.<value>", "or", "and", "not", "filter", "search", "select", "last_event_id"];
+
+const encoder = new TextEncoder();
+
+/** One SSE message; `data` is JSON text on one line. */
+function message(event: string, data: string, id?: Position): string {
+  return `${id ? `id: ${formatPosition(id)}\n` : ""}event: ${event}\ndata: ${data}\n\n`;
+}
+
+/**
+ * A stream the hub writes to and the client reads from: what the client
+ * has not taken yet waits here, bounded; past the bound the waiting events
+ * are dropped and the stream ends with `reconnect`, so a slow reader costs
+ * the server at most the bound and resumes from the last id it did read.
+ */
+class SseStream implements FeedSink {
+  readonly body: ReadableStream<Uint8Array>;
+  private queue: string[] = [];
+  private bytes = 0;
+  /** Events and bytes pushed in this turn of the event loop: the client has had no chance to read them yet. */
+  private fresh = { events: 0, bytes: 0 };
+  private turn = false;
+  private wake: (() => void) | undefined;
+  private done = false;
+  private lastId: string | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  subscribed: Subscribed | undefined;
+
+  constructor(
+    private readonly limits: Required<StreamLimits>,
+    private readonly onEnd: () => void,
+  ) {
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+        },
+        pull: async (controller) => {
+          while (this.queue.length === 0 && !this.done) await new Promise<void>((r) => (this.wake = r));
+          if (this.queue.length === 0) {
+            this.finish();
+            controller.close();
+            return;
+          }
+          const chunk = this.queue.join("");
+          this.queue = [];
+          this.bytes = 0;
+          this.fresh = { events: 0, bytes: 0 };
+          controller.enqueue(encoder.encode(chunk));
+        },
+        cancel: () => this.finish(),
+      },
+      { highWaterMark: 0 },
+    );
+    this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Writes `text` unless the stream is ending. Past the bound, ends it
+   * instead: counting only what waited since an earlier turn of the event
+   * loop, so a reader that keeps up is never cut off by one burst (a
+   * thousand rows written in one statement arrive in one turn).
+   */
+  push(text: string): void {
+    if (this.done) return;
+    if (!this.turn) {
+      this.turn = true;
+      setImmediate(() => {
+        this.turn = false;
+        this.fresh = { events: 0, bytes: 0 };
+      });
+    }
+    const waiting = this.queue.length - this.fresh.events;
+    if (waiting >= this.limits.bufferEvents || this.bytes - this.fresh.bytes >= this.limits.bufferBytes) {
+      this.queue = [];
+      this.bytes = 0;
+      this.end("slow-subscriber");
+      return;
+    }
+    this.queue.push(text);
+    this.bytes += text.length;
+    this.fresh.events++;
+    this.fresh.bytes += text.length;
+    this.wake?.();
+  }
+
+  deliver(event: FeedEvent): void {
+    this.lastId = formatPosition(event.position);
+    this.push(message(event.kind, event.data, event.position));
+  }
+
+  reload(position: Position): void {
+    this.lastId = formatPosition(position);
+    const detail = "The position resumed from is older than the changes this service keeps: list again, then follow.";
+    this.push(message("reload", JSON.stringify({ detail }), position));
+  }
+
+  end(reason: string): void {
+    if (this.done) return;
+    const detail =
+      reason === "slow-subscriber"
+        ? `The client read too slowly: more than ${this.limits.bufferEvents} events or ${this.limits.bufferBytes} bytes waited.`
+        : "The service is stopping.";
+    this.queue.push(message("reconnect", JSON.stringify({ reason, detail })));
+    this.done = true;
+    this.subscribed?.cancel();
+    this.wake?.();
+    // A client that reads nothing more is not waited for.
+    setTimeout(() => {
+      try {
+        this.controller?.error(new Error("the change feed stream was ended"));
+      } catch {
+        // already closed
+      }
+    }, 30_000).unref();
+  }
+
+  /** A comment, or the position reached when it moved with nothing to send (so a resume skips what did not match). */
+  private beat(): void {
+    if (this.done || this.queue.length > 0) return;
+    const at = this.subscribed?.position();
+    const id = at ? formatPosition(at) : undefined;
+    if (id !== undefined && id !== this.lastId && id !== "0.0") {
+      this.lastId = id;
+      this.push(`id: ${id}\n\n`);
+    } else this.push(": heartbeat\n\n");
+  }
+
+  private finish(): void {
+    this.done = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    this.subscribed?.cancel();
+    this.onEnd();
+  }
+
+  /** The first bytes: how long a client should wait before reconnecting, and the position it starts at. */
+  open(at: Position): void {
+    const id = formatPosition(at);
+    this.lastId = id;
+    this.push(id === "0.0" ? "retry: 1000\n\n" : `retry: 1000\nid: ${id}\n\n`);
+  }
+}
+
+/**
+ * The handler of `GET <collection>/events` on `feed`; errors propagate to
+ * the route's problem mapping (400 for the query, 503 for the database).
+ */
+export function eventsHandler(feed: FeedHub, limits: StreamLimits = {}) {
+  const resolved: Required<StreamLimits> = {
+    heartbeatMs: limits.heartbeatMs ?? 15_000,
+    bufferEvents: limits.bufferEvents ?? 1000,
+    bufferBytes: limits.bufferBytes ?? 1024 * 1024,
+  };
+  return async (rc: ResourceContext, c: Context): Promise<Response> => {
+    const params = new URL(c.req.url).searchParams;
+    const query = new URLSearchParams();
+    const refused: { location: string; detail: string; allowed: string[] }[] = [];
+    let resumeText = c.req.header("last-event-id");
+    let resumeAt = "header.last-event-id";
+    for (const [name, value] of params) {
+      if (name === "last_event_id") {
+        resumeText = value;
+        resumeAt = "query.last_event_id";
+      } else if (REFUSED.has(name))
+        refused.push({
+          location: `query.${name}`,
+          detail: `the change feed takes filters, search and select only, not ${name}`,
+          allowed: TAKES,
+        });
+      else query.append(name, value);
+    }
+    if (refused.length > 0) throw problem("invalid-query", "The change feed cannot take these parameters.", refused);
+    const q = parseListQuery(rc.service, rc.table, query);
+    let after: Position | undefined;
+    if (resumeText !== undefined && resumeText !== "") {
+      after = parsePosition(resumeText);
+      if (!after)
+        throw problem("invalid-header", "The position to resume from is not one this service gave.", [
+          { location: resumeAt, detail: "expected the id of an event of this stream", value: resumeText.slice(0, 64) },
+        ]);
+    }
+    const scope = await scopeOf(rc, rc.table.name, "list", c);
+    const stream = new SseStream(resolved, () => {});
+    const sub = { ...(q.where ? { where: q.where } : {}), ...(q.search !== undefined ? { search: q.search } : {}) };
+    const subscription = await feed.subscribe(
+      rc.table,
+      { ...sub, ...(scope ? { scope } : {}), ...(q.select ? { select: q.select } : {}) },
+      after,
+      stream,
+    );
+    stream.subscribed = subscription;
+    stream.open(subscription.position());
+    c.req.raw.signal.addEventListener("abort", () => subscription.cancel(), { once: true });
+    return new Response(stream.body, {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
+    });
+  };
+}
