@@ -47,6 +47,9 @@ export default class Dev extends RescCommand {
     }),
   };
 
+  /** Aborted when the server stops (`MountOptions.signal`). */
+  private readonly stopping = new AbortController();
+
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Dev);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
@@ -73,7 +76,14 @@ export default class Dev extends RescCommand {
       `resc: serving ${args.file} at http://127.0.0.1:${front.port}${flags.watch ? " (watching for changes)" : ""}`,
     );
     const { stopOnSignal } = await import("../runtime/ops/shutdown.js");
-    await stopOnSignal(front.server, { beforeClose: stopWatching, close: () => db.close() });
+    await stopOnSignal(front.server, {
+      beforeClose: () => {
+        stopWatching();
+        // Change feed streams end with a `reconnect` event instead of holding the server open.
+        this.stopping.abort();
+      },
+      close: () => db.close(),
+    });
   }
 
   /**
@@ -143,6 +153,7 @@ export default class Dev extends RescCommand {
       hooks: loaded.hooks,
       hookData: loaded.hookData,
       log: (l) => this.log(l),
+      signal: this.stopping.signal,
     });
     if (!mounted.ok) {
       await db.close();
@@ -169,7 +180,7 @@ export default class Dev extends RescCommand {
       db,
       ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
       acceptDataLoss: flags["accept-data-loss"],
-      app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l) },
+      app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l), signal: this.stopping.signal },
       swap: use,
       log: (l) => this.log(l),
     });

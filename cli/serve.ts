@@ -79,6 +79,15 @@ export default class Serve extends RescCommand {
       default: 86400,
       min: 1,
     }),
+    "listen-database-url": Flags.string({
+      description:
+        "where the change feed LISTENs, when --database-url names a pooler in transaction mode (PgBouncer), which cannot carry LISTEN",
+    }),
+    "event-retention": Flags.integer({
+      description: "how long captured changes are kept for resuming streams and webhooks, seconds",
+      default: 86400,
+      min: 60,
+    }),
   };
 
   async run(): Promise<void> {
@@ -138,6 +147,7 @@ export default class Serve extends RescCommand {
     const closeAll = (): Promise<unknown> => Promise.all([db.close(), readDb?.close()]);
 
     let askCluster: (() => Promise<string>) | undefined;
+    const stopping = new AbortController();
     const { app, ops, mounted } = createServeApp({
       schema,
       service,
@@ -149,6 +159,8 @@ export default class Serve extends RescCommand {
       logLevel: flags["log-level"],
       logger: logs.out,
       idempotencyRetentionSeconds: flags["idempotency-retention"],
+      events: { retentionSeconds: flags["event-retention"] },
+      signal: stopping.signal,
       // A worker's /metrics: the whole cluster's figures, asked of the primary at each scrape.
       ...(cluster?.isWorker ? { metricsText: () => askCluster!() } : {}),
     });
@@ -170,6 +182,7 @@ export default class Serve extends RescCommand {
       drainSeconds: flags["drain-seconds"],
       shutdownTimeoutMs: flags["shutdown-timeout"],
       close: closeAll,
+      closing: () => stopping.abort(),
       onListening: (port) => {
         if (flags["pool-size"] > early) void db.warmUp().catch(() => 0);
         void cached.persist();

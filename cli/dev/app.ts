@@ -25,6 +25,8 @@ export interface DevAppOptions {
    * (runtime/http/docs.ts); default: computed from `service`; `false`: none.
    */
   openapi?: OpenApiData | false;
+  /** `MountOptions.signal`: aborted when `resc dev` stops, ending change feed streams (docs/decisions/1337-change-feed.md). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -47,7 +49,12 @@ export function createDevApp(
     });
   }
   answerProblems(app, (e) => console.error(e));
-  const mounted = mountService(app, service, { db: options.db, hooks: options.hooks, hookData: options.hookData });
+  const mounted = mountService(app, service, {
+    db: options.db,
+    hooks: options.hooks,
+    hookData: options.hookData,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const document = options.openapi ?? openApiDocument(service);
   const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);
   return { app, mounted, docs };

@@ -12,7 +12,7 @@ import type { PgExecutor } from "../../runtime/exec/pg.js";
 import type { ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { mountDocs } from "../../runtime/http/docs.js";
-import { mountService, type MountResult } from "../../runtime/http/mount.js";
+import { mountService, type EventOptions, type MountResult } from "../../runtime/http/mount.js";
 import { answerProblems, withOperations, type Operations } from "../../runtime/ops/index.js";
 import { findSchemaMismatches } from "../serving/schema-check.js";
 
@@ -33,6 +33,10 @@ export interface ServeAppOptions {
   metricsText?: (local: import("prom-client").Registry) => Promise<string>;
   /** `MountOptions.idempotencyRetentionSeconds` (docs/decisions/1335-idempotency-keys.md). */
   idempotencyRetentionSeconds?: number;
+  /** `MountOptions.events` (docs/decisions/1337-change-feed.md). */
+  events?: EventOptions;
+  /** `MountOptions.signal`: aborted when the server stops accepting. */
+  signal?: AbortSignal;
 }
 
 /** Builds the app; `mounted` carries registration errors (nothing is mounted then). */
@@ -57,6 +61,8 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.idempotencyRetentionSeconds !== undefined
       ? { idempotencyRetentionSeconds: o.idempotencyRetentionSeconds }
       : {}),
+    ...(o.events ? { events: o.events } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
     logError: ops.logError,
   });
   // Built at the first request for it: most starts never serve the document (bench/COMPILER.md).

@@ -26,9 +26,10 @@ export interface PoolFlags {
 }
 
 /** The primary's pool, from the flags. */
-export function openPrimary(url: string, flags: PoolFlags): PgExecutor {
+export function openPrimary(url: string, flags: PoolFlags & { "listen-database-url"?: string }): PgExecutor {
   return createPgExecutor({
     connectionString: url,
+    ...(flags["listen-database-url"] ? { listenConnectionString: flags["listen-database-url"] } : {}),
     max: flags["pool-size"],
     statementTimeoutMillis: flags["statement-timeout"],
     lockTimeoutMillis: flags["lock-timeout"],
@@ -107,6 +108,8 @@ export interface ServeOptions {
   onListening: (port: number) => void;
   /** Closes the databases; called when the server has closed or failed to listen. */
   close: () => Promise<unknown>;
+  /** Called when the server stops accepting: ends the change feed's streams, which would otherwise hold it open. */
+  closing?: () => void;
 }
 
 /**
@@ -137,6 +140,7 @@ export function serveUntilStopped(o: ServeOptions): Promise<string | undefined> 
     };
     const close = (): void => {
       o.ops.logger.info({ in_flight: o.ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
+      o.closing?.();
       // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent
       // (every response since the drain began said Connection: close).
       server.close(() => void o.close().finally(() => resolve(undefined)));

@@ -102,7 +102,12 @@ export class FeedHub {
    * is placed; its backlog, if any, follows asynchronously.
    * @throws the driver's error when the outbox cannot be read (answered 503 by the caller)
    */
-  async subscribe(table: TableDescriptor, sub: Subscription, after: Position | undefined, sink: FeedSink): Promise<Subscribed> {
+  async subscribe(
+    table: TableDescriptor,
+    sub: Subscription,
+    after: Position | undefined,
+    sink: FeedSink,
+  ): Promise<Subscribed> {
     if (this.closed) throw new Error("the change feed is stopped");
     await this.start();
     const head = this.head!;
@@ -169,10 +174,12 @@ export class FeedHub {
       const row = r.rows[0];
       this.head = row ? { xid: row.x!, id: row.i! } : { ...ORIGIN };
       this.listening = this.db.listen
-        ? this.db.listen(EVENTS_CHANNEL, () => this.wake()).catch((e: unknown) => {
-            this.fail(e);
-            return undefined;
-          })
+        ? this.db
+            .listen(EVENTS_CHANNEL, () => this.wake())
+            .catch((e: unknown) => {
+              this.fail(e);
+              return undefined;
+            })
         : Promise.resolve(undefined);
       this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
       this.timer.unref();

@@ -135,7 +135,14 @@ function startFeed(
   sink: (e: unknown, r: FaultReport) => void,
 ): FeedHub {
   const onError = (e: unknown): void =>
-    sink(e, { status: 503, kind: "database-unavailable", resource: "/events", method: "GET", requestId: "change-feed", error: e });
+    sink(e, {
+      status: 503,
+      kind: "database-unavailable",
+      resource: "/events",
+      method: "GET",
+      requestId: "change-feed",
+      error: e,
+    });
   const ev = options.events ?? {};
   const feed = new FeedHub(options.db, service, {
     ...(ev.retentionSeconds !== undefined ? { retentionSeconds: ev.retentionSeconds } : {}),
@@ -223,7 +230,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
     // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
-    if (res.events && feed) app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined));
+    if (res.events && feed)
+      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined));
     if (res.ops.read) app.get(item, route(rc, handleRead, admission));
     if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission));
     if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));

@@ -167,7 +167,9 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
   it("scopes each subscriber by the BeforeQuery hook", async () => {
     const mine = await watch("", { "x-team": "teal" });
     const theirs = await watch("", { "x-team": "navy" });
-    await s.sql(`INSERT INTO tasks (team, title, tags) VALUES ('navy', 'n1', '{}'), ('teal', 't1', '{}'), ('navy', 'n2', '{}')`);
+    await s.sql(
+      `INSERT INTO tasks (team, title, tags) VALUES ('navy', 'n1', '{}'), ('teal', 't1', '{}'), ('navy', 'n2', '{}')`,
+    );
     expect((await mine.until(1)).map((m) => (m.data as { title: string }).title)).toEqual(["t1"]);
     expect((await theirs.until(2)).map((m) => (m.data as { title: string }).title)).toEqual(["n1", "n2"]);
     // A write moving a row out of a tenant's scope is a leave for that tenant.

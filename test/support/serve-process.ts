@@ -67,7 +67,7 @@ export async function startServe(
     base: `http://127.0.0.1:${port}`,
     output: () => out,
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);

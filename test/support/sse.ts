@@ -58,7 +58,10 @@ export interface Stream {
 }
 
 /** Opens `url` as an event stream; a refusal (not 200) is returned with its body as `messages` empty. */
-export async function openStream(url: string, headers: Record<string, string> = {}): Promise<Stream & { body?: unknown }> {
+export async function openStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Stream & { body?: unknown }> {
   const abort = new AbortController();
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
   const messages: Received[] = [];
@@ -80,7 +83,11 @@ export async function openStream(url: string, headers: Record<string, string> = 
   const parser = createParser({
     onEvent(m: EventSourceMessage) {
       if (m.id !== undefined) last = m.id;
-      messages.push({ ...(m.id !== undefined ? { id: m.id } : {}), event: m.event ?? "message", data: JSON.parse(m.data) });
+      messages.push({
+        ...(m.id !== undefined ? { id: m.id } : {}),
+        event: m.event ?? "message",
+        data: JSON.parse(m.data),
+      });
       for (const w of waiters) w();
     },
     onRetry() {},

@@ -1,0 +1,122 @@
+/**
+ * The change feed across `resc serve` processes (docs/decisions/1337-change-feed.md):
+ * two nodes over one database each serve their own subscribers, and every
+ * subscriber receives every matching change once, whichever node wrote it;
+ * a node killed outright loses nothing, since a subscriber resumes on the
+ * other with the last id it received. A node stopping ends its streams
+ * with `reconnect` instead of being held open by them. Real processes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { startServe, type ServeProcess } from "../support/serve-process.js";
+import { compileText } from "../support/service.js";
+import { openStream, type Stream } from "../support/sse.js";
+
+const SCHEMA = `
+table orders {
+  id     bigint @primary_key @default(identity)
+  region text   @filterable
+  total  int    @filterable
+  resource "/orders" { ops = [crud, list], events = true }
+}
+`;
+
+let db: TestDatabase;
+let dir: string;
+const nodes: ServeProcess[] = [];
+const streams: Stream[] = [];
+
+async function node(): Promise<ServeProcess> {
+  const n = await startServe(path.join(dir, "orders.resource"), ["--database-url", db.url!, "--pool-size", "3"]);
+  nodes.push(n);
+  return n;
+}
+
+async function create(n: ServeProcess, region: string, total: number): Promise<number> {
+  const r = await fetch(`${n.base}/orders`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ region, total }),
+  });
+  expect(r.status).toBe(201);
+  return ((await r.json()) as { id: number }).id;
+}
+
+async function watch(n: ServeProcess, query: string, headers: Record<string, string> = {}): Promise<Stream> {
+  const s = await openStream(`${n.base}/orders/events${query}`, headers);
+  expect(s.status).toBe(200);
+  streams.push(s);
+  return s;
+}
+
+const totals = (s: Stream): number[] => s.messages.map((m) => (m.data as { total: number }).total);
+
+beforeAll(async () => {
+  db = await createTestDatabase("feed_nodes");
+  if (db.kind !== "pg") return;
+  dir = mkdtempSync(path.join(tmpdir(), "resc-feed-nodes-"));
+  writeFileSync(path.join(dir, "orders.resource"), SCHEMA);
+  await db.executor.script(compileText(SCHEMA).ddl);
+});
+
+afterAll(async () => {
+  for (const s of streams) s.close();
+  for (const n of nodes) await n.stop();
+  await db?.drop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the change feed on two resc serve nodes", () => {
+  it("delivers every write, on either node, once to every subscriber of both", async (t) => {
+    if (db.kind !== "pg") t.skip();
+    const [a, b] = [await node(), await node()];
+    const onA = await watch(a, "?region=eq.north");
+    const onB = await watch(b, "?region=eq.north");
+    const bigOnB = await watch(b, "?total=gte.100");
+    await create(a, "north", 1);
+    await create(b, "north", 2);
+    await create(b, "south", 300);
+    await Promise.all([create(a, "north", 400), create(b, "north", 5)]);
+    await onA.until(4);
+    await onB.until(4);
+    await bigOnB.until(2);
+    // Settle: nothing more arrives (no duplicate from the other node's wake-up).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(totals(onA).slice(0, 2)).toEqual([1, 2]);
+    expect(totals(onA).sort((x, y) => x - y)).toEqual([1, 2, 5, 400]);
+    expect(totals(onB)).toEqual(totals(onA));
+    expect(totals(bigOnB)).toEqual([300, 400]);
+    expect(onA.messages.map((m) => m.id)).toEqual(onB.messages.map((m) => m.id));
+  });
+
+  it("resumes on another node after the first is killed, without gap or repeat", async (t) => {
+    if (db.kind !== "pg") t.skip();
+    const [a, b] = [nodes[0]!, nodes[1]!];
+    const s = await watch(a, "?region=eq.west");
+    await create(a, "west", 10);
+    await create(b, "west", 11);
+    await s.until(2);
+    const last = s.lastId()!;
+    a.child.kill("SIGKILL");
+    await new Promise<void>((r) => a.child.once("exit", () => r()));
+    await create(b, "west", 12);
+    await db.executor.script("INSERT INTO orders (region, total) VALUES ('west', 13)");
+    const resumed = await watch(b, "?region=eq.west", { "last-event-id": last });
+    await resumed.until(2);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(totals(resumed)).toEqual([12, 13]);
+  });
+
+  it("ends its streams with reconnect when it stops, instead of being held open", async (t) => {
+    if (db.kind !== "pg") t.skip();
+    const c = await node();
+    const s = await watch(c, "");
+    const code = await c.stop();
+    await s.ended;
+    expect(code).toBe(0);
+    expect(s.messages.at(-1)).toMatchObject({ event: "reconnect", data: { reason: "shutdown" } });
+  });
+});
