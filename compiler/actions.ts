@@ -47,6 +47,7 @@ const CLIENT_MEMBERS = [
   "constructor",
   "client",
   "watch",
+  "events",
 ];
 
 /** Commands of a resource in the generated CLI an action command may not take (compiler/backends/cli-tree/core/cli.ts). */

@@ -7,6 +7,7 @@
 import type { Diagnostic, Schema } from "../../language/ir.js";
 import { SchemaIndex } from "../schema-index.js";
 import { checkActions } from "./actions.js";
+import { checkEvents } from "./events.js";
 import { checkArrays } from "./arrays.js";
 import { checkCeilings } from "./ceilings.js";
 import { checkComputed } from "./computed.js";
@@ -31,6 +32,7 @@ const RULES: Rule[] = [
   checkKeys,
   checkResources,
   checkActions,
+  checkEvents,
   checkGenerateBlock,
   checkCeilings,
   checkArrays,

@@ -125,3 +125,20 @@ CREATE INDEX "comments_author_id_idx" ON "comments" ("author_id");
 CREATE INDEX "audit_events_org_id_at_idx" ON "audit_events" ("org_id", "at");
 
 CREATE INDEX "audit_events_actor_id_idx" ON "audit_events" ("actor_id");
+
+CREATE TABLE IF NOT EXISTS resc_events (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, xid xid8 NOT NULL DEFAULT pg_current_xact_id(), tbl text NOT NULL, op "char" NOT NULL, old jsonb, new jsonb, at timestamptz NOT NULL DEFAULT now());
+
+CREATE INDEX IF NOT EXISTS resc_events_position ON resc_events (xid, id);
+
+CREATE OR REPLACE FUNCTION resc_capture() RETURNS trigger LANGUAGE plpgsql AS $resc$
+BEGIN
+  INSERT INTO resc_events (tbl, op, old, new) VALUES (
+    TG_ARGV[0], lower(left(TG_OP, 1)),
+    CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END,
+    CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END);
+  PERFORM pg_notify('resc_events', TG_ARGV[0]);
+  RETURN NULL;
+END
+$resc$;
+
+CREATE TRIGGER resc_capture AFTER INSERT OR UPDATE OR DELETE ON "tasks" FOR EACH ROW EXECUTE FUNCTION resc_capture('tasks');

@@ -447,6 +447,7 @@ describe("the tree", () => {
       "reopen",
       "update",
       "update-where",
+      "watch",
     ]);
     expect(await commands("task_watchers")).toEqual(["list"]);
     expect(await commands("comments")).toEqual(["create", "create-many", "delete", "get", "list"]);

@@ -127,7 +127,13 @@ describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql
     const rows = await q(
       `select table_name as t from information_schema.tables where table_schema = 'public' order by 1`,
     );
-    expect(rows.map((r) => r.t)).toEqual(schema.tables.map((t) => t.name).sort());
+    // And the change feed's outbox where a resource declares events (docs/decisions/1337-change-feed.md).
+    const outbox = schema.tables.some((t) => t.resource?.events) ? ["resc_events"] : [];
+    expect(rows.map((r) => r.t)).toEqual([...schema.tables.map((t) => t.name), ...outbox].sort());
+    const triggers = await q(
+      `select c.relname as t from pg_trigger g join pg_class c on c.oid = g.tgrelid where g.tgname = 'resc_capture' order by 1`,
+    );
+    expect(triggers.map((r) => r.t)).toEqual(schema.tables.filter((t) => t.resource?.events).map((t) => t.name));
   });
 
   it("creates exactly the stored columns, with their types and nullability", async () => {
@@ -135,6 +141,7 @@ describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql
       `select c.relname as t, a.attname as c, format_type(a.atttypid, a.atttypmod) as type, (not a.attnotnull)::text as nullable
          from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped
+          and c.relname <> 'resc_events'
         order by 1, a.attnum`,
     );
     const expected = [...schema.tables]
@@ -170,7 +177,7 @@ describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql
          join pg_namespace n on n.oid = c.relnamespace
          cross join unnest(i.indkey) with ordinality k(attnum, ord)
          join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
-        where i.indisprimary and n.nspname = 'public' group by 1 order by 1`,
+        where i.indisprimary and n.nspname = 'public' and c.relname <> 'resc_events' group by 1 order by 1`,
     );
     expect(keys).toEqual(
       schema.tables
@@ -184,7 +191,8 @@ describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql
     const indexes = await q(
       `select i.relname as name, am.amname as method from pg_index x join pg_class i on i.oid = x.indexrelid
          join pg_am am on am.oid = i.relam join pg_namespace n on n.oid = i.relnamespace
-        where n.nspname = 'public' and not x.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)`,
+        where n.nspname = 'public' and not x.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)
+          and i.relname <> 'resc_events_position'`,
     );
     const declared = schema.tables.flatMap((t) => t.indexes.map((ix) => ix.using ?? "btree"));
     expect(indexes.map((r) => r.method).sort()).toEqual(declared.sort());

@@ -161,6 +161,8 @@ describe("operations (spec: Generated operations)", () => {
       // Declared actions, one POST each (docs/decisions/1334-declared-actions.md).
       for (const a of t.resource!.actions ?? [])
         expected.push(`post ${p}${a.target === "item" ? "/{id}" : ""}/${a.name}`);
+      // The change feed (docs/decisions/1337-change-feed.md).
+      if (t.resource!.events) expected.push(`get ${p}/events`);
     }
     const actual = operations(doc).map((o) => `${o.method} ${o.path}`);
     expect(actual.sort()).toEqual(expected.sort());

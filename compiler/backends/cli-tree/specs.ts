@@ -96,6 +96,8 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
   if (ops.delete && keyColumn) spec.delete = true;
   // docs/decisions/1333-filtered-writes.md: over the list's filter flags.
   if (table.resource?.filteredWrites && spec.list && (spec.update || spec.delete)) spec.filteredWrites = true;
+  // docs/decisions/1337-change-feed.md: `watch`, over the list's filter flags.
+  if (table.resource?.events && spec.list) spec.events = true;
   // docs/decisions/1334-declared-actions.md: one command each; input fields are flags, required unless nullable.
   const actions = (resource.actions ?? []).map((a) => {
     const s: ActionSpec = {

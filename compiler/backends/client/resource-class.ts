@@ -166,6 +166,33 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       },
     );
   }
+  if (resource.ops.list && resource.events) {
+    // docs/decisions/1337-change-feed.md: a list's filters over time.
+    const changed = typeRef("ChangeEvent", [
+      typeRef(n.item, expandable ? ["S", "undefined"] : ["S"]),
+      `Pick<${n.row}, ${n.key}>`,
+    ]);
+    out.push({
+      doc: `GET ${resource.path}/events: each change of the rows \`query\` selects, as it commits (creates, updates, deletes, and \`leave\` when a row no longer matches); reconnects and resumes by itself. Pass the last \`id\` seen as \`options.lastEventId\` to resume later.\n@throws ProblemError when the service refuses the query (400 lists what is allowed)`,
+      code: method(
+        "events",
+        [typeParams[0]!],
+        [["query: ", typeRef(n.eventsQuery, ["S"]), " = {}"], "options?: EventsOptions"],
+        typeRef("AsyncGenerator", [changed, "void", "undefined"]),
+        [
+          [
+            "return ",
+            call(
+              "followEvents",
+              [typeRef(n.item, expandable ? ["S", "undefined"] : ["S"]), `Pick<${n.row}, ${n.key}>`],
+              [THIS_CLIENT, PATH, CODECS, "query", "options"],
+            ),
+            ";",
+          ],
+        ],
+      ),
+    });
+  }
   const readDoc = `GET ${resource.path}/{id}: one row.\n@throws ProblemError 404 when there is no such row`;
   if (resource.ops.read && key && expandable) {
     const read = typeRef(n.item, ["undefined", "E"]);

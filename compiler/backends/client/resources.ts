@@ -48,6 +48,7 @@ function namedTypes(table: TableDescriptor): string[] {
     [n.relation, expandable && (ops.list || read)],
     [n.expansions, expandable],
     [n.listQuery, ops.list],
+    [n.eventsQuery, ops.list && table.resource?.events === true],
     [n.readQuery, read && expandable],
   ];
   const actions = (table.resource?.actions ?? []).flatMap((a): [string, boolean][] => {
@@ -84,6 +85,7 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     "upsertRequest",
     "filteredRequest",
     "walkPages",
+    "followEvents",
   ].filter((v) => v === "HttpClient" || used(v));
   const coreTypes = [
     "CallOptions",
@@ -94,6 +96,8 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     "Selected",
     "Upsert",
     "FilteredWriteOptions",
+    "ChangeEvent",
+    "EventsOptions",
   ].filter((t) => t === "ClientOptions" || used(t));
   const usedTypes = served.flatMap(namedTypes);
   const head = [

@@ -29,6 +29,7 @@ export interface ClientTypeNames {
   expansions: string;
   where: string;
   listQuery: string;
+  eventsQuery: string;
   readQuery: string;
   item: string;
   resource: string;
@@ -49,6 +50,7 @@ export function clientTypeNames(table: TableDescriptor): ClientTypeNames {
     expansions: `${s}Expansions`,
     where: `${s}Where`,
     listQuery: `${s}ListQuery`,
+    eventsQuery: `${s}EventsQuery`,
     readQuery: `${s}ReadQuery`,
     item: `${s}Item`,
     resource: `${s}Resource`,
@@ -186,6 +188,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   }
   for (const action of resource.actions ?? []) out.push(...actionDeclarations(table, action));
   if (resource.ops.list) out.push(listQueryDeclaration(table));
+  if (resource.events && resource.ops.list) out.push(eventsQueryDeclaration(table));
   if (resource.ops.read && key && expandable.length > 0) {
     out.push(
       `${docComment(`The query of a read of ${what}: \`expand\` is its only parameter.`)}export interface ${names.readQuery}<E extends readonly ${names.relation}[] | undefined = undefined> {\nexpand?: E;\n}`,
@@ -245,6 +248,20 @@ function listQueryDeclaration(table: TableDescriptor): string {
     members.push(`/** Case-insensitive substring match over ${vocab.searchable.join(", ")}. */\nsearch?: string;`);
   }
   return `${docComment(`A list query of \`${table.resource?.path}\`.`)}export interface ${names.listQuery}<${params.join(", ")}> extends PageParams {\n${members.join("\n")}\n}`;
+}
+
+/** What `events` takes (docs/decisions/1337-change-feed.md): a list query's filters, projection and search, no paging. */
+function eventsQueryDeclaration(table: TableDescriptor): string {
+  const names = clientTypeNames(table);
+  const vocab = vocabulary(table);
+  const members: string[] = [];
+  if (vocab.filterable.length > 0) members.push(`where?: ${names.where};`);
+  members.push(
+    `/** The columns of each created or updated row (the key always comes back); all when absent. */\nselect?: S;`,
+  );
+  if (vocab.searchable.length > 0)
+    members.push(`/** Case-insensitive substring match over ${vocab.searchable.join(", ")}. */\nsearch?: string;`);
+  return `${docComment(`What the change feed of \`${table.resource?.path}\` selects.`)}export interface ${names.eventsQuery}<S extends readonly ${names.column}[] | undefined = undefined> {\n${members.join("\n")}\n}`;
 }
 
 /** Tables whose rows appear in the client: served ones, and targets of their expandable relations. */

@@ -108,6 +108,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
 
     const p = resourcePaths(table, ref(names.filter), shared);
     if (p.collection) paths[res.path] = p.collection;
+    if (p.events) paths[`${res.path}/events`] = p.events;
     if (p.item) paths[`${res.path}/{id}`] = p.item;
     Object.assign(paths, p.actions);
   }

@@ -11,7 +11,7 @@ import { docText } from "./markdown.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
-import { filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
+import { eventsParameters, filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem, Response } from "./types.js";
@@ -53,6 +53,8 @@ function operation(
 export interface ResourcePaths {
   collection?: PathItem;
   item?: PathItem;
+  /** `GET <path>/events`, the change feed (docs/decisions/1337-change-feed.md). */
+  events?: PathItem;
   actions?: Record<string, PathItem>;
 }
 
@@ -307,12 +309,79 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
     return idParameter(table, keySchema(key));
   };
   if (Object.keys(item).length > 0) out.item = { parameters: [id()], ...item };
+  if (res.events && res.ops.list) out.events = { get: eventsOperation(table, treeSchema, shared) };
   for (const action of res.actions ?? []) {
     const post = actionOperation(table, action, cond);
     (out.actions ??= {})[actionRoute(res.path, action)] =
       action.target === "item" ? { parameters: [id()], post } : { post };
   }
   return out;
+}
+
+/** One message of the change feed: its `event` and the JSON its `data` carries. */
+function feedMessage(event: string | string[], data: JsonSchema, what: string): JsonSchema {
+  return {
+    type: "object",
+    description: what,
+    properties: {
+      id: { type: "string", description: "The position to resume from (Last-Event-ID)." },
+      event: typeof event === "string" ? { const: event } : { enum: event },
+      data,
+    },
+    required: ["event", "data"],
+  };
+}
+
+/**
+ * `GET <path>/events` (docs/decisions/1337-change-feed.md): a Server-Sent
+ * Events stream. OpenAPI 3.1 has no schema for one message of a stream, so
+ * the `text/event-stream` schema describes one message by its fields.
+ */
+function eventsOperation(table: TableDescriptor, treeSchema: JsonSchema, shared: SharedComponents): Operation {
+  const row = ref(schemaNames(table).row);
+  const visible = vocabulary(table).visible;
+  const keyColumns = table.primaryKey.flatMap((k) => {
+    const c = visible.get(k);
+    return c ? [c] : [];
+  });
+  const key: JsonSchema = {
+    type: "object",
+    description: "The row's key.",
+    properties: Object.fromEntries(keyColumns.map((c) => [c.name, keySchema(c)])),
+    required: keyColumns.map((c) => c.name),
+  };
+  const text = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: "object", properties });
+  return operation(table, "watch", `Follow the changes of ${table.name}`, {
+    description:
+      "Server-Sent Events: each change of a row the filters select and the caller may read, as it commits, by whoever wrote it. " +
+      "A create or update carries the row as a read returns it (`select` applies); a delete, and a `leave` (an update took the row out of the filters or the caller's scope), carry its key. " +
+      "`reload`: the position resumed from is no longer kept; list again. `reconnect`: the service ends the stream (a slow reader, a shutdown); resume with the last id. " +
+      "A comment or an `id:` line keeps an idle stream open.",
+    parameters: eventsParameters(table, treeSchema, shared),
+    responses: {
+      "200": {
+        description: "The stream; it ends only with a `reconnect` event or a dropped connection.",
+        content: {
+          "text/event-stream": {
+            schema: {
+              description: "One message of the stream, by its fields; `data` is JSON.",
+              oneOf: [
+                feedMessage(["create", "update"], row, "A row created, or updated (or entering the filters)."),
+                feedMessage(["delete", "leave"], key, "A row deleted, or no longer selected."),
+                feedMessage("reload", text({ detail: { type: "string" } }), "List again, then follow."),
+                feedMessage(
+                  "reconnect",
+                  text({ reason: { enum: ["slow-subscriber", "shutdown"] }, detail: { type: "string" } }),
+                  "The stream ends; reconnect with the last id.",
+                ),
+              ],
+            },
+          },
+        },
+      },
+      ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
+    },
+  });
 }
 
 /** The `POST` of one declared action (docs/decisions/1334-declared-actions.md). */

@@ -334,6 +334,36 @@ export function listParameters(
   return params;
 }
 
+/**
+ * The parameters of a resource's change feed (docs/decisions/1337-change-feed.md): the list's column
+ * filters and groups, `select` and `search`, and where to resume (`last_event_id`, or the
+ * `Last-Event-ID` header an EventSource sends by itself).
+ */
+export function eventsParameters(
+  table: TableDescriptor,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+): (Parameter | ParameterRef)[] {
+  const v = vocabulary(table);
+  const params = columnFilters(v, treeSchema, shared);
+  params.push(
+    termList(
+      "select",
+      `Only these of ${codes(v.selectable)} (and the primary key) in each created or updated row; comma-separated or repeated.`,
+      oneOf(v.selectable),
+      v.selectable,
+    ),
+  );
+  if (v.searchable.length > 0) params.push(searchParameter(v));
+  const resume =
+    "Resume after this event: the `id` of the last event received. An id older than the changes kept gets one `reload` event first.";
+  params.push(
+    { name: "last_event_id", in: "query", description: resume, schema: { type: "string", pattern: "^\\d+\\.\\d+$" } },
+    { name: "Last-Event-ID", in: "header", description: resume, schema: { type: "string" } },
+  );
+  return params;
+}
+
 /** `?expand=` of `table` under `components.parameters`, the one declaration its list and its read both point at. */
 export function sharedExpand(table: TableDescriptor, shared: SharedComponents): ParameterRef | undefined {
   const expand = expandParameter(table);

@@ -960,3 +960,209 @@ export async function* walkPages<T>(
     params = next;
   }
 }
+
+/**
+ * One change of a resource's feed (docs/decisions/1337-change-feed.md):
+ * a row created or updated (as a read returns it, `select` applied), the
+ * key of a row deleted or gone out of the filter or scope (`leave`), or
+ * `reload`: the feed could not resume where it stopped, so list again.
+ * `id` is the position to resume from.
+ */
+export type ChangeEvent<Item, Key> =
+  | { type: "create" | "update"; id: string; row: Item }
+  | { type: "delete" | "leave"; id: string; key: Key }
+  | { type: "reload"; id: string };
+
+/** What a feed selects: the list grammar's filters, search and projection. */
+export interface EventsParams {
+  where?: object | undefined;
+  select?: readonly string[] | undefined;
+  search?: string | undefined;
+}
+
+/** Options of a feed. */
+export interface EventsOptions {
+  /** Resume after this event (an `id` of an earlier {@link ChangeEvent}); default: from now. */
+  lastEventId?: string | undefined;
+  /** Ends the iteration. */
+  signal?: AbortSignal | undefined;
+}
+
+/** One message of a Server-Sent Events stream, as the HTML standard parses it. */
+interface SseMessage {
+  event: string;
+  data: string;
+  /** The stream's last event id after this message (`id:` lines without data set it too). */
+  id: string | undefined;
+  retry?: number;
+}
+
+/**
+ * Parses a Server-Sent Events stream: lines ending in CR, LF or CRLF,
+ * `field: value` pairs, comments, and one message per blank line; a
+ * message with no data is not dispatched, but its `id` still counts.
+ */
+async function* sseMessages(
+  body: ReadableStream<Uint8Array>,
+  lastId: string | undefined,
+): AsyncGenerator<SseMessage, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let event = "";
+  let data: string[] = [];
+  let id = lastId;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: RegExpExecArray | null;
+      while ((end = /\r\n|\r|\n/.exec(buffer)) !== null) {
+        // A CR at the very end may be the first half of a CRLF still on its way.
+        if (end[0] === "\r" && end.index === buffer.length - 1) break;
+        const line = buffer.slice(0, end.index);
+        buffer = buffer.slice(end.index + end[0].length);
+        if (line === "") {
+          if (data.length > 0)
+            yield { event: event || "message", data: data.join("\n"), id };
+          else yield { event: "", data: "", id };
+          event = "";
+          data = [];
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let value = colon < 0 ? "" : line.slice(colon + 1);
+        if (value.startsWith(" ")) value = value.slice(1);
+        if (field === "event") event = value;
+        else if (field === "data") data.push(value);
+        else if (field === "id" && !value.includes("\0")) id = value;
+        else if (field === "retry" && /^\d+$/.test(value))
+          yield { event: "", data: "", id, retry: Number(value) };
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** The query parameters of a feed: filters, then `select` and `search`. */
+export function eventsParams(
+  query: EventsParams,
+  codecs: ColumnCodecs,
+): [string, string][] {
+  const out = query.where ? whereParams(query.where, codecs) : [];
+  if (query.select && query.select.length > 0)
+    out.push(["select", query.select.join(",")]);
+  if (query.search !== undefined && query.search !== "")
+    out.push(["search", query.search]);
+  return out;
+}
+
+/** One message of a feed as sent: the event's type, its position, and its data as JSON text. */
+export interface RawChangeEvent {
+  type: "create" | "update" | "delete" | "leave" | "reload";
+  id: string;
+  data: string;
+}
+
+const CHANGE_TYPES: readonly string[] = [
+  "create",
+  "update",
+  "delete",
+  "leave",
+  "reload",
+];
+
+/**
+ * Follows `GET <path>/events?<query>` and yields each message as sent,
+ * reconnecting by itself (after the delay the service asks, one second by
+ * default) and resuming after the last event received, so nothing is lost
+ * or repeated across a dropped connection or a server restart. It uses
+ * `fetch` itself, not the client's transport, since a transport answers
+ * whole bodies. Ends when `options.signal` aborts or the loop breaks.
+ * @throws ProblemError when the service refuses the request (a 4xx: a bad filter, a missing credential); other failures are retried
+ */
+export async function* followEventStream(
+  client: HttpClient,
+  path: string,
+  query: QueryPairs,
+  options: EventsOptions = {},
+): AsyncGenerator<RawChangeEvent, void, undefined> {
+  let lastId = options.lastEventId;
+  let retry = 1000;
+  const request = client.prepare({
+    method: "GET",
+    path: path + "/events",
+    query,
+  });
+  while (!options.signal?.aborted) {
+    const headers: Record<string, string> = {
+      ...request.headers,
+      accept: "text/event-stream",
+    };
+    if (lastId !== undefined) headers["last-event-id"] = lastId;
+    let response: Response | undefined;
+    try {
+      const init: RequestInit = { headers };
+      if (options.signal) init.signal = options.signal;
+      response = await fetch(request.url, init);
+    } catch {
+      if (options.signal?.aborted) return;
+    }
+    if (response && response.status >= 400 && response.status < 500)
+      throw new ProblemError(problemOf(response.status, await response.text()));
+    if (response && response.ok && response.body) {
+      try {
+        for await (const m of sseMessages(response.body, lastId)) {
+          lastId = m.id;
+          if (m.retry !== undefined) retry = m.retry;
+          if (m.event === "reconnect") break;
+          if (CHANGE_TYPES.includes(m.event))
+            yield {
+              type: m.event as RawChangeEvent["type"],
+              id: m.id ?? "",
+              data: m.data,
+            };
+        }
+      } catch {
+        if (options.signal?.aborted) return;
+      }
+    }
+    if (options.signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, retry);
+      options.signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(t);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+/**
+ * {@link followEventStream} of the rows `query` selects, each event's data
+ * parsed: the row of a create or update, the key of a delete or leave.
+ * @throws ProblemError when the service refuses the query (400 lists what is allowed)
+ */
+export async function* followEvents<Item, Key>(
+  client: HttpClient,
+  path: string,
+  codecs: ColumnCodecs,
+  query: EventsParams,
+  options: EventsOptions = {},
+): AsyncGenerator<ChangeEvent<Item, Key>, void, undefined> {
+  const pairs = eventsParams(query, codecs);
+  for await (const e of followEventStream(client, path, pairs, options)) {
+    if (e.type === "reload") yield { type: "reload", id: e.id };
+    else if (e.type === "create" || e.type === "update")
+      yield { type: e.type, id: e.id, row: JSON.parse(e.data) as Item };
+    else yield { type: e.type, id: e.id, key: JSON.parse(e.data) as Key };
+  }
+}

@@ -8,6 +8,7 @@ import {
   upsertRequest,
   filteredRequest,
   walkPages,
+  followEvents,
   type CallOptions,
   type ClientOptions,
   type ColumnCodecs,
@@ -16,6 +17,8 @@ import {
   type Selected,
   type Upsert,
   type FilteredWriteOptions,
+  type ChangeEvent,
+  type EventsOptions,
 } from "./http.js";
 
 import type {
@@ -50,6 +53,7 @@ import type {
   TasksRelation,
   TasksExpansions,
   TasksListQuery,
+  TasksEventsQuery,
   TasksReadQuery,
   TasksCompleteInput,
   TaskWatchersRow,
@@ -440,6 +444,27 @@ export class TasksResource {
     options?: CallOptions,
   ): AsyncGenerator<ListPage<TasksItem<S, E>>, void, undefined> {
     return walkPages<TasksItem<S, E>>(
+      this.client,
+      TASKS_PATH,
+      TASKS_CODECS,
+      query,
+      options,
+    );
+  }
+
+  /**
+   * GET /tasks/events: each change of the rows `query` selects, as it commits (creates, updates, deletes, and `leave` when a row no longer matches); reconnects and resumes by itself. Pass the last `id` seen as `options.lastEventId` to resume later.
+   * @throws ProblemError when the service refuses the query (400 lists what is allowed)
+   */
+  events<const S extends readonly TasksColumn[] | undefined = undefined>(
+    query: TasksEventsQuery<S> = {},
+    options?: EventsOptions,
+  ): AsyncGenerator<
+    ChangeEvent<TasksItem<S, undefined>, Pick<TasksRow, TasksKey>>,
+    void,
+    undefined
+  > {
+    return followEvents<TasksItem<S, undefined>, Pick<TasksRow, TasksKey>>(
       this.client,
       TASKS_PATH,
       TASKS_CODECS,

@@ -491,6 +491,19 @@ export interface TasksListQuery<
 }
 
 /**
+ * What the change feed of `/tasks` selects.
+ */
+export interface TasksEventsQuery<
+  S extends readonly TasksColumn[] | undefined = undefined,
+> {
+  where?: TasksWhere;
+  /** The columns of each created or updated row (the key always comes back); all when absent. */
+  select?: S;
+  /** Case-insensitive substring match over title, summary. */
+  search?: string;
+}
+
+/**
  * The query of a read of `/tasks`: `expand` is its only parameter.
  */
 export interface TasksReadQuery<

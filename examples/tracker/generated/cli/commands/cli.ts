@@ -38,6 +38,7 @@ import {
   HttpClient,
   ProblemError,
   TransportError,
+  followEventStream,
   itemPath,
   upsertRequest,
   type ApiRequest,
@@ -101,6 +102,8 @@ export interface ResourceSpec {
   filteredWrites?: boolean;
   /** Declared actions, one command each (docs/decisions/1334-declared-actions.md). */
   actions?: ActionSpec[];
+  /** `events = true`: `watch`, the change feed over the list's filters (docs/decisions/1337-change-feed.md). */
+  events?: boolean;
 }
 
 /** A declared action: `<resource> <command> [ID] --field value…`. */
@@ -668,6 +671,80 @@ function listCommand(
       const first = await client.do({ method: "GET", path: r.path, query });
       if (f["all"] !== true) return this.print(f, first);
       this.print(f, await followCursors(client, r.path, query, first));
+    }
+  };
+}
+
+/**
+ * `<resource> watch`: the change feed (docs/decisions/1337-change-feed.md),
+ * one JSON object per line (`{"id", "event", "data"}`, the data as the
+ * service sent it) until interrupted; it reconnects and resumes by itself,
+ * and `--last-event-id` resumes a watch that stopped.
+ */
+function watchCommand(
+  ctx: Context,
+  r: ResourceSpec,
+  spec: ListSpec,
+): Command.Class {
+  const fixed = [
+    ...FIXED_EVERYWHERE,
+    "select",
+    "search",
+    "last-event-id",
+    "or",
+    "and",
+    "not",
+  ];
+  const filtering = filterFlagSet(spec, fixed);
+  const flags: Interfaces.FlagInput = {
+    ...commonFlags(ctx),
+    ...filtering.flags,
+  };
+  flags["select"] = Flags.string({
+    multiple: true,
+    description:
+      "Columns of each created or updated row, comma-separated. Selectable: " +
+      spec.selectable.join(", ") +
+      ".",
+  });
+  if (spec.searchable)
+    flags["search"] = Flags.string({
+      description:
+        "Case-insensitive substring search over the searchable columns.",
+    });
+  flags["last-event-id"] = Flags.string({
+    description:
+      "Resume after this event (the id of the last line a watch printed).",
+  });
+  return class extends ResourceCommand {
+    static override summary =
+      "Print each change of " +
+      r.name +
+      " as it commits, one JSON object per line (GET " +
+      r.path +
+      "/events).";
+    static override flags = flags;
+    protected readonly ctx = ctx;
+
+    protected async execute(f: Record<string, unknown>): Promise<void> {
+      const query = filtering.query(f);
+      const select = joined(f["select"] as string[] | undefined);
+      if (select !== undefined) query.push(["select", select]);
+      if (typeof f["search"] === "string") query.push(["search", f["search"]]);
+      const events = followEventStream(this.client(f), r.path, query, {
+        lastEventId: f["last-event-id"] as string | undefined,
+      });
+      for await (const e of events)
+        writeOut(
+          "{" +
+            '"id":' +
+            JSON.stringify(e.id) +
+            ',"event":' +
+            JSON.stringify(e.type) +
+            ',"data":' +
+            formatJson(e.data, false) +
+            "}",
+        );
     }
   };
 }
@@ -1269,6 +1346,8 @@ export function createCommandTree(
       );
     for (const action of r.actions ?? [])
       commands[r.name + ":" + action.command] = actionCommand(ctx, r, action);
+    if (r.events && r.list)
+      commands[r.name + ":watch"] = watchCommand(ctx, r, r.list);
   }
   const root = cwd();
   const pjson = {
