@@ -154,6 +154,7 @@ export default class Dev extends RescCommand {
       hookData: loaded.hookData,
       log: (l) => this.log(l),
       signal: this.stopping.signal,
+      ...(loaded.webhooks ? { webhooks: loaded.webhooks } : {}),
     });
     if (!mounted.ok) {
       await db.close();

@@ -160,6 +160,7 @@ export default class Serve extends RescCommand {
       logger: logs.out,
       idempotencyRetentionSeconds: flags["idempotency-retention"],
       events: { retentionSeconds: flags["event-retention"] },
+      ...(loaded.webhooks ? { webhooks: loaded.webhooks } : {}),
       signal: stopping.signal,
       // A worker's /metrics: the whole cluster's figures, asked of the primary at each scrape.
       ...(cluster?.isWorker ? { metricsText: () => askCluster!() } : {}),

@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import type { Hooks } from "../../runtime/hooks.js";
+import type { WebhookSubscription } from "../../runtime/events/webhooks.js";
 import { mountService, type MountResult } from "../../runtime/http/mount.js";
 import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
@@ -27,6 +28,8 @@ export interface DevAppOptions {
   openapi?: OpenApiData | false;
   /** `MountOptions.signal`: aborted when `resc dev` stops, ending change feed streams (docs/decisions/1337-change-feed.md). */
   signal?: AbortSignal;
+  /** Webhook subscriptions from the hooks module (docs/decisions/1338-webhooks.md). */
+  webhooks?: WebhookSubscription[];
 }
 
 /**
@@ -54,6 +57,7 @@ export function createDevApp(
     hooks: options.hooks,
     hookData: options.hookData,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.webhooks && options.webhooks.length > 0 ? { webhooks: { subscriptions: options.webhooks } } : {}),
   });
   const document = options.openapi ?? openApiDocument(service);
   const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);

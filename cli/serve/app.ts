@@ -13,6 +13,7 @@ import type { ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { mountDocs } from "../../runtime/http/docs.js";
 import { mountService, type EventOptions, type MountResult } from "../../runtime/http/mount.js";
+import type { WebhookSubscription } from "../../runtime/events/webhooks.js";
 import { answerProblems, withOperations, type Operations } from "../../runtime/ops/index.js";
 import { findSchemaMismatches } from "../serving/schema-check.js";
 
@@ -35,6 +36,8 @@ export interface ServeAppOptions {
   idempotencyRetentionSeconds?: number;
   /** `MountOptions.events` (docs/decisions/1337-change-feed.md). */
   events?: EventOptions;
+  /** `MountOptions.webhooks`; their counters go to `/metrics` (docs/decisions/1338-webhooks.md). */
+  webhooks?: WebhookSubscription[];
   /** `MountOptions.signal`: aborted when the server stops accepting. */
   signal?: AbortSignal;
 }
@@ -62,6 +65,9 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
       ? { idempotencyRetentionSeconds: o.idempotencyRetentionSeconds }
       : {}),
     ...(o.events ? { events: o.events } : {}),
+    ...(o.webhooks && o.webhooks.length > 0
+      ? { webhooks: { subscriptions: o.webhooks, registry: ops.metrics.registry } }
+      : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     logError: ops.logError,
   });

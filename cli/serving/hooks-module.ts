@@ -9,12 +9,19 @@ import { pathToFileURL } from "node:url";
 import type { Context } from "hono";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Hooks } from "../../runtime/hooks.js";
+import type { WebhookSubscription } from "../../runtime/events/webhooks.js";
 
 /** What a hooks module gives `resc dev`. */
 export interface HooksModule {
   hooks: Hooks;
   /** Derives each request's hook data (`MountOptions.hookData`), when the module exports one. */
   hookData?: (c: Context) => object | undefined;
+  /**
+   * Webhook subscriptions, when the module exports `webhooks`: an array of them, or a function of the
+   * service descriptor returning one (docs/decisions/1338-webhooks.md). URLs and secrets come from the
+   * module, which reads them from its configuration (the environment), never from the schema.
+   */
+  webhooks?: WebhookSubscription[];
 }
 
 const KINDS = new Set(["beforeQuery", "beforeCreate", "validateCreate", "afterCommit", "actions"]);
@@ -91,6 +98,23 @@ export async function loadHooksModule(file: string, service: ServiceDescriptor):
   if (mod.hookData !== undefined) {
     if (typeof mod.hookData !== "function") throw new Error(`hooks module ${file}: hookData is not a function`);
     out.hookData = mod.hookData as (c: Context) => object | undefined;
+  }
+  if (mod.webhooks !== undefined) {
+    const subs: unknown =
+      typeof mod.webhooks === "function"
+        ? await (mod.webhooks as (s: ServiceDescriptor) => unknown)(service)
+        : mod.webhooks;
+    const bad = !Array.isArray(subs)
+      ? "webhooks is not an array of subscriptions"
+      : subs
+          .map((s, i) =>
+            isRecord(s) && ["name", "table", "url", "secret"].every((k) => typeof s[k] === "string")
+              ? undefined
+              : `webhooks[${i}] needs name, table, url and secret, each a string`,
+          )
+          .find((p) => p !== undefined);
+    if (bad !== undefined) throw new Error(`hooks module ${file}: ${bad}`);
+    out.webhooks = subs as WebhookSubscription[];
   }
   return out;
 }

@@ -26,9 +26,10 @@ export interface RegistrationError {
    * hook is absent; `unknown-table`: a hook names no table of the schema;
    * `missing-action`: a declared action has no implementation;
    * `unknown-action`: an implementation names no declared action
-   * (docs/decisions/1334-declared-actions.md).
+   * (docs/decisions/1334-declared-actions.md); `invalid-webhook`: a webhook
+   * subscription cannot run (docs/decisions/1338-webhooks.md).
    */
-  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action";
+  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook";
   /**
    * For `missing-hook`, the declaration requiring the hook:
    * `@@scoped on table users` or `@soft_delete column tasks.deleted_at`.

@@ -24,6 +24,7 @@ import { actionHandler } from "./action.js";
 import { idempotent } from "./idempotency.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
+import { startWebhooks, webhookProblems, type WebhookOptions } from "../events/webhooks.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -78,6 +79,12 @@ export interface MountOptions {
    * 1,000 events or 1 MiB.
    */
   events?: EventOptions;
+  /**
+   * Webhook subscriptions and their delivery settings (docs/decisions/1338-webhooks.md): each
+   * matching change of a resource declaring events is POSTed, signed, retried. A subscription
+   * that cannot run (unknown table, refused filter) refuses the mount as a registration error.
+   */
+  webhooks?: WebhookOptions;
   /**
    * Aborted when the server stops: change feed streams end with a `reconnect` event (so the server's
    * close is not held by them) and the feed's timers stop.
@@ -151,11 +158,23 @@ function startFeed(
   });
   const purge = setInterval(() => void feed.purge().catch(onError), 60_000);
   purge.unref();
+  const webhooks =
+    options.webhooks && options.webhooks.subscriptions.length > 0
+      ? startWebhooks(options.db, service, options.hooks ?? {}, feed, { onError, ...options.webhooks }).catch(
+          (e: unknown) => {
+            onError(e);
+            return undefined;
+          },
+        )
+      : undefined;
   options.signal?.addEventListener(
     "abort",
     () => {
       clearInterval(purge);
-      void feed.close().catch(onError);
+      void (async () => {
+        await (await webhooks)?.stop();
+        await feed.close();
+      })().catch(onError);
     },
     { once: true },
   );
@@ -187,6 +206,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   const hooks = options.hooks ?? {};
   const base = (options.basePath ?? "").replace(/\/$/, "");
   const errors = registrationErrors(service, hooks, base);
+  for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
+    errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
   const limit = bodyLimit({
     maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

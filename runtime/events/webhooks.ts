@@ -1,0 +1,376 @@
+/**
+ * Webhooks (docs/decisions/1338-webhooks.md): each subscription follows a
+ * resource's change feed like a stream does (the list grammar's filter,
+ * the BeforeQuery scope, hidden columns never sent) and every matching
+ * event becomes a row of `resc_deliveries`, written idempotently, so the
+ * nodes that all follow the outbox queue it once. Workers on every node
+ * claim due deliveries with `FOR UPDATE SKIP LOCKED`, POST them signed as
+ * the Standard Webhooks specification says (the `standardwebhooks`
+ * package), and retry failures with exponential backoff and jitter until
+ * a bounded number of attempts marks them failed. Deliveries and each
+ * subscription's position are in the database, so they survive a restart:
+ * delivery is at least once, never lost.
+ */
+import { Counter, type Registry } from "prom-client";
+import { Webhook } from "standardwebhooks";
+import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Executor } from "../exec/executor.js";
+import type { HookData, Hooks } from "../hooks.js";
+import { confine } from "../hooks/scope.js";
+import { parseListQuery } from "../query/index.js";
+import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
+import type { Subscription } from "./match.js";
+import { DELIVERIES_TABLE } from "./outbox.js";
+import type { Position } from "./position.js";
+
+/** The kinds of change a subscription may ask for. */
+export type WebhookEventKind = FeedEvent["kind"];
+
+/** One webhook subscription: configuration, not schema (docs/decisions/1338-webhooks.md). */
+export interface WebhookSubscription {
+  /** Stable name: deliveries and the subscription's position are kept under it. */
+  name: string;
+  /** The table whose resource declares `events = true`. */
+  table: string;
+  /** The kinds delivered; default all (`create`, `update`, `delete`, `leave`). */
+  events?: readonly WebhookEventKind[];
+  /** A list query's filters, search and select as a query string (`status=eq.todo&select=id,title`); default every row. */
+  filter?: string;
+  /** Where deliveries are POSTed. */
+  url: string;
+  /** The Standard Webhooks signing secret (`whsec_` and base64). */
+  secret: string;
+  /** The data BeforeQuery hooks receive (there is no request), e.g. the tenant the subscription belongs to. */
+  data?: HookData;
+}
+
+/** {@link startWebhooks}'s options. Times are milliseconds. */
+export interface WebhookOptions {
+  subscriptions: readonly WebhookSubscription[];
+  /** Attempts before a delivery is marked failed; default 8. */
+  maxAttempts?: number;
+  /** The first retry's delay; each later one doubles, with jitter; default 1000. */
+  retryBaseMs?: number;
+  /** The longest delay between two attempts; default one hour. */
+  retryMaxMs?: number;
+  /** How long one POST may take; default 10000. */
+  timeoutMs?: number;
+  /** How often workers look for due deliveries besides being woken; default 1000. */
+  pollMs?: number;
+  /** Where `resc_webhook_deliveries_total` is registered (`/metrics`); default nowhere. */
+  registry?: Registry;
+  /** Told about each failure to reach the database. */
+  onError?: (e: unknown) => void;
+}
+
+/** A running dispatcher; `stop` ends its subscriptions and workers (deliveries in flight finish). */
+export interface Webhooks {
+  stop(): Promise<void>;
+}
+
+/** The positions of each subscription: where its feed resumes after a restart. */
+export const WEBHOOK_CURSORS_TABLE = "resc_webhook_cursors";
+
+/** The delivery queue and the positions, safe to run again. */
+export const WEBHOOK_DDL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS ${DELIVERIES_TABLE} (` +
+    "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, subscription text NOT NULL, " +
+    "event_xid xid8 NOT NULL, event_id bigint NOT NULL, type text NOT NULL, payload text NOT NULL, " +
+    "state text NOT NULL DEFAULT 'pending', attempts integer NOT NULL DEFAULT 0, " +
+    "next_at timestamptz NOT NULL DEFAULT now(), last_error text, created_at timestamptz NOT NULL DEFAULT now(), " +
+    "delivered_at timestamptz, UNIQUE (subscription, event_xid, event_id))",
+  `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}_due ON ${DELIVERIES_TABLE} (next_at) WHERE state = 'pending'`,
+  `CREATE TABLE IF NOT EXISTS ${WEBHOOK_CURSORS_TABLE} (subscription text PRIMARY KEY, xid xid8 NOT NULL, id bigint NOT NULL)`,
+];
+
+/** Deliveries one worker pass claims. */
+const CLAIM = 16;
+
+/** Why a subscription cannot run: an unknown table, one without events, a filter the list grammar refuses. */
+export class WebhookConfigError extends Error {}
+
+/** The delay before attempt `attempts + 1`: base · 2^(attempts−1), capped, the upper half randomised (equal jitter). */
+export function retryDelay(attempts: number, baseMs: number, maxMs: number): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+interface Pending {
+  event: FeedEvent;
+  payload: string;
+}
+
+/** One subscription's side: turns its events into delivery rows and keeps its position. */
+class Fanout implements FeedSink {
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+  subscribed: Subscribed | undefined;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly sub: WebhookSubscription,
+    private readonly resource: string,
+    private readonly wake: () => void,
+    private readonly onError: (e: unknown) => void,
+  ) {}
+
+  deliver(event: FeedEvent): void {
+    if (this.sub.events && !this.sub.events.includes(event.kind)) return;
+    const payload =
+      `{"type":${JSON.stringify(`${this.resource}.${event.kind}`)},` +
+      `"timestamp":${JSON.stringify(new Date().toISOString())},"data":${event.data}}`;
+    this.pending.push({ event, payload });
+    void this.flush();
+  }
+
+  reload(): void {
+    this.onError(
+      new Error(`webhook ${this.sub.name}: its position is older than the changes kept; events were missed`),
+    );
+  }
+
+  end(): void {}
+
+  /** Writes the queued deliveries (a duplicate from another node is ignored), then the position. */
+  flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        while (this.pending.length > 0) {
+          const batch = this.pending.splice(0, 500);
+          await this.db.query({
+            text:
+              `INSERT INTO ${DELIVERIES_TABLE} (subscription, event_xid, event_id, type, payload) ` +
+              `SELECT $1, x::xid8, i::bigint, t, p FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS u(x, i, t, p) ` +
+              `ON CONFLICT (subscription, event_xid, event_id) DO NOTHING`,
+            values: [
+              this.sub.name,
+              pgArray(batch.map((b) => b.event.position.xid)),
+              pgArray(batch.map((b) => b.event.position.id)),
+              pgArray(batch.map((b) => b.event.kind)),
+              pgArray(batch.map((b) => b.payload)),
+            ],
+          });
+          await this.savePosition(batch.at(-1)!.event.position);
+          this.wake();
+        }
+        const at = this.subscribed?.position();
+        if (at && at.xid !== "0") await this.savePosition(at);
+      } catch (e) {
+        this.onError(e);
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  private async savePosition(p: Position): Promise<void> {
+    await this.db.query({
+      text:
+        `INSERT INTO ${WEBHOOK_CURSORS_TABLE} AS c (subscription, xid, id) VALUES ($1, $2::xid8, $3::bigint) ` +
+        `ON CONFLICT (subscription) DO UPDATE SET xid = excluded.xid, id = excluded.id ` +
+        `WHERE (c.xid, c.id) < (excluded.xid, excluded.id)`,
+      values: [this.sub.name, p.xid, p.id],
+    });
+  }
+}
+
+/** A text array literal for a bind parameter, each element quoted. */
+function pgArray(items: readonly string[]): string {
+  return `{${items.map((s) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
+}
+
+/** The subscription's table, checked: it must exist and declare events. */
+function tableOf(service: ServiceDescriptor, sub: WebhookSubscription): TableDescriptor {
+  const table = service.tables.find((t) => t.name === sub.table);
+  if (!table?.resource?.events)
+    throw new WebhookConfigError(
+      `webhook ${sub.name}: table "${sub.table}" ${table ? "does not declare events = true" : "is not in the schema"}`,
+    );
+  return table;
+}
+
+/**
+ * Why each subscription cannot run, checked before anything starts (a
+ * mount refuses them as it refuses missing hooks): a name used twice, an
+ * unknown table, one without `events = true`, a filter the list grammar
+ * refuses.
+ */
+export function webhookProblems(service: ServiceDescriptor, subs: readonly WebhookSubscription[]): string[] {
+  const out: string[] = [];
+  const names = new Set<string>();
+  for (const sub of subs) {
+    try {
+      if (names.has(sub.name)) throw new WebhookConfigError(`webhook ${sub.name}: the name is used twice`);
+      names.add(sub.name);
+      prepare(service, sub);
+    } catch (e) {
+      out.push((e as Error).message);
+    }
+  }
+  return out;
+}
+
+/** A subscription's table and parsed filter. */
+function prepare(service: ServiceDescriptor, sub: WebhookSubscription) {
+  const table = tableOf(service, sub);
+  try {
+    return { sub, table, q: parseListQuery(service, table, new URLSearchParams(sub.filter ?? "")) };
+  } catch (e) {
+    const items = (e as { errors?: { location: string; detail: string }[] }).errors ?? [];
+    const why = items.map((i) => `${i.location}: ${i.detail}`).join("; ") || (e as Error).message;
+    throw new WebhookConfigError(`webhook ${sub.name}: filter "${sub.filter ?? ""}" is refused: ${why}`);
+  }
+}
+
+/**
+ * Starts delivering the subscriptions' events: creates the delivery queue
+ * if needed, resumes each subscription where it stopped (from now, the
+ * first time), and runs the workers.
+ * @throws WebhookConfigError for a subscription that cannot run; the driver's error when the database cannot be reached
+ */
+export async function startWebhooks(
+  db: Executor,
+  service: ServiceDescriptor,
+  hooks: Hooks,
+  feed: FeedHub,
+  options: WebhookOptions,
+): Promise<Webhooks> {
+  const onError = options.onError ?? (() => {});
+  const problems = webhookProblems(service, options.subscriptions);
+  if (problems.length > 0) throw new WebhookConfigError(problems.join("\n"));
+  const prepared = options.subscriptions.map((sub) => prepare(service, sub));
+  for (const ddl of WEBHOOK_DDL) await db.query({ text: ddl, values: [] });
+
+  const counter = options.registry
+    ? new Counter({
+        name: "resc_webhook_deliveries_total",
+        help: "Webhook delivery attempts by subscription and outcome (delivered, retried, failed).",
+        labelNames: ["subscription", "outcome"],
+        registers: [options.registry],
+      })
+    : undefined;
+  const bySub = new Map(prepared.map((p) => [p.sub.name, p.sub]));
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const attempt = async (row: Record<string, string | null>): Promise<void> => {
+    const sub = bySub.get(row.subscription!);
+    if (!sub) return;
+    const attempts = Number(row.attempts);
+    const id = `${sub.name}.${row.x}.${row.i}`;
+    const body = row.payload!;
+    let error: string | undefined;
+    try {
+      const signature = new Webhook(sub.secret).sign(id, new Date(), body);
+      const res = await fetch(sub.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "webhook-id": id,
+          "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+          "webhook-signature": signature,
+        },
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (error === undefined) {
+      await db.query({
+        text: `UPDATE ${DELIVERIES_TABLE} SET state = 'delivered', delivered_at = now(), last_error = NULL WHERE id = $1::bigint`,
+        values: [row.id!],
+      });
+      counter?.inc({ subscription: sub.name, outcome: "delivered" });
+      return;
+    }
+    const failed = attempts >= (options.maxAttempts ?? 8);
+    const delay = retryDelay(attempts, options.retryBaseMs ?? 1000, options.retryMaxMs ?? 3_600_000);
+    await db.query({
+      text:
+        `UPDATE ${DELIVERIES_TABLE} SET state = $2, last_error = $3, ` +
+        `next_at = now() + make_interval(secs => $4::double precision) WHERE id = $1::bigint`,
+      values: [row.id!, failed ? "failed" : "pending", error.slice(0, 500), String(delay / 1000)],
+    });
+    counter?.inc({ subscription: sub.name, outcome: failed ? "failed" : "retried" });
+  };
+
+  /** Claims due deliveries (a lease: their next attempt is pushed past the POST's timeout) and sends them. */
+  const pass = async (): Promise<void> => {
+    const lease = ((options.timeoutMs ?? 10_000) + 5000) / 1000;
+    for (;;) {
+      const r = await db.query({
+        text:
+          `UPDATE ${DELIVERIES_TABLE} AS d SET attempts = d.attempts + 1, next_at = now() + make_interval(secs => $1::double precision) ` +
+          `FROM (SELECT id FROM ${DELIVERIES_TABLE} WHERE state = 'pending' AND next_at <= now() ` +
+          `ORDER BY next_at, id LIMIT ${CLAIM} FOR UPDATE SKIP LOCKED) AS c WHERE d.id = c.id ` +
+          `RETURNING d.id::text AS id, d.subscription, d.event_xid::text AS x, d.event_id::text AS i, d.payload, d.attempts::text AS attempts`,
+        values: [String(lease)],
+      });
+      if (r.rows.length === 0 || stopped) return;
+      const sends = r.rows.map((row) => attempt(row).catch(onError));
+      const all = Promise.all(sends).then(() => undefined);
+      inFlight.add(all);
+      await all;
+      inFlight.delete(all);
+    }
+  };
+  const wake = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await pass().catch(onError);
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+
+  const fanouts: Fanout[] = [];
+  for (const { sub, table, q } of prepared) {
+    const scope = await confine(hooks, table, "list", { db, ...(sub.data !== undefined ? { data: sub.data } : {}) });
+    const s: Subscription = {};
+    if (q.where) s.where = q.where;
+    if (q.search !== undefined) s.search = q.search;
+    if (scope) s.scope = scope;
+    if (q.select) s.select = q.select;
+    const cursor = await db.query({
+      text: `SELECT xid::text AS x, id::text AS i FROM ${WEBHOOK_CURSORS_TABLE} WHERE subscription = $1`,
+      values: [sub.name],
+    });
+    const row = cursor.rows[0];
+    const after: Position | undefined = row ? { xid: row.x!, id: row.i! } : undefined;
+    const fanout = new Fanout(db, sub, table.resource!.path.replace(/^\//, ""), wake, onError);
+    fanout.subscribed = await feed.subscribe(table, s, after, fanout);
+    fanouts.push(fanout);
+  }
+  // The position moves on while nothing matches: saved now and then, so a restart does not judge those events again.
+  const keep = setInterval(() => {
+    for (const f of fanouts) void f.flush();
+  }, 5000);
+  keep.unref();
+  const poll = setInterval(wake, options.pollMs ?? 1000);
+  poll.unref();
+  wake();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(keep);
+      clearInterval(poll);
+      for (const f of fanouts) f.subscribed?.cancel();
+      await Promise.all(fanouts.map((f) => f.flush()));
+      await running;
+      await Promise.all(inFlight);
+    },
+  };
+}
