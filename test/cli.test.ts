@@ -181,6 +181,54 @@ describe("resc dev", () => {
     }
   });
 
+  it("serves Pagila's change feeds on the embedded database: /films/events, /rentals/events, /payments/events", async () => {
+    const seed = path.join(tmp, "pagila-seed.sql");
+    writeFileSync(
+      seed,
+      `INSERT INTO language (language_id, name) VALUES (1, 'English');
+       INSERT INTO film (film_id, title, language_id, rating, fulltext) VALUES (1, 'FIRST', 1, 'R', ''), (2, 'SECOND', 1, 'R', '');`,
+    );
+    const dev = await startDev([
+      "fixtures/pagila/pagila.resource",
+      "--hooks",
+      "fixtures/pagila/hooks.ts",
+      "--seed",
+      seed,
+      "--port",
+      "0",
+      "--data-dir",
+      path.join(tmp, "pagila-db"),
+    ]);
+    try {
+      const { openStream } = await import("./support/sse.js");
+      const films = await openStream(`${dev.url}/films/events?rating=eq.PG&select=title`);
+      const rentals = await openStream(`${dev.url}/rentals/events`);
+      const payments = await openStream(`${dev.url}/payments/events`);
+      expect([films.status, rentals.status, payments.status]).toEqual([200, 200, 200]);
+      for (const [id, rating] of [
+        [2, "NC-17"],
+        [1, "PG"],
+      ]) {
+        const r = await fetch(`${dev.url}/films/${id}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ rating }),
+        });
+        expect(r.status).toBe(200);
+      }
+      // Only the film now rated PG: it entered the filter, so it is an update carrying the selected column.
+      const [event] = await films.until(1);
+      expect(event).toEqual({
+        id: expect.stringMatching(/^\d+\.\d+$/),
+        event: "update",
+        data: { film_id: 1, title: "FIRST" },
+      });
+      for (const s of [films, rentals, payments]) s.close();
+    } finally {
+      await dev.stop();
+    }
+  }, 120_000);
+
   it("refuses to migrate an embedded database when the schema change loses data, suggesting the flags", async () => {
     const dir = path.join(tmp, "changed");
     const schema = path.join(dir, "spec.resource");
