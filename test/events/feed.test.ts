@@ -6,6 +6,8 @@
  * resumable by `Last-Event-ID` without gap or repeat, bounded for slow readers.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
@@ -35,6 +37,7 @@ table notes {
 `;
 
 const { service, ddl } = compileText(SCHEMA, "feed.resource");
+const execFileAsync = promisify(execFile);
 
 interface Setup {
   db: Executor;
@@ -45,12 +48,19 @@ interface Setup {
   drop(): Promise<void>;
 }
 
-/** The feed served over `db`, team "hidden" out of every subscriber's scope unless the team header names it. */
-async function setUp(db: Executor, drop: () => Promise<void>, options: { bufferEvents?: number } = {}): Promise<Setup> {
+/**
+ * The feed served over `db`, each subscriber confined to the team its `x-team` header names. `psql`, when
+ * given, is the database's URL: writes "outside resc" then go through the real psql program.
+ */
+async function setUp(
+  db: Executor,
+  drop: () => Promise<void>,
+  options: { bufferEvents?: number; psql?: string } = {},
+): Promise<Setup> {
   await db.script(ddl);
   const served = await serveService(service as ServiceDescriptor, {
     db,
-    events: { heartbeatMs: 200, pollMs: 200, ...options },
+    events: { heartbeatMs: 200, pollMs: 200, ...(options.bufferEvents ? { bufferEvents: options.bufferEvents } : {}) },
     hooks: {
       beforeQuery: {
         tasks: (ctx) => {
@@ -64,7 +74,11 @@ async function setUp(db: Executor, drop: () => Promise<void>, options: { bufferE
     db,
     served,
     url: served.url,
-    sql: (text) => db.script(text),
+    sql: options.psql
+      ? async (text) => {
+          await execFileAsync("psql", [options.psql!, "-v", "ON_ERROR_STOP=1", "-q", "-c", text]);
+        }
+      : (text) => db.script(text),
     async post(body, headers = {}) {
       const r = await fetch(`${served.url}/tasks`, {
         method: "POST",
@@ -81,12 +95,12 @@ async function setUp(db: Executor, drop: () => Promise<void>, options: { bufferE
   };
 }
 
-const kinds: [string, () => Promise<{ db: Executor; drop: () => Promise<void> }>][] = [
+const kinds: [string, () => Promise<{ db: Executor; drop: () => Promise<void>; url?: string }>][] = [
   [
-    "PostgreSQL (or what the test database support finds)",
+    "PostgreSQL (or what the test database support finds), written to by psql",
     async () => {
       const t: TestDatabase = await createTestDatabase("feed");
-      return { db: t.executor, drop: () => t.drop() };
+      return { db: t.executor, drop: () => t.drop(), ...(t.url ? { url: t.url } : {}) };
     },
   ],
   [
@@ -108,8 +122,8 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
     return st;
   };
   beforeAll(async () => {
-    const { db, drop } = await open();
-    s = await setUp(db, drop);
+    const { db, drop, url } = await open();
+    s = await setUp(db, drop, url ? { psql: url } : {});
   });
   afterAll(async () => {
     for (const st of streams) st.close();
