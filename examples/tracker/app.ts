@@ -36,6 +36,8 @@ export interface TrackerAppOptions {
    * anything else.
    */
   logError?: (e: unknown) => void;
+  /** Aborted when the server stops: the task feed's streams end with a `reconnect` event instead of holding it open. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -113,6 +115,7 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
     hooks,
     hookData: (c) => principalOf(c),
     logError: logFault ?? ops.logError,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   if (!mounted.ok) {
     throw new Error(`the tracker's routes did not mount:\n  - ${mounted.errors.map((e) => e.message).join("\n  - ")}`);

@@ -19,8 +19,14 @@ async function main(): Promise<void> {
   }
   const db = await openDatabase(config, service, say);
   let app: ReturnType<typeof createTrackerApp>;
+  const stopping = new AbortController();
   try {
-    app = createTrackerApp({ db, jwtSecret: config.jwtSecret, log: (line) => console.log(line) });
+    app = createTrackerApp({
+      db,
+      jwtSecret: config.jwtSecret,
+      log: (line) => console.log(line),
+      signal: stopping.signal,
+    });
   } catch (e) {
     await db.close();
     throw e;
@@ -35,7 +41,11 @@ async function main(): Promise<void> {
   });
   // Close the listener, then the database, so the embedded one flushes its files.
   // Generous: the embedded database flushes its files on close, which a busy machine makes slow.
-  const how = await stopOnSignal(server, { close: () => db.close(), timeoutMs: 15000 });
+  const how = await stopOnSignal(server, {
+    beforeClose: () => stopping.abort(),
+    close: () => db.close(),
+    timeoutMs: 15000,
+  });
   say(how === "stopped" ? "stopped" : "stopped before every request finished");
   process.exit(how === "stopped" ? 0 : 1);
 }
