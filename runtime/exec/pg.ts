@@ -74,6 +74,11 @@ export interface PgExecutorOptions {
   listenConnectionString?: string;
 }
 
+/** Whether the executor can LISTEN: not through a pooler in transaction mode unless a direct address is given. */
+function canListen(options: PgExecutorOptions): boolean {
+  return !options.pgbouncer || options.listenConnectionString !== undefined;
+}
+
 /** A running pg executor; `pool` is exposed for applications that share it. */
 export interface PgExecutor extends Executor {
   readonly pool: pg.Pool;
@@ -251,9 +256,14 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       }
       return ok;
     },
-    async listen(channel: string, onNotify: (payload?: string) => void) {
-      return listenOnPg(options.listenConnectionString ?? options.connectionString, channel, onNotify, report);
-    },
+    // A LISTEN through a pooler in transaction mode would hear nothing reliably: the feed polls instead.
+    ...(canListen(options)
+      ? {
+          async listen(channel: string, onNotify: (payload?: string) => void) {
+            return listenOnPg(options.listenConnectionString ?? options.connectionString, channel, onNotify, report);
+          },
+        }
+      : {}),
     close: () => pool.end(),
   };
 }
