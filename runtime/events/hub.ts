@@ -14,6 +14,7 @@
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor, Listening } from "../exec/executor.js";
+import { problem } from "../problem.js";
 import { compileMatch, projections, readMatch, type MatchedChange, type Subscription } from "./match.js";
 import { EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
@@ -100,7 +101,7 @@ export class FeedHub {
    * position `after` (a resumed stream) or from now. An `after` the outbox
    * no longer holds gets one `reload` first. Resolves once the subscriber
    * is placed; its backlog, if any, follows asynchronously.
-   * @throws the driver's error when the outbox cannot be read (answered 503 by the caller)
+   * @throws a 503 `retry` problem once the hub is closed; the driver's error when the outbox cannot be read (answered 503 by the caller)
    */
   async subscribe(
     table: TableDescriptor,
@@ -108,13 +109,24 @@ export class FeedHub {
     after: Position | undefined,
     sink: FeedSink,
   ): Promise<Subscribed> {
-    if (this.closed) throw new Error("the change feed is stopped");
-    await this.start();
-    const head = this.head!;
-    let position = head;
-    if (after !== undefined) {
-      if (comparePositions(after, head) > 0 || (await this.kept(after))) position = after;
-      else sink.reload(head);
+    // A 503: the client reconnects, to another node or to this one once it is back.
+    if (this.closed) throw problem("retry", "The service is stopping; reconnect with the last event id.");
+    // Counted before the first await: another subscriber leaving meanwhile must not stop the hub under this one.
+    this.members++;
+    let head: Position;
+    let position: Position;
+    try {
+      await this.start();
+      head = this.head!;
+      position = head;
+      if (after !== undefined) {
+        if (comparePositions(after, head) > 0 || (await this.kept(after))) position = after;
+        else sink.reload(head);
+      }
+    } catch (e) {
+      this.members--;
+      if (this.members === 0 && !this.closed) void this.stop().catch((err) => this.fail(err));
+      throw e;
     }
     const m: Member = {
       table,
@@ -125,7 +137,6 @@ export class FeedHub {
       live: false,
       cancelled: false,
     };
-    this.members++;
     if (comparePositions(position, head) >= 0) this.join(m);
     else void this.catchUp(m).catch((e) => this.fail(e));
     return {
@@ -311,13 +322,15 @@ export class FeedHub {
       const upTo: Position = { xid: last.x!, id: last.i! };
       const tables = new Set(r.rows.map((row) => row.tbl!));
       for (const name of tables) await this.deliverTable(name, head, upTo);
+      // Unless the hub stopped meanwhile (its last subscriber left): a later start reads the head again.
+      if (this.head !== head) return;
       this.head = upTo;
       for (const byKey of this.groups.values())
         for (const g of byKey.values())
           for (const m of g.members) if (comparePositions(m.position, upTo) < 0) m.position = upTo;
       if (r.rows.length === BATCH) this.again = true;
     }
-    if (r.rows.length < BATCH) await this.watchWithheld();
+    if (r.rows.length < BATCH && this.head) await this.watchWithheld(this.head);
   }
 
   /**
@@ -325,8 +338,7 @@ export class FeedHub {
    * running wake no one when that transaction ends without writing: look
    * again soon (20 ms, doubling to the poll interval) while any wait.
    */
-  private async watchWithheld(): Promise<void> {
-    const head = this.head!;
+  private async watchWithheld(head: Position): Promise<void> {
     const w = await this.db.query({
       text:
         `SELECT (EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE (xid, id) > ($1::xid8, $2::bigint) ` +

@@ -74,7 +74,14 @@ export async function startTracker(): Promise<RunningService> {
   await db.executor.script(ddl);
   await db.executor.script(readFileSync(path.join(ROOT, "examples/tracker/seed.sql"), "utf8"));
   const log: string[] = [];
-  const { app, mounted } = createDevApp(service, { db: db.executor, hooks: trivialHooks(service), log: (l) => log.push(l) });
+  // Aborted by stop(): open change feed streams end instead of holding the server open.
+  const stopping = new AbortController();
+  const { app, mounted } = createDevApp(service, {
+    db: db.executor,
+    hooks: trivialHooks(service),
+    log: (l) => log.push(l),
+    signal: stopping.signal,
+  });
   if (!mounted.ok) throw new Error(JSON.stringify(mounted.errors));
   const requests: SeenRequest[] = [];
   const fetch = async (req: Request): Promise<Response> => {
@@ -99,6 +106,7 @@ export async function startTracker(): Promise<RunningService> {
     log,
     requests,
     async stop() {
+      stopping.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.drop();
     },

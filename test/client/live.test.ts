@@ -28,6 +28,42 @@ afterAll(async () => {
 });
 
 describe("typed client over HTTP", () => {
+  it("follows changes with events(): filtered and projected, a soft delete as a leave, resumed after an id", async () => {
+    const stop = new AbortController();
+    const seen: { type: string; id: string; row?: unknown; key?: unknown }[] = [];
+    const events = client.tasks.events({ where: { title: "Feed me" }, select: ["title"] }, { signal: stop.signal });
+    const consumer = (async () => {
+      for await (const e of events) {
+        seen.push(e);
+        if (seen.length === 3) break;
+      }
+    })();
+    // The stream opens when iteration starts: give it a moment before writing.
+    await new Promise((r) => setTimeout(r, 500));
+    const made = await client.tasks.create({ list_id: 1, title: "Feed me", labels: [] } as never);
+    const other = await client.tasks.create({ list_id: 1, title: "Not this one", labels: [] } as never);
+    await client.tasks.update(made.id, { priority: 2 } as never);
+    await client.tasks.delete(made.id);
+    await client.tasks.delete(other.id); // soft: the other tests count the seed's tasks
+    await consumer;
+    expect(seen.map((e) => e.type)).toEqual(["create", "update", "leave"]);
+    expect(seen[0]!.row).toEqual({ id: made.id, title: "Feed me" });
+    expect(seen[2]!.key).toEqual({ id: made.id });
+    // Resumed after the create: the update and the leave again, nothing before.
+    const again = client.tasks.events({ where: { title: "Feed me" } }, { lastEventId: seen[0]!.id });
+    const next = await again.next();
+    expect(next.value).toMatchObject({ type: "update", id: seen[1]!.id, row: { title: "Feed me", priority: 2 } });
+    await again.return(undefined);
+    stop.abort();
+    // A filter the service refuses rejects with its problem document, not a retry loop.
+    const refused = await client.tasks
+      .events({ where: { nosuch: "x" } as never })
+      .next()
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).status).toBe(400);
+  });
+
   it("creates many rows in one request (createMany), in order, or none when one is refused", async () => {
     const rows = await client.lists.createMany([
       { title: "Batch A", position: 20 },

@@ -243,6 +243,30 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
   });
 });
 
+describe("the last subscriber leaving while the next arrives", () => {
+  let s: Setup;
+  beforeAll(async () => {
+    const t = await createTestDatabase("feed_alone");
+    s = await setUp(t.executor, () => t.drop());
+  });
+  afterAll(async () => {
+    await s?.drop();
+  });
+
+  it("leaves the next one a running feed that sends what it missed", async () => {
+    const only = await openStream(`${s.url}/tasks/events`);
+    await s.sql(`INSERT INTO tasks (team, title, tags) VALUES ('x', 'one', '{}'), ('x', 'two', '{}')`);
+    const [first] = await only.until(1);
+    // Closed and reopened at once: the server learns of the close while the new one subscribes.
+    only.close();
+    const next = await openStream(`${s.url}/tasks/events`, { "last-event-id": first!.id! });
+    expect((await next.until(1)).map((m) => (m.data as { title: string }).title)).toEqual(["two"]);
+    await s.sql(`INSERT INTO tasks (team, title, tags) VALUES ('x', 'three', '{}')`);
+    expect((await next.until(2))[1]).toMatchObject({ event: "create", data: { title: "three" } });
+    next.close();
+  });
+});
+
 describe("a slow subscriber", () => {
   let s: Setup;
   beforeAll(async () => {
