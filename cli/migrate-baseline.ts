@@ -80,7 +80,7 @@ export default class MigrateBaseline extends RescCommand {
     const [catalog, prelude] = read;
     const schemas = schemaNamespaces(r.schema);
     const live = expressibleCatalog(withoutHistory(catalog), schemas);
-    const drift = diffCatalogs(withoutComments(live), withoutComments(states.desired));
+    const drift = diffCatalogs(withoutComments(live), withoutComments(withoutHistory(states.desired)));
     if (drift.length > 0) {
       this.fail([
         `the database differs from ${args.file} in ${drift.length} way${drift.length === 1 ? "" : "s"}; a baseline would record a state it is not in:`,
@@ -89,7 +89,10 @@ export default class MigrateBaseline extends RescCommand {
       ]);
     }
     // The database's own extensions and functions first: a default or check of the schema may call them.
-    const steps = [...prelude.map((sql) => ({ sql })), ...diffCatalogs(states.current, states.desired)];
+    const steps = [
+      ...prelude.map((sql) => ({ sql })),
+      ...diffCatalogs(withoutHistory(states.current), withoutHistory(states.desired)),
+    ];
     const text = migrationText(path.basename(args.file), steps);
     const file = await writeNextMigration(dir, [], flags.name, text);
     try {

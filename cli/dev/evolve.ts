@@ -31,7 +31,7 @@ export async function migrateEmbedded(
   schemas: readonly string[] = ["public"],
 ): Promise<EmbeddedMigration> {
   const live = withoutHistory(await readCatalog(db, schemas));
-  const steps = diffCatalogs(live, await catalogOfDdl(ddl, { schemas }), renames);
+  const steps = diffCatalogs(live, withoutHistory(await catalogOfDdl(ddl, { schemas })), renames);
   const losses = steps.flatMap((s) => (s.destructive ? [s.destructive] : []));
   if (losses.length > 0 && !acceptDataLoss) return { refused: losses };
   if (steps.length > 0) await db.script(`BEGIN;\n${steps.map((s) => s.sql).join("\n")}\nCOMMIT;`);

@@ -35,7 +35,7 @@ export function withoutComments(catalog: Catalog): Catalog {
   };
 }
 
-/** `catalog` without resc's own tables (the migration history, the idempotency store). */
+/** `catalog` without resc's own tables (the migration history, the idempotency store, the change feed's outbox and webhook queue). */
 export function withoutHistory(catalog: Catalog): Catalog {
   return { ...catalog, tables: catalog.tables.filter((t) => !isRescTable(t)) };
 }
@@ -63,7 +63,9 @@ export async function pendingSteps(
 ): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
   const migrations = await readMigrations(dir);
   const states = await scratchStates(migrations, emitSql(schema), { schemas: schemaNamespaces(schema) });
-  return { steps: diffCatalogs(states.current, states.desired, declaredRenames(schema)), migrations };
+  // resc's own tables (the change feed's outbox, which `resc sql` creates) are written by the capture steps, not diffed.
+  const steps = diffCatalogs(withoutHistory(states.current), withoutHistory(states.desired), declaredRenames(schema));
+  return { steps, migrations };
 }
 
 /**
@@ -76,6 +78,6 @@ export async function driftSteps(db: Executor, schema: Schema, scratch?: Promise
   const schemas = schemaNamespaces(schema);
   const live = expressibleCatalog(withoutHistory(await readCatalog(db, schemas)), schemas);
   const prelude = await readPrelude(db);
-  const desired = await catalogOfDdl(emitSql(schema), { schemas, prelude, database: scratch });
+  const desired = withoutHistory(await catalogOfDdl(emitSql(schema), { schemas, prelude, database: scratch }));
   return diffCatalogs(withoutComments(live), withoutComments(desired));
 }

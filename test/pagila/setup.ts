@@ -7,6 +7,7 @@
  * `fixtures/pagila/hooks.ts` (its declared action).
  */
 import { fileURLToPath } from "node:url";
+import { CAPTURE_DDL, captureTrigger } from "../../runtime/events/outbox.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { loadPagila } from "../support/pagila.js";
 import { compileFile, serviceClient, type TestClient } from "../support/service.js";
@@ -14,9 +15,10 @@ import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import { hooks } from "../../fixtures/pagila/hooks.js";
 
 /**
- * What the fixture adds to the shipped database: one index, and the foreign keys its relations declare that the
+ * What the fixture adds to the shipped database: one index, the foreign keys its relations declare that the
  * dump leaves out (on `store.manager_staff_id`, and on the one partition of `payment`, July 2022, that lacks the
- * ones its six siblings have).
+ * ones its six siblings have), and the change feed's capture of the three tables declaring events (the outbox,
+ * its function and one trigger each, as `resc migrate diff` writes them; docs/decisions/1337-change-feed.md).
  */
 export const PAGILA_EXTRA_SQL = [
   "CREATE INDEX film_special_features_gin ON public.film USING gin (special_features)",
@@ -24,6 +26,8 @@ export const PAGILA_EXTRA_SQL = [
   "ALTER TABLE public.payment_p2022_07 ADD CONSTRAINT payment_p2022_07_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customer (customer_id)",
   "ALTER TABLE public.payment_p2022_07 ADD CONSTRAINT payment_p2022_07_rental_id_fkey FOREIGN KEY (rental_id) REFERENCES public.rental (rental_id)",
   "ALTER TABLE public.payment_p2022_07 ADD CONSTRAINT payment_p2022_07_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES public.staff (staff_id)",
+  ...CAPTURE_DDL,
+  ...["film", "rental", "payment"].map((t) => captureTrigger(`public.${t}`, `'${t}'`)),
 ].join("; ");
 
 /** Path of the Pagila fixture. */
