@@ -63,7 +63,8 @@ export type {
 } from "./hooks.js";
 export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
-export { mountService, type MountOptions, type MountResult } from "./http/mount.js";
+export { mountService, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
+export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";
 export {
   createQueryBuilder,
   TableQuery,

@@ -7,6 +7,9 @@
  * with `reconnect` instead of being held open by them. Real processes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +111,46 @@ describe("the change feed on two resc serve nodes", () => {
     await resumed.until(2);
     await new Promise((r) => setTimeout(r, 1000));
     expect(totals(resumed)).toEqual([12, 13]);
+  });
+
+  it("delivers the webhooks its hooks module exports, signed, and counts them on /metrics", async (t) => {
+    if (db.kind !== "pg") t.skip();
+    const got: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        got.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+    const secret = "whsec_" + Buffer.from("nodes test secret").toString("base64");
+    const hooks = path.join(dir, "hooks.mjs");
+    writeFileSync(
+      hooks,
+      `export const hooks = {};\nexport const webhooks = [{ name: "big", table: "orders", filter: "total=gte.1000", ` +
+        `url: process.env.HOOK_URL, secret: process.env.HOOK_SECRET }];\n`,
+    );
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const n = await startServe(path.join(dir, "orders.resource"), ["--database-url", db.url!, "--hooks", hooks], {
+      env: { ...process.env, HOOK_URL: url, HOOK_SECRET: secret },
+    });
+    nodes.push(n);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await create(n, "east", 5);
+      await create(n, "east", 5000);
+      for (let i = 0; i < 200 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(got).toHaveLength(1);
+      expect(JSON.parse(got[0]!.body)).toMatchObject({ type: "orders.create", data: { region: "east", total: 5000 } });
+      expect(() => new Webhook(secret).verify(got[0]!.body, got[0]!.headers)).not.toThrow();
+      const metrics = await (await fetch(`${n.base}/metrics`)).text();
+      expect(metrics).toMatch(/resc_webhook_deliveries_total\{subscription="big",outcome="delivered"\} 1/);
+    } finally {
+      await n.stop();
+      await new Promise((r) => receiver.close(() => r(undefined)));
+    }
   });
 
   it("ends its streams with reconnect when it stops, instead of being held open", async (t) => {
