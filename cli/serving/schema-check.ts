@@ -9,6 +9,7 @@ import { namespaces } from "../../compiler/backends/sql/index.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import { storedColumns, type Schema } from "../../language/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+import { CAPTURE_FUNCTION, EVENTS_TABLE } from "../../runtime/events/outbox.js";
 
 async function rows(db: Executor, text: string, named: readonly string[]): Promise<Record<string, string | null>[]> {
   return (await db.query({ text, values: [encodeArray(named)] })).rows;
@@ -31,8 +32,8 @@ const visible = "(ns.nspname = any(current_schemas(false)))::text as vis, ns.nsp
 export async function findSchemaMismatches(db: Executor, schema: Schema): Promise<string[]> {
   const problems: string[] = [];
   const named = namespaces(schema);
-  // Four catalog reads at once: on a pool each takes its own connection, so a start waits for the slowest, not the sum.
-  const [cols, tables, types, indexes] = await Promise.all([
+  // Five catalog reads at once: on a pool each takes its own connection, so a start waits for the slowest, not the sum.
+  const [cols, tables, types, indexes, captures] = await Promise.all([
     rows(
       db,
       `select ${visible}, c.relname as t, a.attname as c from pg_attribute a join pg_class c on c.oid = a.attrelid
@@ -64,7 +65,15 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
      where ${READ}`,
       named,
     ),
+    // The change feed's triggers (docs/decisions/1337-change-feed.md): without one, a feed would never hear of a change.
+    rows(
+      db,
+      `select ${visible}, c.relname as t from pg_trigger g join pg_class c on c.oid = g.tgrelid
+       join pg_namespace ns on ns.oid = c.relnamespace where g.tgname = '${CAPTURE_FUNCTION}' and not g.tgisinternal and ${READ}`,
+      named,
+    ),
   ]);
+  const captured = new Set(captures.flatMap((r) => keysOf(r, r.t!)));
   const tableSet = new Set(tables.flatMap((r) => keysOf(r, r.t!)));
   const colSet = new Set(cols.flatMap((r) => keysOf(r, `${r.t}.${r.c}`)));
   const typeSet = new Set(types.flatMap((r) => keysOf(r, r.n!)));
@@ -82,6 +91,8 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
         if (!enumValues.has(key(en, `.${v}`))) problems.push(`enum "${shown(en)}" has no value "${v}"`);
   }
   for (const d of schema.domains) if (!typeSet.has(key(d))) problems.push(`domain "${shown(d)}" is missing`);
+  if (schema.tables.some((t) => t.resource?.events) && !tableSet.has(EVENTS_TABLE))
+    problems.push(`table "${EVENTS_TABLE}", the change feed's outbox, is missing (resc migrate diff adds it)`);
   for (const t of schema.tables) {
     if (!tableSet.has(key(t))) {
       problems.push(`table "${shown(t)}" is missing`);
@@ -92,6 +103,10 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
       if (c.computed === undefined && !colSet.has(key(t, `.${c.dbName ?? c.name}`)))
         problems.push(`column "${shown(t)}.${c.dbName ?? c.name}" is missing`);
     }
+    if (t.resource?.events && !captured.has(key(t)))
+      problems.push(
+        `table "${shown(t)}" declares events but has no change capture trigger (resc migrate diff adds it)`,
+      );
     for (const ix of t.indexes) {
       const method = ix.using ?? "btree";
       const cols = ix.columns.map(column);
