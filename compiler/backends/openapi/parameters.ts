@@ -345,23 +345,20 @@ export function eventsParameters(
   shared: SharedComponents,
 ): (Parameter | ParameterRef)[] {
   const v = vocabulary(table);
-  const params = columnFilters(v, treeSchema, shared);
-  params.push(
-    termList(
-      "select",
-      `Only these of ${codes(v.selectable)} (and the primary key) in each created or updated row; comma-separated or repeated.`,
-      oneOf(v.selectable),
-      v.selectable,
-    ),
+  const select = termList(
+    "select",
+    `Only these of ${codes(v.selectable)} (and the primary key) in each created or updated row; comma-separated or repeated.`,
+    oneOf(v.selectable),
+    v.selectable,
   );
-  if (v.searchable.length > 0) params.push(searchParameter(v));
   const resume =
     "Resume after this event: the `id` of the last event received. An id older than the changes kept gets one `reload` event first.";
-  params.push(
+  return [
+    ...filterParameters(table, treeSchema, shared),
+    select,
     { name: "last_event_id", in: "query", description: resume, schema: { type: "string", pattern: "^\\d+\\.\\d+$" } },
     { name: "Last-Event-ID", in: "header", description: resume, schema: { type: "string" } },
-  );
-  return params;
+  ];
 }
 
 /** `?expand=` of `table` under `components.parameters`, the one declaration its list and its read both point at. */

@@ -421,6 +421,27 @@ function ifMatchFlag() {
   });
 }
 
+/** `--search` of the commands that take the list's filters. */
+function searchFlag() {
+  return Flags.string({
+    description:
+      "Case-insensitive substring search over the searchable columns.",
+  });
+}
+
+/** The common flags and the filter flags of a command taking the list's filters, besides `fixed`. */
+function filteringFlags(
+  ctx: Context,
+  spec: ListSpec,
+  fixed: readonly string[],
+): {
+  filtering: ReturnType<typeof filterFlagSet>;
+  flags: Interfaces.FlagInput;
+} {
+  const filtering = filterFlagSet(spec, fixed);
+  return { filtering, flags: { ...commonFlags(ctx), ...filtering.flags } };
+}
+
 /**
  * `--idempotency-key` of the commands that POST (docs/decisions/1335-idempotency-keys.md):
  * running the command again with the same key prints the first answer and
@@ -595,11 +616,7 @@ function listCommand(
     "and",
     "not",
   ];
-  const filtering = filterFlagSet(spec, fixed);
-  const flags: Interfaces.FlagInput = {
-    ...commonFlags(ctx),
-    ...filtering.flags,
-  };
+  const { filtering, flags } = filteringFlags(ctx, spec, fixed);
   flags["sort"] = Flags.string({
     multiple: true,
     description:
@@ -623,11 +640,7 @@ function listCommand(
         ".",
     });
   }
-  if (spec.searchable)
-    flags["search"] = Flags.string({
-      description:
-        "Case-insensitive substring search over the searchable columns.",
-    });
+  if (spec.searchable) flags["search"] = searchFlag();
   flags["page"] = Flags.integer({
     min: 1,
     description: "Page number (offset paging).",
@@ -695,11 +708,7 @@ function watchCommand(
     "and",
     "not",
   ];
-  const filtering = filterFlagSet(spec, fixed);
-  const flags: Interfaces.FlagInput = {
-    ...commonFlags(ctx),
-    ...filtering.flags,
-  };
+  const { filtering, flags } = filteringFlags(ctx, spec, fixed);
   flags["select"] = Flags.string({
     multiple: true,
     description:
@@ -707,11 +716,7 @@ function watchCommand(
       spec.selectable.join(", ") +
       ".",
   });
-  if (spec.searchable)
-    flags["search"] = Flags.string({
-      description:
-        "Case-insensitive substring search over the searchable columns.",
-    });
+  if (spec.searchable) flags["search"] = searchFlag();
   flags["last-event-id"] = Flags.string({
     description:
       "Resume after this event (the id of the last line a watch printed).",
@@ -1015,16 +1020,8 @@ function filteredWriteCommand(
     "set",
     "max-affected",
   ];
-  const filtering = filterFlagSet(list, fixed);
-  const flags: Interfaces.FlagInput = {
-    ...commonFlags(ctx),
-    ...filtering.flags,
-  };
-  if (list.searchable)
-    flags["search"] = Flags.string({
-      description:
-        "Case-insensitive substring search over the searchable columns.",
-    });
+  const { filtering, flags } = filteringFlags(ctx, list, fixed);
+  if (list.searchable) flags["search"] = searchFlag();
   if (method === "PATCH")
     flags["set"] = Flags.string({
       required: true,
