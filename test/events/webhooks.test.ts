@@ -141,7 +141,13 @@ describe("webhooks", () => {
     const wh = new Webhook(SECRET);
     for (const g of r.got) expect(() => wh.verify(g.body, g.headers)).not.toThrow();
     expect(() => wh.verify(first[0]!.body.replace("first", "forged"), first[0]!.headers)).toThrow();
-    const metrics = await registry.metrics();
+    // Counted once the receiver's answer is back and the delivery is marked: wait for that.
+    let metrics = "";
+    const deadline = Date.now() + 10_000;
+    while (!/outcome="delivered"\} 3/.test(metrics) && Date.now() < deadline) {
+      metrics = await registry.metrics();
+      await new Promise((res) => setTimeout(res, 50));
+    }
     expect(metrics).toMatch(/resc_webhook_deliveries_total\{subscription="red-todo",outcome="delivered"\} 3/);
     expect(metrics).toMatch(/resc_webhook_deliveries_total\{subscription="red-todo",outcome="retried"\} 9/);
     await s.close();
