@@ -57,12 +57,32 @@ async function startServe(file: string, url: string): Promise<{ base: string; ch
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(
     process.execPath,
-    ["bin/resc.js", "serve", file, "--database-url", url, "--port", String(port), "--log-level", "silent"],
+    [
+      // RESC_BENCH_PROFILE=DIR: a V8 CPU profile of the server, written when it stops.
+      ...(process.env.RESC_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RESC_BENCH_PROFILE}`] : []),
+      "bin/resc.js",
+      "serve",
+      file,
+      "--database-url",
+      url,
+      "--port",
+      String(port),
+      "--log-level",
+      "silent",
+      "--drain-seconds",
+      "0",
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${base}/live`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/live`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return { base, child };
@@ -86,7 +106,8 @@ function subscribe(url: string, onEvent?: (data: string) => void): Promise<http.
   });
 }
 
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 const db = await createTestDatabase("bench_events");
 if (db.kind !== "pg" || !db.url) throw new Error("the benchmark needs a PostgreSQL server");
@@ -173,6 +194,9 @@ try {
   console.log(["| measure | value |", "|---|---|", ...rows].join("\n"));
 } finally {
   for (const r of requests) r.destroy();
+  const exited = new Promise((r) => server.child.once("exit", r));
+  server.child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   server.child.kill("SIGKILL");
   await db.drop();
   rmSync(dir, { recursive: true, force: true });

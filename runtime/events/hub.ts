@@ -15,7 +15,8 @@
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor, Listening } from "../exec/executor.js";
 import { problem } from "../problem.js";
-import { compileMatch, projections, readMatch, type MatchedChange, type Subscription } from "./match.js";
+import { compileMatch, projections, readMatch, withRange, type MatchedChange, type Subscription } from "./match.js";
+import type { SqlStatement } from "../exec/executor.js";
 import { EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
 
@@ -57,8 +58,8 @@ export interface FeedHubOptions {
 
 /** Outbox rows read per step. */
 const BATCH = 1000;
-/** Subscriptions judged per statement: a few thousand bind parameters at most. */
-const CHUNK = 200;
+/** Subscriptions judged per statement: one statement is one round trip (each costs system calls on both sides), and 500 subscriptions of at most 24 filters stay far below the 65,535 bind parameters a statement may carry. */
+const CHUNK = 500;
 
 interface Member {
   table: TableDescriptor;
@@ -70,7 +71,19 @@ interface Member {
   cancelled: boolean;
 }
 
+/** Up to {@link CHUNK} subscriptions judged by one statement. */
+interface Chunk {
+  groups: Group[];
+  subs: Subscription[];
+  /** Each subscription's projection index. */
+  of: number[];
+  /** How many distinct projections. */
+  projections: number;
+  statement: SqlStatement;
+}
+
 interface Group {
+  key: string;
   sub: Subscription;
   members: Set<Member>;
 }
@@ -88,6 +101,10 @@ export class FeedHub {
   private timer: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
   private withheldPause = 20;
+  /** Per table, its subscriptions in chunks with their statements, and the {@link version} they were built at. */
+  private readonly plans = new Map<string, { version: number; groups: number; chunks: Chunk[] }>();
+  /** Moves whenever a subscription (a group) is added or removed. */
+  private version = 0;
   private closed = false;
 
   constructor(
@@ -140,7 +157,8 @@ export class FeedHub {
     if (comparePositions(position, head) >= 0) this.join(m);
     else void this.catchUp(m).catch((e) => this.fail(e));
     return {
-      position: () => m.position,
+      // A live member has seen everything up to the head, unless it resumed further on.
+      position: () => (m.live && this.head && comparePositions(this.head, m.position) > 0 ? this.head : m.position),
       cancel: () => this.leave(m),
     };
   }
@@ -241,7 +259,10 @@ export class FeedHub {
     const g = byKey?.get(m.key);
     if (g) {
       g.members.delete(m);
-      if (g.members.size === 0) byKey!.delete(m.key);
+      if (g.members.size === 0) {
+        byKey!.delete(m.key);
+        this.version++;
+      }
     }
     if (this.members === 0 && !this.closed) void this.stop().catch((e) => this.fail(e));
   }
@@ -307,30 +328,35 @@ export class FeedHub {
       let byKey = this.groups.get(m.table.name);
       if (!byKey) this.groups.set(m.table.name, (byKey = new Map()));
       let g = byKey.get(m.key);
-      if (!g) byKey.set(m.key, (g = { sub: m.sub, members: new Set() }));
+      if (!g) {
+        byKey.set(m.key, (g = { key: m.key, sub: m.sub, members: new Set() }));
+        this.version++;
+      }
       g.members.add(m);
     }
+    // One round trip: the committed changes past the head that no running transaction can precede, and whether
+    // others wait behind an older transaction still running (which, ending without a write, wakes no one).
     const r = await this.db.query({
       text:
-        `SELECT xid::text AS x, id::text AS i, tbl FROM ${EVENTS_TABLE} ` +
+        `SELECT r.x, r.i, r.tbl, w.w FROM (SELECT (EXISTS (SELECT 1 FROM ${EVENTS_TABLE} ` +
+        `WHERE (xid, id) > ($1::xid8, $2::bigint) AND xid >= pg_snapshot_xmin(pg_current_snapshot())))::text AS w) AS w ` +
+        `LEFT JOIN LATERAL (SELECT xid::text AS x, id::text AS i, tbl FROM ${EVENTS_TABLE} ` +
         `WHERE (xid, id) > ($1::xid8, $2::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot()) ` +
-        `ORDER BY xid, id LIMIT ${BATCH}`,
+        `ORDER BY xid, id LIMIT ${BATCH}) AS r ON true`,
       values: [head.xid, head.id],
     });
-    if (r.rows.length > 0) {
-      const last = r.rows.at(-1)!;
+    const rows = r.rows.filter((row) => row.x !== null);
+    if (rows.length > 0) {
+      const last = rows.at(-1)!;
       const upTo: Position = { xid: last.x!, id: last.i! };
-      const tables = new Set(r.rows.map((row) => row.tbl!));
+      const tables = new Set(rows.map((row) => row.tbl!));
       for (const name of tables) await this.deliverTable(name, head, upTo);
       // Unless the hub stopped meanwhile (its last subscriber left): a later start reads the head again.
       if (this.head !== head) return;
       this.head = upTo;
-      for (const byKey of this.groups.values())
-        for (const g of byKey.values())
-          for (const m of g.members) if (comparePositions(m.position, upTo) < 0) m.position = upTo;
-      if (r.rows.length === BATCH) this.again = true;
+      if (rows.length === BATCH) this.again = true;
     }
-    if (r.rows.length < BATCH && this.head) await this.watchWithheld(this.head);
+    if (rows.length < BATCH) this.watchWithheld(r.rows[0]?.w === "true");
   }
 
   /**
@@ -338,14 +364,8 @@ export class FeedHub {
    * running wake no one when that transaction ends without writing: look
    * again soon (20 ms, doubling to the poll interval) while any wait.
    */
-  private async watchWithheld(head: Position): Promise<void> {
-    const w = await this.db.query({
-      text:
-        `SELECT (EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE (xid, id) > ($1::xid8, $2::bigint) ` +
-        `AND xid >= pg_snapshot_xmin(pg_current_snapshot())))::text AS w`,
-      values: [head.xid, head.id],
-    });
-    if (w.rows[0]?.w !== "true") {
+  private watchWithheld(waiting: boolean): void {
+    if (!waiting) {
       this.withheldPause = 20;
       return;
     }
@@ -363,15 +383,40 @@ export class FeedHub {
     const byKey = this.groups.get(name);
     const table = this.service.tables.find((t) => t.name === name);
     if (!byKey || byKey.size === 0 || !table) return;
+    const plan = this.planFor(table, byKey);
+    // The chunks' statements run at once (each subscriber is in one chunk, so its order holds), on as many
+    // connections as the pool lends; the deliveries follow in chunk order.
+    const results = await Promise.all(plan.map((c) => this.db.query(withRange(c.statement, after, upTo))));
+    results.forEach((r, i) => {
+      const c = plan[i]!;
+      for (const row of r.rows)
+        this.dispatch(readMatch(row, c.subs.length, c.projections), c.subs, c.of, (g) => c.groups[g]!.members);
+    });
+  }
+
+  /**
+   * The chunks of `table`'s subscriptions with their compiled statements, built again only when a
+   * subscription is added or removed (each wake would otherwise compile and key them anew).
+   */
+  private planFor(table: TableDescriptor, byKey: Map<string, Group>): Chunk[] {
+    const cached = this.plans.get(table.name);
+    if (cached && cached.groups === byKey.size && cached.version === this.version) return cached.chunks;
     const all = [...byKey.values()];
+    const chunks: Chunk[] = [];
     for (let start = 0; start < all.length; start += CHUNK) {
       const groups = all.slice(start, start + CHUNK);
       const subs = groups.map((g) => g.sub);
       const { of } = projections(subs);
-      const p = Math.max(...of) + 1;
-      const r = await this.db.query(compileMatch(this.service, table, subs, after, upTo, BATCH));
-      for (const row of r.rows) this.dispatch(readMatch(row, subs.length, p), subs, of, (i) => groups[i]!.members);
+      chunks.push({
+        groups,
+        subs,
+        of,
+        projections: Math.max(...of) + 1,
+        statement: compileMatch(this.service, table, subs, ORIGIN, ORIGIN, BATCH),
+      });
     }
+    this.plans.set(table.name, { version: this.version, groups: byKey.size, chunks });
+    return chunks;
   }
 
   /**
@@ -395,9 +440,10 @@ export class FeedHub {
       } else if (c.op === "u" && c.before[i]) {
         event = { kind: "leave", position: c.position, data: c.key };
       }
+      if (!event) continue;
       for (const m of members(i)) {
         if (m.cancelled || comparePositions(c.position, m.position) <= 0) continue;
-        if (event) m.sink.deliver(event);
+        m.sink.deliver(event);
       }
     }
   }

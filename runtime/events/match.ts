@@ -88,22 +88,23 @@ export function compileMatch(
 ): SqlStatement {
   void service;
   const params = new Params();
-  const verdicts = (image: "old" | "new"): string => {
-    const each = subs.map((s) => {
-      const c = compileFilter(table, "t0", params, { where: s.where, scope: s.scope, search: s.search });
-      return c === undefined ? "TRUE" : `coalesce(${c}, FALSE)`;
-    });
-    return onImage(table, image, `ARRAY[${each.join(", ")}]::boolean[]`);
-  };
-  const mn = verdicts("new");
-  const mo = verdicts("old");
+  // The table and the range first ($1 to $5): a caller keeping the statement for the same subscriptions
+  // replaces just these ({@link withRange}).
+  const tbl = params.add(table.name);
+  const from = `${params.add(after.xid)}::xid8, ${params.add(after.id)}::bigint`;
+  const to = `${params.add(upTo.xid)}::xid8, ${params.add(upTo.id)}::bigint`;
+  // Compiled once: both images are aliased "t0", so one text and one set of bind parameters judges both.
+  const each = subs.map((s) => {
+    const c = compileFilter(table, "t0", params, { where: s.where, scope: s.scope, search: s.search });
+    return c === undefined ? "TRUE" : `coalesce(${c}, FALSE)`;
+  });
+  const verdicts = `ARRAY[${each.join(", ")}]::boolean[]`;
+  const mn = onImage(table, "new", verdicts);
+  const mo = onImage(table, "old", verdicts);
   const rows = projections(subs).selects.map(
     (select, i) => `${onImage(table, "new", `${tableRow(table, "t0", select).json}::text`)} AS "d${i}"`,
   );
   const key = onImage(table, "key", `${tableRow(table, "t0", []).json}::text`);
-  const tbl = params.add(table.name);
-  const from = `${params.add(after.xid)}::xid8, ${params.add(after.id)}::bigint`;
-  const to = `${params.add(upTo.xid)}::xid8, ${params.add(upTo.id)}::bigint`;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`limit ${limit} is not a positive integer`);
   return params.statement(
     `SELECT "e"."xid"::text AS "x", "e"."id"::text AS "i", "e"."op"::text AS "op", ${mn}::text AS "mn", ${mo}::text AS "mo", ` +
@@ -111,6 +112,14 @@ export function compileMatch(
       `WHERE "e"."tbl" = ${tbl} AND ("e"."xid", "e"."id") > (${from}) AND ("e"."xid", "e"."id") <= (${to}) ` +
       `ORDER BY "e"."xid", "e"."id" LIMIT ${limit}`,
   );
+}
+
+/** {@link compileMatch}'s statement for another range: the same text and subscriptions' values, `$2` to `$5` replaced. */
+export function withRange(stmt: SqlStatement, after: Position, upTo: Position): SqlStatement {
+  return {
+    text: stmt.text,
+    values: [stmt.values[0]!, after.xid, after.id, upTo.xid, upTo.id, ...stmt.values.slice(5)],
+  };
 }
 
 /** `{t,f,NULL}` (a boolean array's text form) as booleans; NULL and absent are false. */

@@ -32,10 +32,18 @@ export function parsePosition(text: string): Position | undefined {
   return { xid: xid.toString(), id: id.toString() };
 }
 
-/** Negative, zero or positive as `a` comes before, at or after `b`. */
+/** Compares two canonical decimal numbers (no sign, no leading zero): the longer is larger, else by characters. */
+function compareDecimal(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Negative, zero or positive as `a` comes before, at or after `b`. The
+ * parts are canonical decimal text (as PostgreSQL writes them and
+ * {@link parsePosition} returns them), compared without parsing: the hub
+ * compares positions for every delivery.
+ */
 export function comparePositions(a: Position, b: Position): number {
-  const x = BigInt(a.xid) - BigInt(b.xid);
-  if (x !== 0n) return x < 0n ? -1 : 1;
-  const i = BigInt(a.id) - BigInt(b.id);
-  return i === 0n ? 0 : i < 0n ? -1 : 1;
+  return compareDecimal(a.xid, b.xid) || compareDecimal(a.id, b.id);
 }
