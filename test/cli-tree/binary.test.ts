@@ -6,7 +6,7 @@
  * application on a real port. Every request the service receives is
  * recorded, so the tests see what went over the wire.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -323,6 +323,63 @@ describe("get, create, update, delete", () => {
     });
     expect(JSON.parse(r.stdout)).toMatchObject({ labels: ["a", "b"], estimate: "1.25", due_on: "2026-02-03T00:00:00Z" });
   });
+});
+
+describe("watch", () => {
+  /** Starts `tracker <args>` and resolves with its first `count` stdout lines, then stops it (as Ctrl-C does). */
+  function watchLines(args: string[], count: number, write: () => Promise<void>): Promise<string[]> {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(dir, "main.ts"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TRACKER_BASE_URL: svc.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`watch printed ${JSON.stringify(out)} ${err}`));
+      }, 30_000);
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const lines = out.split("\n").filter((l) => l !== "");
+        if (lines.length >= count) {
+          clearTimeout(timer);
+          child.kill("SIGINT");
+          resolve(lines.slice(0, count));
+        }
+      });
+      // The stream is open once the service logged its request: then write.
+      const started = svc.log.length;
+      const poll = setInterval(() => {
+        if (svc.log.slice(started).some((l) => l.startsWith("GET /tasks/events"))) {
+          clearInterval(poll);
+          void write().catch(reject);
+        }
+      }, 50);
+    });
+  }
+
+  it("prints each change the filter flags select as one JSON line, and resumes after --last-event-id", async () => {
+    const post = (title: string) =>
+      fetch(`${svc.url}/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ list_id: 1, title, labels: [] }),
+      }).then(async (r) => (await r.json()) as { id: number });
+    let made: { id: number } | undefined;
+    const lines = await watchLines(["tasks", "watch", "--title", "eq.Watched", "--select", "title"], 1, async () => {
+      await post("Not watched");
+      made = await post("Watched");
+    });
+    const first = JSON.parse(lines[0]!) as { id: string; event: string; data: unknown };
+    expect(first).toEqual({ id: expect.stringMatching(/^\d+\.\d+$/), event: "create", data: { id: made!.id, title: "Watched" } });
+    const again = await watchLines(["tasks", "watch", "--title", "eq.Watched", "--last-event-id", first.id], 1, async () => {
+      await fetch(`${svc.url}/tasks/${made!.id}`, { method: "DELETE" });
+    });
+    expect(JSON.parse(again[0]!)).toMatchObject({ event: "leave", data: { id: made!.id } });
+  }, 60_000);
 });
 
 describe("refusals and failures", () => {
