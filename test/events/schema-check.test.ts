@@ -1,10 +1,13 @@
 /**
  * `resc serve` and `resc dev --database-url` refuse a database whose
  * tables declaring events lack the change capture (docs/decisions/1337-change-feed.md):
- * a feed over it would never hear of a change.
+ * a feed over it would never hear of a change. `resc pull` reads the
+ * capture back as `events = true` and leaves the outbox out.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findSchemaMismatches } from "../../cli/serving/schema-check.js";
+import { introspect } from "../../cli/pull/introspect.js";
+import { renderCatalog } from "../../cli/pull/render.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileText } from "../support/service.js";
 
@@ -36,5 +39,13 @@ describe("the schema check of a resource with events", () => {
     await db.executor.script('DROP TABLE "notes"');
     await db.executor.script(ddl);
     expect(await findSchemaMismatches(db.executor, schema)).toEqual([]);
+  });
+
+  it("is what resc pull reads back: events = true, and no resc_events table", async (t) => {
+    if (db.kind !== "pg") t.skip();
+    const { catalog, extras } = await introspect(db.url!, ["public"]);
+    const text = renderCatalog(catalog, extras).text;
+    expect(text).toMatch(/resource "\/notes" \{ ops = \[reads\], events = true \}/);
+    expect(text).not.toMatch(/resc_events/);
   });
 });
