@@ -11,7 +11,7 @@
  * the server's resident memory per idle subscriber. Both the subscribers
  * and the writer run in this process, beside the server on the same machine.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
@@ -22,6 +22,7 @@ import pg from "pg";
 import { compileText } from "../test/support/service.js";
 import { createTestDatabase } from "../test/support/db.js";
 import { cpuBetween, markCpu } from "./cpu.js";
+import { startRescServe } from "./servers.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -53,39 +54,13 @@ function rss(pid: number): number {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
-async function startServe(file: string, url: string): Promise<{ base: string; child: ChildProcess }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(
-    process.execPath,
-    [
-      // RESC_BENCH_PROFILE=DIR: a V8 CPU profile of the server, written when it stops.
-      ...(process.env.RESC_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RESC_BENCH_PROFILE}`] : []),
-      "bin/resc.js",
-      "serve",
-      file,
-      "--database-url",
-      url,
-      "--port",
-      String(port),
-      "--log-level",
-      "silent",
-      "--drain-seconds",
-      "0",
-    ],
-    { stdio: ["ignore", "ignore", "inherit"] },
+/** `resc serve FILE` on `url`, quiet, stopping at once on SIGTERM; `RESC_BENCH_PROFILE=DIR` writes a V8 CPU profile of it there. */
+function startServe(file: string, url: string): Promise<{ base: string; child: ChildProcess }> {
+  const profile = process.env.RESC_BENCH_PROFILE;
+  return startRescServe(
+    [file, "--database-url", url, "--log-level", "silent", "--drain-seconds", "0"],
+    profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
   );
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${base}/live`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { base, child };
 }
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });

@@ -92,3 +92,28 @@ export async function startServer(label: keyof typeof SERVER_ENTRIES, options: S
     },
   };
 }
+
+/**
+ * `resc serve` (the built `bin/resc.js`) on a random port with `args`
+ * after the port, `nodeArgs` before the script (a CPU profile, say);
+ * resolves once `/live` answers (up to 30 s).
+ */
+export async function startRescServe(
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): Promise<{ base: string; child: ChildProcess }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [...nodeArgs, "bin/resc.js", "serve", "--port", String(port), ...args], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    const live = await fetch(`${base}/live`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (live) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { base, child };
+}

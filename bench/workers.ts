@@ -6,52 +6,33 @@
  * films page and the read of one film (docs/deploy.md). Prints requests/s
  * and p99 per scenario and worker count.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createBenchDatabase } from "./database.js";
+import { startRescServe } from "./servers.js";
 
 const { values: opts } = parseArgs({ options: { duration: { type: "string", default: "10" } } });
 const PATHS = ["/films?rating=eq.PG&length=between.60,120&sort=title", "/films/133"];
 
-async function startServe(
+/** `resc serve` of the Pagila fixture with `workers` processes and `extra` flags. */
+function startServe(
   url: string,
   workers: number,
   extra: string[] = [],
 ): Promise<{ base: string; child: ChildProcess }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(
-    process.execPath,
-    [
-      "bin/resc.js",
-      "serve",
-      "fixtures/pagila/pagila.resource",
-      "--hooks",
-      "fixtures/pagila/hooks.ts",
-      "--database-url",
-      url,
-      "--port",
-      String(port),
-      "--workers",
-      String(workers),
-      "--log-level",
-      "silent",
-      ...extra,
-    ],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${base}/live`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { base, child };
+  return startRescServe([
+    "fixtures/pagila/pagila.resource",
+    "--hooks",
+    "fixtures/pagila/hooks.ts",
+    "--database-url",
+    url,
+    "--workers",
+    String(workers),
+    "--log-level",
+    "silent",
+    ...extra,
+  ]);
 }
 
 const db = await createBenchDatabase();
