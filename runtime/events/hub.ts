@@ -13,11 +13,10 @@
  * repeats nothing, on any node.
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
-import type { Executor, Listening } from "../exec/executor.js";
+import type { Executor, Listening, SqlStatement } from "../exec/executor.js";
 import { problem } from "../problem.js";
 import { compileMatch, projections, readMatch, withRange, type MatchedChange, type Subscription } from "./match.js";
-import type { SqlStatement } from "../exec/executor.js";
-import { EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
+import { DEFAULT_EVENT_RETENTION_SECONDS, EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
 
 /** What a subscriber receives: one change, as the SSE event carries it. */
@@ -28,6 +27,9 @@ export interface FeedEvent {
   data: string;
 }
 
+/** Why a stream ends before its client leaves: it read too slowly, or the service is stopping. */
+export type EndReason = "slow-subscriber" | "shutdown";
+
 /** Where the hub puts a subscriber's events; the HTTP stream (runtime/http/events.ts) is one. */
 export interface FeedSink {
   /** One matching change, in position order. */
@@ -35,7 +37,7 @@ export interface FeedSink {
   /** The position resumed from is older than what the outbox keeps: list again, then follow from `position`. */
   reload(position: Position): void;
   /** The hub is stopping: end the stream (the client resumes elsewhere). */
-  end(reason: string): void;
+  end(reason: EndReason): void;
 }
 
 /** A subscription made by {@link FeedHub.subscribe}. */
@@ -102,7 +104,7 @@ export class FeedHub {
   private retry: NodeJS.Timeout | undefined;
   private withheldPause = 20;
   /** Per table, its subscriptions in chunks with their statements, and the {@link version} they were built at. */
-  private readonly plans = new Map<string, { version: number; groups: number; chunks: Chunk[] }>();
+  private readonly plans = new Map<string, { version: number; chunks: Chunk[] }>();
   /** Moves whenever a subscription (a group) is added or removed. */
   private version = 0;
   private closed = false;
@@ -166,9 +168,10 @@ export class FeedHub {
   /** Ends every stream and stops listening; the hub cannot be used again. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const byKey of this.groups.values())
-      for (const g of byKey.values()) for (const m of g.members) m.sink.end("shutdown");
-    for (const m of this.joining) m.sink.end("shutdown");
+    // Ending a stream cancels its subscription, which edits these collections: end from a copy.
+    const everyone = [...this.joining];
+    for (const byKey of this.groups.values()) for (const g of byKey.values()) everyone.push(...g.members);
+    for (const m of everyone) m.sink.end("shutdown");
     this.groups.clear();
     this.joining.clear();
     await this.stop();
@@ -176,7 +179,7 @@ export class FeedHub {
 
   /** Deletes changes older than the retention window, a batch at a time; the newest is always kept. */
   async purge(): Promise<number> {
-    const seconds = this.options.retentionSeconds ?? 24 * 60 * 60;
+    const seconds = this.options.retentionSeconds ?? DEFAULT_EVENT_RETENTION_SECONDS;
     let total = 0;
     for (;;) {
       const r = await this.db.query({
@@ -282,7 +285,7 @@ export class FeedHub {
 
   /** One step of a backlog: changes of `m`'s table after its position up to `upTo`; returns how many were read. */
   private async backlog(m: Member, upTo: Position): Promise<number> {
-    const stmt = compileMatch(this.service, m.table, [m.sub], m.position, upTo, BATCH);
+    const stmt = compileMatch(m.table, [m.sub], m.position, upTo, BATCH);
     const r = await this.db.query(stmt);
     for (const row of r.rows) this.dispatch(readMatch(row, 1, 1), [m.sub], [0], (i) => (i === 0 ? [m] : []));
     m.position = r.rows.length < BATCH ? upTo : { xid: r.rows.at(-1)!.x!, id: r.rows.at(-1)!.i! };
@@ -400,7 +403,7 @@ export class FeedHub {
    */
   private planFor(table: TableDescriptor, byKey: Map<string, Group>): Chunk[] {
     const cached = this.plans.get(table.name);
-    if (cached && cached.groups === byKey.size && cached.version === this.version) return cached.chunks;
+    if (cached && cached.version === this.version) return cached.chunks;
     const all = [...byKey.values()];
     const chunks: Chunk[] = [];
     for (let start = 0; start < all.length; start += CHUNK) {
@@ -412,10 +415,10 @@ export class FeedHub {
         subs,
         of,
         projections: Math.max(...of) + 1,
-        statement: compileMatch(this.service, table, subs, ORIGIN, ORIGIN, BATCH),
+        statement: compileMatch(table, subs, ORIGIN, ORIGIN, BATCH),
       });
     }
-    this.plans.set(table.name, { version: this.version, groups: byKey.size, chunks });
+    this.plans.set(table.name, { version: this.version, chunks });
     return chunks;
   }
 

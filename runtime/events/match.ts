@@ -7,7 +7,7 @@
  * value a bind parameter; the row object is built by the same builder a
  * read uses, so hidden columns are never selected and `select` applies.
  */
-import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { TableDescriptor } from "../descriptor.js";
 import type { SqlStatement } from "../exec/executor.js";
 import type { Predicate } from "../predicate.js";
 import { Params } from "../sql/bind.js";
@@ -79,14 +79,12 @@ function onImage(table: TableDescriptor, image: "old" | "new" | "key", expr: str
  * @throws a plain Error for a predicate the table cannot compile (as a list would)
  */
 export function compileMatch(
-  service: ServiceDescriptor,
   table: TableDescriptor,
   subs: readonly Subscription[],
   after: Position,
   upTo: Position,
   limit: number,
 ): SqlStatement {
-  void service;
   const params = new Params();
   // The table and the range first ($1 to $5): a caller keeping the statement for the same subscriptions
   // replaces just these ({@link withRange}).

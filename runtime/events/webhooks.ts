@@ -18,6 +18,7 @@ import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { confine } from "../hooks/scope.js";
 import { parseListQuery } from "../query/index.js";
+import { encodeArray } from "../sql/bind.js";
 import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
 import type { Subscription } from "./match.js";
 import { DELIVERIES_TABLE } from "./outbox.js";
@@ -123,12 +124,14 @@ class Fanout implements FeedSink {
     void this.flush();
   }
 
+  /** Events between the saved position and the oldest kept were purged: said, since they cannot be delivered. */
   reload(): void {
     this.onError(
       new Error(`webhook ${this.sub.name}: its position is older than the changes kept; events were missed`),
     );
   }
 
+  /** Nothing to close: the queue stays, and another node (or this one restarted) delivers it. */
   end(): void {}
 
   /** Writes the queued deliveries (a duplicate from another node is ignored), then the position. */
@@ -136,7 +139,8 @@ class Fanout implements FeedSink {
     this.flushing ??= (async () => {
       try {
         while (this.pending.length > 0) {
-          const batch = this.pending.splice(0, 500);
+          // Taken off the queue only once written: a failed write (the database away) is tried again later.
+          const batch = this.pending.slice(0, 500);
           await this.db.query({
             text:
               `INSERT INTO ${DELIVERIES_TABLE} (subscription, event_xid, event_id, type, payload) ` +
@@ -144,12 +148,13 @@ class Fanout implements FeedSink {
               `ON CONFLICT (subscription, event_xid, event_id) DO NOTHING`,
             values: [
               this.sub.name,
-              pgArray(batch.map((b) => b.event.position.xid)),
-              pgArray(batch.map((b) => b.event.position.id)),
-              pgArray(batch.map((b) => b.event.kind)),
-              pgArray(batch.map((b) => b.payload)),
+              encodeArray(batch.map((b) => b.event.position.xid)),
+              encodeArray(batch.map((b) => b.event.position.id)),
+              encodeArray(batch.map((b) => b.event.kind)),
+              encodeArray(batch.map((b) => b.payload)),
             ],
           });
+          this.pending.splice(0, batch.length);
           await this.savePosition(batch.at(-1)!.event.position);
           this.wake();
         }
@@ -173,11 +178,6 @@ class Fanout implements FeedSink {
       values: [this.sub.name, p.xid, p.id],
     });
   }
-}
-
-/** A text array literal for a bind parameter, each element quoted. */
-function pgArray(items: readonly string[]): string {
-  return `{${items.map((s) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
 }
 
 /** The subscription's table, checked: it must exist and declare events. */
@@ -264,13 +264,15 @@ export async function startWebhooks(
     const body = row.payload!;
     let error: string | undefined;
     try {
-      const signature = new Webhook(sub.secret).sign(id, new Date(), body);
+      // One clock reading for the signature and the header: they must name the same second.
+      const now = new Date();
+      const signature = new Webhook(sub.secret).sign(id, now, body);
       const res = await fetch(sub.url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
           "webhook-id": id,
-          "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+          "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
           "webhook-signature": signature,
         },
         body,

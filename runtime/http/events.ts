@@ -12,8 +12,9 @@
  * ends this stream, a slow reader or a shutdown: resume with the last id).
  */
 import type { Context } from "hono";
-import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "../events/hub.js";
-import { formatPosition, parsePosition, type Position } from "../events/position.js";
+import { Buffer } from "node:buffer";
+import type { EndReason, FeedEvent, FeedHub, FeedSink, Subscribed } from "../events/hub.js";
+import { formatPosition, ORIGIN, parsePosition, type Position } from "../events/position.js";
 import { problem } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
 import { SINGLE } from "../query/parameters.js";
@@ -36,6 +37,9 @@ const REFUSED = new Set([...SINGLE, "expand"].filter((p) => p !== "select" && p 
 const TAKES = ["<column>=<operator>.<value>", "or", "and", "not", "filter", "search", "select", "last_event_id"];
 
 const encoder = new TextEncoder();
+
+/** The id of the position before every event: never sent, since it resumes nothing a client saw. */
+const ORIGIN_ID = formatPosition(ORIGIN);
 
 /** One SSE message; `data` is JSON text on one line. */
 function message(event: string, data: string, id?: Position): string {
@@ -60,12 +64,9 @@ class SseStream implements FeedSink {
   private lastId: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  subscribed: Subscribed | undefined;
+  private subscribed: Subscribed | undefined;
 
-  constructor(
-    private readonly limits: Required<StreamLimits>,
-    private readonly onEnd: () => void,
-  ) {
+  constructor(private readonly limits: Required<StreamLimits>) {
     this.body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -88,8 +89,6 @@ class SseStream implements FeedSink {
       },
       { highWaterMark: 0 },
     );
-    this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
-    this.heartbeat.unref();
   }
 
   /**
@@ -114,10 +113,11 @@ class SseStream implements FeedSink {
       this.end("slow-subscriber");
       return;
     }
+    const size = Buffer.byteLength(text);
     this.queue.push(text);
-    this.bytes += text.length;
+    this.bytes += size;
     this.fresh.events++;
-    this.fresh.bytes += text.length;
+    this.fresh.bytes += size;
     this.wake?.();
   }
 
@@ -132,7 +132,7 @@ class SseStream implements FeedSink {
     this.push(message("reload", JSON.stringify({ detail }), position));
   }
 
-  end(reason: string): void {
+  end(reason: EndReason): void {
     if (this.done) return;
     const detail =
       reason === "slow-subscriber"
@@ -157,7 +157,7 @@ class SseStream implements FeedSink {
     if (this.done || this.queue.length > 0) return;
     const at = this.subscribed?.position();
     const id = at ? formatPosition(at) : undefined;
-    if (id !== undefined && id !== this.lastId && id !== "0.0") {
+    if (id !== undefined && id !== this.lastId && id !== ORIGIN_ID) {
       this.lastId = id;
       this.push(`id: ${id}\n\n`);
     } else this.push(": heartbeat\n\n");
@@ -168,14 +168,22 @@ class SseStream implements FeedSink {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     this.subscribed?.cancel();
-    this.onEnd();
   }
 
-  /** The first bytes: how long a client should wait before reconnecting, and the position it starts at. */
-  open(at: Position): void {
-    const id = formatPosition(at);
+  /**
+   * Once subscribed: the first bytes (how long a client should wait before
+   * reconnecting, and the position it starts at), and the heartbeat, started
+   * only now so a subscription that failed leaves no timer behind.
+   */
+  open(subscribed: Subscribed): void {
+    this.subscribed = subscribed;
+    const id = formatPosition(subscribed.position());
     this.lastId = id;
-    this.push(id === "0.0" ? "retry: 1000\n\n" : `retry: 1000\nid: ${id}\n\n`);
+    this.push(id === ORIGIN_ID ? "retry: 1000\n\n" : `retry: 1000\nid: ${id}\n\n`);
+    // Already ended (a backlog past the bound before this point): nothing to keep alive.
+    if (this.done) return subscribed.cancel();
+    this.heartbeat = setInterval(() => this.beat(), this.limits.heartbeatMs);
+    this.heartbeat.unref();
   }
 }
 
@@ -183,7 +191,10 @@ class SseStream implements FeedSink {
  * The handler of `GET <collection>/events` on `feed`; errors propagate to
  * the route's problem mapping (400 for the query, 503 for the database).
  */
-export function eventsHandler(feed: FeedHub, limits: StreamLimits = {}) {
+export function eventsHandler(
+  feed: FeedHub,
+  limits: StreamLimits = {},
+): (rc: ResourceContext, c: Context) => Promise<Response> {
   const resolved: Required<StreamLimits> = {
     heartbeatMs: limits.heartbeatMs ?? 15_000,
     bufferEvents: limits.bufferEvents ?? 1000,
@@ -212,13 +223,15 @@ export function eventsHandler(feed: FeedHub, limits: StreamLimits = {}) {
     let after: Position | undefined;
     if (resumeText !== undefined && resumeText !== "") {
       after = parsePosition(resumeText);
+      // The kind follows where the position came from: the header, or the query's `last_event_id`.
+      const kind = resumeAt.startsWith("query.") ? "invalid-query" : "invalid-header";
       if (!after)
-        throw problem("invalid-header", "The position to resume from is not one this service gave.", [
+        throw problem(kind, "The position to resume from is not one this service gave.", [
           { location: resumeAt, detail: "expected the id of an event of this stream", value: resumeText.slice(0, 64) },
         ]);
     }
     const scope = await scopeOf(rc, rc.table.name, "list", c);
-    const stream = new SseStream(resolved, () => {});
+    const stream = new SseStream(resolved);
     const sub = { ...(q.where ? { where: q.where } : {}), ...(q.search !== undefined ? { search: q.search } : {}) };
     const subscription = await feed.subscribe(
       rc.table,
@@ -226,8 +239,7 @@ export function eventsHandler(feed: FeedHub, limits: StreamLimits = {}) {
       after,
       stream,
     );
-    stream.subscribed = subscription;
-    stream.open(subscription.position());
+    stream.open(subscription);
     c.req.raw.signal.addEventListener("abort", () => subscription.cancel(), { once: true });
     return new Response(stream.body, {
       status: 200,

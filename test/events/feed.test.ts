@@ -229,6 +229,12 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
     const badId = await openStream(`${s.url}/tasks/events`, { "last-event-id": "yesterday" });
     expect(badId.status).toBe(400);
     expect((badId.body as { errors: { location: string }[] }).errors[0]!.location).toBe("header.last-event-id");
+    const badParam = await openStream(`${s.url}/tasks/events?last_event_id=yesterday`);
+    expect(badParam.status).toBe(400);
+    expect(badParam.body).toMatchObject({
+      type: "/problems/invalid-query",
+      errors: [{ location: "query.last_event_id" }],
+    });
     // A resource without events has no feed: the path is a read of the key "events".
     expect((await fetch(`${s.url}/notes/events`)).status).toBe(400);
   });

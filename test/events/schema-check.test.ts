@@ -43,6 +43,8 @@ describe("the schema check of a resource with events", () => {
 
   it("is what resc pull reads back: events = true, and no resc_events table", async (t) => {
     if (db.kind !== "pg") t.skip();
+    // Its own database state: the table and its capture as resc sql makes them.
+    await db.executor.script(`DROP TABLE IF EXISTS "notes"; DROP TABLE IF EXISTS resc_events;\n${ddl}`);
     const { catalog, extras } = await introspect(db.url!, ["public"]);
     const text = renderCatalog(catalog, extras).text;
     expect(text).toMatch(/resource "\/notes" \{ ops = \[reads\], events = true \}/);

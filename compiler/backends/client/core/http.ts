@@ -879,12 +879,11 @@ export function eventsParams(
   query: EventsParams,
   codecs: ColumnCodecs,
 ): [string, string][] {
-  const out = query.where ? whereParams(query.where, codecs) : [];
-  if (query.select && query.select.length > 0)
-    out.push(["select", query.select.join(",")]);
-  if (query.search !== undefined && query.search !== "")
-    out.push(["search", query.search]);
-  return out;
+  // A list's parameters without paging, order or expansion: written by the list's own serializer.
+  return listParams(
+    { where: query.where, select: query.select, search: query.search },
+    codecs,
+  );
 }
 
 /** One message of a feed as sent: the event's type, its position, and its data as JSON text. */
