@@ -168,8 +168,8 @@ try {
         "silent",
       ];
       const servers: [string, string[]][] = [
-        ["hand-written Hono + pg server (bench/handwritten)", [SERVER_ENTRIES["hand-written"]]],
-        ["the Hono module `resc generate` writes (bench/generated-server.ts)", [SERVER_ENTRIES.generated]],
+        ["hand-written Hono + pg server (bench/handwritten)", [SERVER_ENTRIES["hand-written"].file]],
+        ["the Hono module `resc generate` writes (bench/generated-server.ts)", [SERVER_ENTRIES.generated.file]],
         [
           "`resc serve fixtures/pagila/pagila.resource --hooks fixtures/pagila/hooks.ts` (schema compiled at an earlier start, decision 1326)",
           serve,

@@ -39,8 +39,9 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
 }
 
 /**
- * Inserts `count` rentals not yet returned for each label (dated in the
- * future, so they never meet the shipped ones' unique key) and gives each
+ * Inserts `count` rentals not yet returned for each label (dated after
+ * every rental already there, so they never meet another's unique key,
+ * even in a database an earlier run prepared) and gives each
  * label's first and last rental id: every measured `return` then acts on a
  * row no earlier request touched.
  */
@@ -53,15 +54,16 @@ export async function prepareOpenRentals(
   await client.connect();
   try {
     const out: Record<string, [number, number]> = {};
-    for (const [k, label] of labels.entries()) {
+    for (const label of labels) {
       const r = await client.query<{ lo: string; hi: string }>(
         `WITH made AS (
            INSERT INTO rental (rental_date, inventory_id, customer_id, staff_id)
-           SELECT timestamptz '2031-01-01' + make_interval(days => $1::int, secs => g), 1 + g % 4500, 1 + g % 590, 1
-           FROM generate_series(1, $2::int) AS g
+           SELECT greatest(timestamptz '2031-01-01', (SELECT max(rental_date) FROM rental)) + make_interval(days => 1, secs => g),
+                  1 + g % 4500, 1 + g % 590, 1
+           FROM generate_series(1, $1::int) AS g
            RETURNING rental_id)
          SELECT min(rental_id)::text AS lo, max(rental_id)::text AS hi FROM made`,
-        [k * 1000, count],
+        [count],
       );
       const lo = Number(r.rows[0]!.lo);
       const hi = Number(r.rows[0]!.hi);

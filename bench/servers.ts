@@ -27,12 +27,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** The compiled entry files, by label. */
+/** The compiled entry file of each label, and what its environment adds. */
 export const SERVER_ENTRIES = {
-  resc: path.join(BENCH_DIR, ".build/bench/resc-server.js"),
-  "hand-written": path.join(BENCH_DIR, ".build/bench/handwritten/server.js"),
-  generated: path.join(BENCH_DIR, ".build/bench/generated-server.js"),
-} as const;
+  resc: { file: path.join(BENCH_DIR, ".build/bench/resc-server.js"), env: {} },
+  /** The same entry serving the bare API app, without the production layer (bench/resc-server.ts). */
+  "resc bare": { file: path.join(BENCH_DIR, ".build/bench/resc-server.js"), env: { RESC_LAYER: "bare" } },
+  "hand-written": { file: path.join(BENCH_DIR, ".build/bench/handwritten/server.js"), env: {} },
+  generated: { file: path.join(BENCH_DIR, ".build/bench/generated-server.js"), env: {} },
+} as const satisfies Record<string, { file: string; env: Record<string, string> }>;
 
 /** The schema the resc server serves. */
 export const PAGILA_SCHEMA = path.join(ROOT, "fixtures/pagila/pagila.resource");
@@ -57,10 +59,13 @@ export interface StartOptions {
  */
 export async function startServer(label: keyof typeof SERVER_ENTRIES, options: StartOptions): Promise<ServerProcess> {
   const args: string[] = [];
-  if (options.profileDir) args.push("--cpu-prof", `--cpu-prof-dir=${path.join(options.profileDir, label)}`);
-  const child: ChildProcess = spawn(process.execPath, [...args, SERVER_ENTRIES[label]], {
+  if (options.profileDir)
+    args.push("--cpu-prof", `--cpu-prof-dir=${path.join(options.profileDir, label.replace(/ /g, "-"))}`);
+  const entry = SERVER_ENTRIES[label];
+  const child: ChildProcess = spawn(process.execPath, [...args, entry.file], {
     env: {
       ...process.env,
+      ...entry.env,
       DATABASE_URL: options.databaseUrl,
       SCHEMA_FILE: PAGILA_SCHEMA,
       PORT: "0",

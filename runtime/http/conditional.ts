@@ -3,8 +3,9 @@
  * reading `If-Match` and `If-None-Match`, and the entity-tags resc sends.
  *
  * An item's tag is strong: the row's version tag (`md5` of its served
- * representation without expansions, computed by PostgreSQL, runtime/sql/row.ts)
- * for a read without `expand`, a create and an update; a read with `expand`
+ * representation without expansions: computed by PostgreSQL for a write,
+ * runtime/sql/row.ts, and by {@link rowVersionTag} from the same text for a
+ * read) for a read without `expand`, a create and an update; a read with `expand`
  * is tagged by a hash of its body, since an expanded row changes with its
  * children too. Lists carry no tag.
  */
@@ -38,7 +39,18 @@ export function parseTagCondition(header: string | undefined): TagCondition | un
   return { any: false, tags };
 }
 
-/** The strong `ETag` of a row version tag (32 hex digits from PostgreSQL). */
+/**
+ * The version tag of a row from its served JSON text without expansions:
+ * the MD5 of its UTF-8 bytes as 32 hex digits, the digest PostgreSQL
+ * computes for writes (runtime/sql/row.ts `rowTag`). The text a read sends
+ * is byte for byte the JSON a write returns (decision 0805), so both give
+ * one tag per version (docs/decisions/1339-lighter-request-path.md).
+ */
+export function rowVersionTag(rowJson: string): string {
+  return createHash("md5").update(rowJson, "utf8").digest("hex");
+}
+
+/** The strong `ETag` of a row version tag (32 hex digits). */
 export function rowEntityTag(tag: string): string {
   return `"${tag}"`;
 }

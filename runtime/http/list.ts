@@ -12,6 +12,7 @@ import { parseListQuery } from "../query/index.js";
 import { compileList, encodeRow, extraElementsOf, type ListOptions } from "../sql/index.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { jsonText } from "./respond.js";
+import { queryParams } from "./query-string.js";
 
 /**
  * Handles one list request; errors propagate to the route's problem mapping.
@@ -23,7 +24,7 @@ import { jsonText } from "./respond.js";
  * with both learns of the cursor's problem on its second attempt.
  */
 export async function handleList(rc: ResourceContext, c: Context): Promise<Response> {
-  const params = new URL(c.req.url).searchParams;
+  const params = queryParams(c);
   const q = parseListQuery(rc.service, rc.table, params);
   const position: CursorPosition | undefined = q.cursor === undefined ? undefined : decodeCursor(rc.table, q, q.cursor);
   const scope = await scopeOf(rc, rc.table.name, "list", c);

@@ -9,8 +9,9 @@ import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
-import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag } from "./conditional.js";
+import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { jsonText } from "./respond.js";
+import { queryParams } from "./query-string.js";
 
 /** The 404 of an item route. */
 export function notFound(rc: ResourceContext): ProblemError {
@@ -22,14 +23,14 @@ export function notFound(rc: ResourceContext): ProblemError {
 /** Handles one read request. */
 export async function handleRead(rc: ResourceContext, c: Context): Promise<Response> {
   const key = parseKey(rc.table, c.req.param("id") ?? "");
-  const q = parseReadQuery(rc.service, rc.table, new URL(c.req.url).searchParams);
+  const q = parseReadQuery(rc.service, rc.table, queryParams(c));
   const scope = await scopeOf(rc, rc.table.name, "read", c);
   const scopeFor = await expansionScopes(rc, q.expand, c);
   const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
   const row = (await (rc.readDb ?? rc.db).query(stmt)).rows[0];
   if (row === undefined) throw notFound(rc);
   const body = encodeRow(row, stmt.layout);
-  const etag = typeof row.tag === "string" ? rowEntityTag(row.tag) : bodyEntityTag(body);
+  const etag = q.expand.length === 0 ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
   if (noneMatchHolds(parseTagCondition(c.req.header("if-none-match")), etag)) return c.body(null, 304, { etag });
   return jsonText(c, body, 200, { etag });

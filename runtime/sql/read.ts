@@ -12,14 +12,15 @@ import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowJsonSelect, rowMembers, rowTag } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
+import { SchemaCache } from "./schema-cache.js";
 
 /**
  * Compiles a read of the row of `table` whose primary key is `key`, with the
  * relations `expand` expanded, confined by `scope`. The statement returns
  * zero rows (absent or out of scope) or one row: the members of the row
  * object (`layout`, written by `encodeRow`), the same object a list returns
- * for that row without projection, and, without expansions, its version tag
- * in text column `tag`. Throws a
+ * for that row without projection (its version tag is the digest of that
+ * text, `rowVersionTag`). Throws a
  * plain `Error` when the table's primary key is not a single column (such
  * resources are list-only), for unknown relations, or for a scope that
  * cannot be requalified onto an expanded table.
@@ -33,14 +34,36 @@ export function compileRead(
   options: CompileOptions = {},
 ): RowStatement {
   const params = new Params();
+  if (expand.length === 0 && scope === undefined) {
+    // The commonest read has one text per table: built once, so the statement's name is found without
+    // hashing a new string per request (docs/decisions/1339-lighter-request-path.md).
+    const where = addressRow(table, key, undefined, "t0", params);
+    const shape = plainReads.get(table, where, () =>
+      buildRead(service, table, key, [], undefined, options, new Params()),
+    );
+    return { ...params.statement(shape.text), layout: shape.layout };
+  }
+  return buildRead(service, table, key, expand, scope, options, params);
+}
+
+/** {@link compileRead}'s text and layout for a read without expansion or scope, per table and key condition. */
+const plainReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
+
+function buildRead(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  key: ScalarValue,
+  expand: readonly string[],
+  scope: Predicate | undefined,
+  options: CompileOptions,
+  params: Params,
+): RowStatement {
   const aliases = new Aliases();
   const alias = aliases.next();
   const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
   const where = addressRow(table, key, scope, alias, params);
   const from = `${tableSql(table)} AS ${quoteIdent(alias)}`;
-  // Without expansions the answer is the row's own representation: its version tag is the ETag, as writes send it.
-  const tag = expand.length === 0 ? `, ${rowTag(table, alias)} AS "tag"` : "";
-  return { ...params.statement(`SELECT ${select.list}${tag} FROM ${from} WHERE ${where}`), layout: select.layout };
+  return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
 }
 
 /**

@@ -28,15 +28,19 @@ export function rowJsonSelect(table: TableDescriptor, alias: string): string {
 }
 
 /**
- * `md5(<row json>::text)`: the version tag of the row of `table` aliased
- * `alias`, as 32 hex digits. It hashes the row's served representation
- * without expansions (the JSON a write returns), so it changes exactly when
- * a visible or computed value does; reads and writes send it as the strong
- * `ETag`, and a write with `If-Match` compares it in its own WHERE clause
- * (docs/decisions/1329-conditional-requests.md).
+ * `md5(convert_to(<row json>::text, 'UTF8'))`: the version tag of the row
+ * of `table` aliased `alias`, as 32 hex digits. It hashes the UTF-8 bytes
+ * of the row's served representation without expansions (the JSON a write
+ * returns), so it changes exactly when a visible or computed value does;
+ * writes send it as the strong `ETag`, and a write with `If-Match` compares
+ * it in its own WHERE clause (docs/decisions/1329-conditional-requests.md).
+ * A read computes the same digest in Node from the body it sends, which is
+ * byte for byte this JSON (decision 0805), so the read statement does not
+ * build the row twice (docs/decisions/1339-lighter-request-path.md); hashing
+ * UTF-8 whatever the server's encoding keeps the two equal.
  */
 export function rowTag(table: TableDescriptor, alias: string): string {
-  return `md5(${tableRow(table, alias).json}::text)`;
+  return `md5(convert_to(${tableRow(table, alias).json}::text, 'UTF8'))`;
 }
 
 /**

@@ -69,6 +69,16 @@ describe("ETag on item answers", () => {
     expect((await client.get(`/gadgets/${g.id}`)).headers.get("etag")).toBe(next);
   });
 
+  it("a read's tag, computed by the server from the body it sends, is the tag writes compute in the database, beyond ASCII too (decision 1339)", async () => {
+    const g = await createGadget("lampe à café ☕ 𝄞");
+    const read = await client.get(`/gadgets/${g.id}`);
+    expect(read.headers.get("etag")).toBe(g.etag);
+    // The read's tag is one a write accepts: If-Match with it writes.
+    const kept = await client.request("PATCH", `/gadgets/${g.id}`, { name: "é" }, { "if-match": g.etag });
+    expect(kept.status).toBe(200);
+    expect((await client.get(`/gadgets/${g.id}`)).headers.get("etag")).toBe(kept.headers.get("etag"));
+  });
+
   it("a change to a hidden column leaves the served representation, and so the tag, as it was", async () => {
     const g = await createGadget();
     await db.executor.query({ text: `UPDATE gadgets SET secret = 'changed' WHERE id = $1`, values: [String(g.id)] });

@@ -129,4 +129,17 @@ describe("row JSON forms", () => {
     expect((await db.executor.query(compileRead(service, item, 1, [], scope))).rows).toEqual([]);
     expect((await db.executor.query(compileRead(service, item, 3, [], scope))).rows).toHaveLength(1);
   });
+
+  it("a plain read's text is built once per table: the same string for every key, the key a bind parameter (decision 1339)", async () => {
+    const one = compileRead(service, item, 1);
+    const two = compileRead(service, item, 2);
+    expect(two.text).toBe(one.text);
+    expect([one.values, two.values]).toEqual([["1"], ["2"]]);
+    expect(two.layout).toBe(one.layout);
+    // The cached text still reads the key it is given, and a scoped or expanded read is built apart.
+    expect(JSON.parse((await rowTexts(db.executor, two))[0]!)).toMatchObject({ id: 2 });
+    const scope = { kind: "cmp", column: "parent_id", op: "eq", value: 2 } as const;
+    expect(compileRead(service, item, 1, [], scope).text).not.toBe(one.text);
+    expect(compileRead(service, parent, 1, ["all_items"]).text).toContain("json_agg");
+  });
 });
