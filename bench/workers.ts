@@ -1,18 +1,26 @@
 /**
  * `npm run bench:workers`: `resc serve` on Pagila with 1 and with 2
- * worker processes (`--workers`), and with `--pgbouncer` mode (prepared
- * statements off; docs/decisions/1301-pgbouncer.md), loaded by autocannon (10 connections,
- * `--duration` seconds per scenario, after a 3 s warm-up) on the filtered
- * films page and the read of one film (docs/deploy.md). Prints requests/s
- * and p99 per scenario and worker count.
+ * worker processes (`--workers`), in `--pgbouncer` mode on a direct
+ * connection (prepared statements off; docs/decisions/1301-pgbouncer.md),
+ * and in that mode through a real PgBouncer in transaction mode when one is
+ * installed (Debian's `pgbouncer`), loaded by autocannon (10 connections)
+ * on the filtered films page and the read of one film (docs/deploy.md).
+ * Every server runs at once; each round loads each of them in turn, after
+ * one second of load that reopens what its pool closed while the others
+ * ran, for `--duration` seconds (default 8) per scenario and server over
+ * `--rounds` rounds (default 3). Prints requests/s (mean of the rounds),
+ * the ratio to one worker on direct connections, and p99.
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { PGBOUNCER, startPgBouncer, type TestBouncer } from "../test/support/pgbouncer.js";
 import { createBenchDatabase } from "./database.js";
 import { startRescServe } from "./servers.js";
 
-const { values: opts } = parseArgs({ options: { duration: { type: "string", default: "10" } } });
+const { values: opts } = parseArgs({
+  options: { duration: { type: "string", default: "8" }, rounds: { type: "string", default: "3" } },
+});
 const PATHS = ["/films?rating=eq.PG&length=between.60,120&sort=title", "/films/133"];
 
 /** `resc serve` of the Pagila fixture with `workers` processes and `extra` flags. */
@@ -36,30 +44,55 @@ function startServe(
 }
 
 const db = await createBenchDatabase();
-const rows: string[] = ["| scenario | server | req/s | p99 ms |", "|---|---|---:|---:|"];
-// 1 and 2 workers; then 1 worker with --pgbouncer on the same direct connection, which isolates
-// what the mode costs (no prepared statements) from PgBouncer's own hop.
-const runs: [string, number, string[]][] = [
-  ["1 worker", 1, []],
-  ["2 workers", 2, []],
-  ["1 worker, --pgbouncer mode", 1, ["--pgbouncer"]],
-];
+let bouncer: TestBouncer | undefined;
+const servers: { label: string; base: string; child: ChildProcess }[] = [];
+const rows: string[] = ["| scenario | server | req/s | / 1 worker | p99 ms |", "|---|---|---:|---:|---:|"];
 try {
-  for (const [label, workers, extra] of runs) {
-    const { base, child } = await startServe(db.url, workers, extra);
-    try {
-      for (const path of PATHS) {
-        await autocannon({ url: base + path, connections: 10, duration: 3 });
-        const r = await autocannon({ url: base + path, connections: 10, duration: Number(opts.duration) });
-        rows.push(`| \`${path}\` | ${label} | ${Math.round(r.requests.average)} | ${r.latency.p99} |`);
+  // 1 and 2 workers; 1 worker in --pgbouncer mode on the same direct connection, which isolates what
+  // the mode costs (no prepared statements); and, with PgBouncer installed, that mode through it.
+  const runs: [string, number, string[], string][] = [
+    ["1 worker", 1, [], db.url],
+    ["2 workers", 2, [], db.url],
+    ["1 worker, `--pgbouncer` mode, direct connection", 1, ["--pgbouncer"], db.url],
+  ];
+  if (PGBOUNCER) {
+    bouncer = await startPgBouncer(db.url, 10);
+    runs.push(["1 worker, `--pgbouncer` mode, through PgBouncer", 1, ["--pgbouncer"], bouncer.through(db.url)]);
+  }
+  for (const [label, workers, extra, url] of runs) servers.push({ label, ...(await startServe(url, workers, extra)) });
+  const rps = new Map<string, number[]>();
+  const p99 = new Map<string, number[]>();
+  for (let round = 1; round <= Number(opts.rounds); round++) {
+    for (const path of PATHS) {
+      for (const s of servers) {
+        await autocannon({ url: s.base + path, connections: 10, duration: 1 });
+        const r = await autocannon({ url: s.base + path, connections: 10, duration: Number(opts.duration) });
+        const key = `${path}\u0000${s.label}`;
+        rps.set(key, [...(rps.get(key) ?? []), r.requests.total / r.duration]);
+        p99.set(key, [...(p99.get(key) ?? []), r.latency.p99]);
+        process.stderr.write(`round ${round} ${path} ${s.label}: ${Math.round(r.requests.total / r.duration)} req/s\n`);
       }
-    } finally {
-      const exited = new Promise((res) => child.once("exit", res));
-      child.kill("SIGTERM");
-      await exited;
+    }
+  }
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const path of PATHS) {
+    const base = mean(rps.get(`${path}\u00001 worker`)!);
+    for (const s of servers) {
+      const key = `${path}\u0000${s.label}`;
+      const m = mean(rps.get(key)!);
+      const sortedP99 = [...p99.get(key)!].sort((a, b) => a - b);
+      rows.push(
+        `| \`${path}\` | ${s.label} | ${Math.round(m)} | ${(m / base).toFixed(2)} | ${sortedP99[sortedP99.length >> 1]} |`,
+      );
     }
   }
 } finally {
+  for (const s of servers) {
+    const exited = new Promise((res) => s.child.once("exit", res));
+    s.child.kill("SIGTERM");
+    await exited;
+  }
+  await bouncer?.stop();
   await db.drop();
 }
 process.stdout.write(rows.join("\n") + "\n");

@@ -22,6 +22,13 @@ export interface ExpandContext {
   params: Params;
   aliases: Aliases;
   options: CompileOptions;
+  /**
+   * The common table expression holding a list page's rows (columns as
+   * stored), when the statement reads a whole page: each expansion is then
+   * a `LEFT JOIN` read once for the page instead of a subquery run per row
+   * (docs/decisions/1340-expansions-per-page.md). Absent for a read.
+   */
+  page?: string;
 }
 
 /** The descriptor of table `name`; throws a plain `Error` when the service has none. */
@@ -82,35 +89,104 @@ function targetRow(target: TableDescriptor, alias: string): string {
   return tableRow(target, alias).json;
 }
 
-function forward(ctx: ExpandContext, table: TableDescriptor, relation: RelationDescriptor, outer: string): string {
+function forward(
+  ctx: ExpandContext,
+  table: TableDescriptor,
+  relation: RelationDescriptor,
+  outer: string,
+): Omit<OutputEntry, "name"> {
   const target = findTable(ctx.service, relation.target);
   const alias = ctx.aliases.next();
   const local = findColumn(table, relation.column);
-  const join = `${columnRef(findColumn(target, relation.targetColumn), alias)} = ${columnRef(local, outer)}`;
-  const where = targetConditions(ctx, relation, target, join, alias);
+  const targetKey = columnRef(findColumn(target, relation.targetColumn), alias);
+  const where = targetConditions(ctx, relation, target, `${targetKey} = ${columnRef(local, outer)}`, alias);
   // The referenced column is a key of the target, so at most one row; none gives JSON null.
-  return `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`;
+  if (ctx.page === undefined)
+    return {
+      sql: `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`,
+    };
+  // A page joins the target once; a row with no match (or one out of scope) has a NULL key there.
+  return {
+    sql: `CASE WHEN ${targetKey} IS NULL THEN NULL ELSE ${targetRow(target, alias)} END`,
+    join: ` LEFT JOIN ${tableSql(target)} AS ${quoteIdent(alias)} ON ${where}`,
+  };
 }
 
-function inverse(ctx: ExpandContext, table: TableDescriptor, relation: RelationDescriptor, outer: string): string {
+/** The name of the rank column of a page's children: long, so no table's own column meets it. */
+const RANK = `"resc_expansion_rank"`;
+
+function inverse(
+  ctx: ExpandContext,
+  table: TableDescriptor,
+  relation: RelationDescriptor,
+  outer: string,
+): Omit<OutputEntry, "name"> {
   const child = findTable(ctx.service, relation.target);
   const alias = ctx.aliases.next();
   const parentKey = findColumn(table, relation.targetColumn);
-  const join = `${columnRef(findColumn(child, relation.column), alias)} = ${columnRef(parentKey, outer)}`;
-  const where = targetConditions(ctx, relation, child, join, alias);
+  const childKey = columnRef(findColumn(child, relation.column), alias);
   const order = orderByTerms(orderKeys(child, withKeyTiebreak(child, relation.order), alias));
   const cap = relation.limit ?? DEFAULT_EXPAND_LIMIT;
   const limit = ctx.params.typed(String(cap), "bigint");
   const probe = ctx.params.typed(String(cap + 1), "bigint");
+  if (ctx.page !== undefined)
+    return inverseForPage(
+      ctx,
+      relation,
+      child,
+      alias,
+      { childKey, order, limit, probe },
+      {
+        parentKey: columnRef(parentKey, outer),
+        pageKey: columnRef(parentKey, ctx.page),
+      },
+    );
+  const where = targetConditions(ctx, relation, child, `${childKey} = ${columnRef(parentKey, outer)}`, alias);
   // Reads cap + 1 children: the extra one only tells has_more (spec: Expansion rule 5).
   const children =
     `SELECT ${targetRow(child, alias)} AS "j", row_number() OVER (ORDER BY ${order}) AS "n" ` +
     `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where} ORDER BY ${order} LIMIT ${probe}`;
-  return (
-    `(SELECT row_to_json("x") FROM (SELECT ` +
-    `coalesce(json_agg("c"."j" ORDER BY "c"."n") FILTER (WHERE "c"."n" <= ${limit}), '[]'::json) AS "items", ` +
-    `count(*) > ${limit} AS "has_more" FROM (${children}) AS "c") AS "x")`
-  );
+  return {
+    sql:
+      `(SELECT row_to_json("x") FROM (SELECT ` +
+      `coalesce(json_agg("c"."j" ORDER BY "c"."n") FILTER (WHERE "c"."n" <= ${limit}), '[]'::json) AS "items", ` +
+      `count(*) > ${limit} AS "has_more" FROM (${children}) AS "c") AS "x")`,
+  };
+}
+
+/**
+ * An inverse collection for a whole page: the children of every row of the
+ * page in one scan (`= ANY` of the page's keys, so an index on the child's
+ * column serves it), ranked per parent in the declared order, the first
+ * cap + 1 kept, each row object built only for the first cap, grouped per
+ * parent and joined. The same items and `has_more` as the per-row subquery.
+ */
+function inverseForPage(
+  ctx: ExpandContext,
+  relation: RelationDescriptor,
+  child: TableDescriptor,
+  alias: string,
+  sql: { childKey: string; order: string; limit: string; probe: string },
+  keys: { parentKey: string; pageKey: string },
+): Omit<OutputEntry, "name"> {
+  const grouped = quoteIdent(`e${alias}`);
+  const inPage = `${sql.childKey} = ANY (ARRAY(SELECT ${keys.pageKey} FROM ${quoteIdent(ctx.page!)}))`;
+  const where = targetConditions(ctx, relation, child, inPage, alias);
+  const ranked =
+    `SELECT ${quoteIdent(alias)}.*, ${sql.childKey} AS "resc_expansion_parent", ` +
+    `row_number() OVER (PARTITION BY ${sql.childKey} ORDER BY ${sql.order}) AS ${RANK} ` +
+    `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where}`;
+  const items = `json_agg(${targetRow(child, "c")} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
+  const join =
+    ` LEFT JOIN (SELECT "c"."resc_expansion_parent" AS "k", ${items} AS "items", count(*) > ${sql.limit} AS "has_more" ` +
+    `FROM (${ranked}) AS "c" WHERE "c".${RANK} <= ${sql.probe} GROUP BY "c"."resc_expansion_parent") AS ${grouped} ` +
+    `ON ${grouped}."k" = ${keys.parentKey}`;
+  return {
+    sql:
+      `(SELECT row_to_json("x") FROM (SELECT coalesce(${grouped}."items", '[]'::json) AS "items", ` +
+      `coalesce(${grouped}."has_more", false) AS "has_more") AS "x")`,
+    join,
+  };
 }
 
 /**
@@ -132,8 +208,8 @@ export function expansionEntries(
     const relation = table.relations.find((r) => r.name === name);
     if (!relation) throw new Error(`relation "${table.name}" has no relation named "${name}"`);
     if (!relation.expandable) throw new Error(`relation "${name}" of "${table.name}" is not expandable`);
-    const sql =
+    const entry =
       relation.kind === "forward" ? forward(ctx, table, relation, outer) : inverse(ctx, table, relation, outer);
-    return { name: relation.name, sql };
+    return { name: relation.name, ...entry };
   });
 }

@@ -10,7 +10,7 @@ import type { Predicate } from "../predicate.js";
 import type { ListQuery } from "../query/types.js";
 import { Params } from "./bind.js";
 import { compileFilter, whereClause } from "./filter.js";
-import { columnSqlName, tableSql } from "./ident.js";
+import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type ListOptions } from "./options.js";
 import { SchemaCache } from "./schema-cache.js";
 import { orderByTerms, orderKeys } from "./order.js";
@@ -92,7 +92,15 @@ export function compileList(
   const params = new Params();
   const aliases = new Aliases();
   const alias = aliases.next();
-  const members = rowMembers(service, table, alias, { select: q.select, expand: q.expand }, { params, aliases, options });
+  // With expansions the page is a common table expression the expansions read once (decision 1340).
+  const pageCte = q.expand.length > 0 ? "p0" : undefined;
+  const members = rowMembers(
+    service,
+    table,
+    alias,
+    { select: q.select, expand: q.expand },
+    { params, aliases, options, ...(pageCte ? { page: pageCte } : {}) },
+  );
   const keys = orderKeys(table, q.sort, alias);
   let condition = compileFilter(table, alias, params, filter);
   if (options.after !== undefined) {
@@ -106,12 +114,14 @@ export function compileList(
   // The page is picked first, then the row members and sort keys are computed for its rows only
   // (not for rows skipped by OFFSET or sorted away), decision 0801; the handler writes the row
   // objects from them (decision 0805).
-  const page = `(SELECT ${pageColumns(table)}${from}${where}${order}${limit}${offset}) AS "t0"`;
+  const picked = `SELECT ${pageColumns(table)}${from}${where}${order}${limit}${offset}`;
   const select = memberSelect(members, options.sortKeys ? sortKeyTexts(table, keys) : []);
-  const rows: RowStatement = {
-    ...params.statement(`SELECT ${select.list} FROM ${page}${order}`),
-    layout: select.layout,
-  };
+  const text =
+    pageCte === undefined
+      ? `SELECT ${select.list} FROM (${picked}) AS "t0"${order}`
+      : `WITH ${quoteIdent(pageCte)} AS (${picked}) SELECT ${select.list} FROM ${quoteIdent(pageCte)} AS "t0"` +
+        `${(members.joins ?? []).join("")}${order}`;
+  const rows: RowStatement = { ...params.statement(text), layout: select.layout };
 
   if (!q.count) return { rows };
   const countParams = new Params();

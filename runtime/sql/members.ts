@@ -23,9 +23,7 @@ import { projectionKey, SchemaCache } from "./schema-cache.js";
 export type MemberForm = "raw" | "string" | "number";
 
 /** One member of a row object: its key written as `"name":`, and where its value is. */
-export type Member =
-  | { prefix: string; element: number; form: MemberForm }
-  | { prefix: string; column: string };
+export type Member = { prefix: string; element: number; form: MemberForm } | { prefix: string; column: string };
 
 /** How to read the rows of a statement built with {@link rowMembers}. */
 export interface RowLayout {
@@ -88,6 +86,8 @@ export interface RowMembers {
   /** JSON columns' SQL, in order (`x0`, `x1`, …). */
   columns: readonly string[];
   members: readonly Member[];
+  /** The `LEFT JOIN`s the JSON columns read from (a list page's expansions), in order; absent for none. */
+  joins?: readonly string[];
 }
 
 function build(entries: readonly MemberSql[]): RowMembers {
@@ -125,11 +125,13 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
   if (extra.length === 0) return row;
   const columns = [...row.columns];
   const members = [...row.members];
+  const joins = [...(row.joins ?? [])];
   for (const e of extra) {
     members.push({ prefix: `${JSON.stringify(e.name)}:`, column: `x${columns.length}` });
     columns.push(`(${e.sql})::text`);
+    if (e.join !== undefined) joins.push(e.join);
   }
-  return { elements: row.elements, columns, members };
+  return { elements: row.elements, columns, members, ...(joins.length > 0 ? { joins } : {}) };
 }
 
 /**

@@ -14,6 +14,12 @@ import { projectionKey, SchemaCache } from "./schema-cache.js";
 export interface OutputEntry {
   name: string;
   sql: string;
+  /**
+   * A `LEFT JOIN …` the value reads from, for a list page's expansions
+   * (runtime/sql/expand.ts, docs/decisions/1340-expansions-per-page.md);
+   * absent when `sql` stands alone.
+   */
+  join?: string;
 }
 
 /**

@@ -64,14 +64,16 @@ export function tagCondition(
  * reads select them (docs/decisions/0805-row-members-as-json-array.md):
  * visible columns in declaration order, then each expanded relation under
  * its name, its value the JSON PostgreSQL builds. Expansion values (limits,
- * scope values) are added to `params`.
+ * scope values) are added to `params`. With `ctx.page` (a list page's common
+ * table expression) the expansions read the page at once, through the
+ * `joins` of the result (docs/decisions/1340-expansions-per-page.md).
  */
 export function rowMembers(
   service: ServiceDescriptor,
   table: TableDescriptor,
   alias: string,
   shape: RowShape,
-  ctx: { params: Params; aliases: Aliases; options: CompileOptions },
+  ctx: { params: Params; aliases: Aliases; options: CompileOptions; page?: string },
 ): RowMembers {
   const row = tableMembers(table, alias, shape.select);
   if (shape.expand.length === 0) return row;
