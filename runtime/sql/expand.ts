@@ -1,8 +1,9 @@
 /**
  * Relation expansion (spec: Expansion): forward references and inverse
- * collections as correlated subqueries inside the base row's JSON, so they
- * are read in the same statement (one snapshot) and an unexpanded request
- * joins nothing (docs/decisions/0401-list-statement-shape.md).
+ * collections read in the base rows' statement (one snapshot), so an
+ * unexpanded request joins nothing (docs/decisions/0401-list-statement-shape.md):
+ * correlated subqueries for a read, joins read once for a whole list page
+ * (docs/decisions/1340-expansions-per-page.md).
  */
 import { DEFAULT_EXPAND_LIMIT } from "../descriptor.js";
 import type { RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
