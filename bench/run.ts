@@ -28,6 +28,7 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { readByIdCeiling } from "./ceiling.js";
 import { cpuBetween, markCpu } from "./cpu.js";
 import { createBenchDatabase, prepareOpenRentals } from "./database.js";
 import { loadOnce, type LoadOptions, type WriteRequest } from "./load.js";
@@ -168,6 +169,10 @@ async function main(): Promise<void> {
         }
       }
     }
+    // Measured right after the rounds, so the machine is in the same state as for them.
+    const readById = results.find((r) => r.path.resc === "/films/133");
+    const ceiling = readById ? await readByIdCeiling(db.url, load.duration, load.connections) : undefined;
+    const readRps = readById ? readById.samples.resc.reduce((a, s) => a + s.rps, 0) / readById.samples.resc.length : 0;
     const cpus = os.cpus();
     const loadAfter = os.loadavg()[0];
     const report = [
@@ -184,6 +189,14 @@ async function main(): Promise<void> {
       "",
       summaryTable(results),
       "",
+      ...(ceiling === undefined
+        ? []
+        : [
+            `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ${load.connections} clients, ` +
+              `${load.duration} s, right after the rounds): ${ceiling.toFixed(0)} transactions/s; resc reaches ` +
+              `${(readRps / ceiling).toFixed(2)} of it.`,
+            "",
+          ]),
       "Paths:",
       "",
       ...results.map((r) => `- ${r.name}: \`${r.path.resc}\``),

@@ -1,0 +1,74 @@
+/**
+ * The ceiling of the read by id: pgbench running the very statement resc
+ * sends for `/films/133` (compiled from the Pagila schema, the key a
+ * pgbench variable), prepared, with as many clients as the load generator
+ * has connections. No HTTP server can answer faster than its database
+ * answers that statement; resc's requests/s divided by this is the share
+ * of the ceiling it reaches (README, "Benchmark").
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { buildDescriptor, compileSource } from "../compiler/index.js";
+import { parseKey } from "../runtime/query/index.js";
+import { compileRead } from "../runtime/sql/index.js";
+import { PAGILA_SCHEMA } from "./servers.js";
+
+/** The pgbench binary on the PATH or in Debian's PostgreSQL folders, or undefined. */
+async function pgbenchBinary(): Promise<string | undefined> {
+  const run = promisify(execFile);
+  for (const candidate of ["pgbench", "/usr/lib/postgresql/15/bin/pgbench", "/usr/lib/postgresql/16/bin/pgbench"]) {
+    try {
+      await run(candidate, ["--version"]);
+      return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Transactions per second of pgbench on the read-by-id statement against
+ * `url`, or undefined when pgbench is not installed.
+ * @param seconds how long pgbench runs
+ * @param clients concurrent clients (`-c`), on two threads
+ */
+export async function readByIdCeiling(url: string, seconds: number, clients: number): Promise<number | undefined> {
+  const pgbench = await pgbenchBinary();
+  if (pgbench === undefined) return undefined;
+  const source = await readFile(PAGILA_SCHEMA, "utf8");
+  const compiled = compileSource(source, PAGILA_SCHEMA);
+  if (!compiled.ok) throw new Error("the Pagila schema does not compile");
+  const service = buildDescriptor(compiled.schema);
+  const film = service.tables.find((t) => t.name === "film");
+  if (!film) throw new Error("Pagila has no film table");
+  const stmt = compileRead(service, film, parseKey(film, "133"));
+  if (stmt.values.length !== 1) throw new Error("the read statement takes more than its key");
+  const dir = await mkdtemp(path.join(os.tmpdir(), "resc-ceiling-"));
+  try {
+    const script = path.join(dir, "read.sql");
+    await writeFile(script, `\\set id 133\n${stmt.text.replace("$1", ":id")};\n`);
+    const { stdout } = await promisify(execFile)(pgbench, [
+      "-n",
+      "-M",
+      "prepared",
+      "-c",
+      String(clients),
+      "-j",
+      "2",
+      "-T",
+      String(seconds),
+      "-f",
+      script,
+      url,
+    ]);
+    const m = /tps = ([\d.]+)/.exec(stdout);
+    if (!m) throw new Error(`pgbench printed no tps:\n${stdout}`);
+    return Number(m[1]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
