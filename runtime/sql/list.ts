@@ -93,7 +93,8 @@ export function compileList(
   const aliases = new Aliases();
   const alias = aliases.next();
   // With expansions the page is a common table expression the expansions read once (decision 1340).
-  const pageCte = q.expand.length > 0 ? "p0" : undefined;
+  // Its name is one no user table is likely to have: a table of that name could not be expanded here.
+  const pageCte = q.expand.length > 0 ? "resc_page" : undefined;
   const members = rowMembers(
     service,
     table,

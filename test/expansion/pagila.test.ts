@@ -264,9 +264,9 @@ describe("one statement, nothing joined unless asked, counts not multiplied", ()
     await get("/films?expand=language,cast,inventory&count=exact&per_page=5");
     expect(rec.statements).toHaveLength(2);
     const [rows, count] = rec.statements;
-    // "p0" is the page itself, a common table expression the expansions join (decision 1340).
-    expect(new Set(tablesRead(rows))).toEqual(new Set(["film", "p0", "language", "film_actor", "inventory"]));
-    expect(rows!.text).toMatch(/^WITH "p0" AS \(/);
+    // "resc_page" is the page itself, a common table expression the expansions join (decision 1340).
+    expect(new Set(tablesRead(rows))).toEqual(new Set(["film", "resc_page", "language", "film_actor", "inventory"]));
+    expect(rows!.text).toMatch(/^WITH "resc_page" AS \(/);
     expect(tablesRead(count)).toEqual(["film"]);
     rec.clear();
     await get("/customers/1?expand=store,rentals");
