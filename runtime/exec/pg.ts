@@ -128,7 +128,9 @@ function onClient(client: pg.PoolClient, names: PreparedNames): Executor {
   return {
     async query(stmt: SqlStatement) {
       const name = names.nameOf(stmt.text);
-      return toResult(await client.query(name ? { name, text: stmt.text, values: stmt.values } : stmt));
+      // Only what node-postgres reads: it copies the whole object it is given, property by property.
+      const config = name ? { name, text: stmt.text, values: stmt.values } : { text: stmt.text, values: stmt.values };
+      return toResult(await client.query(config));
     },
     transaction: () => {
       throw new Error("nested transactions are not supported");

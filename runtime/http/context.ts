@@ -67,7 +67,7 @@ export async function scopeOf(
   operation: HookOperation,
   c: Context | undefined,
 ): Promise<Predicate | undefined> {
-  const table = rc.service.tables.find((t) => t.name === tableName);
+  const table = tableName === rc.table.name ? rc.table : rc.service.tables.find((t) => t.name === tableName);
   if (!table) return undefined;
   return confine(rc.hooks, table, operation, base(rc, c));
 }

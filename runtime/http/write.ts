@@ -174,9 +174,13 @@ async function createRows(rc: ResourceContext, c: Context, body: readonly unknow
     throw locateInBatch(toProblem(e, rc.table), e, rows);
   }
   const texts = stored.map((r) => String(r.j));
-  for (const j of texts) {
-    const row = JSON.parse(j) as Record<string, unknown>;
-    await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
+  // Each row is parsed for its event only when the table has an AfterCommit hook: parsing 1,000 rows for
+  // no hook was a tenth of a bulk create's time in Node (README, "Tuning").
+  if (rc.hooks.afterCommit?.[rc.table.name]) {
+    for (const j of texts) {
+      const row = JSON.parse(j) as Record<string, unknown>;
+      await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
+    }
   }
   return jsonText(c, `[${texts.join(",")}]`, 201);
 }
