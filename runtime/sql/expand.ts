@@ -6,7 +6,7 @@
  * (docs/decisions/1340-expansions-per-page.md).
  */
 import { DEFAULT_EXPAND_LIMIT } from "../descriptor.js";
-import type { RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { ColumnDescriptor, RelationDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate } from "../predicate.js";
 import { HookError } from "../hook-error.js";
 import type { Params } from "./bind.js";
@@ -100,16 +100,41 @@ function forward(
   const alias = ctx.aliases.next();
   const local = findColumn(table, relation.column);
   const targetKey = columnRef(findColumn(target, relation.targetColumn), alias);
+  if (ctx.page !== undefined)
+    return forwardForPage(ctx, relation, target, alias, targetKey, columnRef(local, outer), local);
   const where = targetConditions(ctx, relation, target, `${targetKey} = ${columnRef(local, outer)}`, alias);
   // The referenced column is a key of the target, so at most one row; none gives JSON null.
-  if (ctx.page === undefined)
-    return {
-      sql: `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`,
-    };
-  // A page joins the target once; a row with no match (or one out of scope) has a NULL key there.
   return {
-    sql: `CASE WHEN ${targetKey} IS NULL THEN NULL ELSE ${targetRow(target, alias)} END`,
-    join: ` LEFT JOIN ${tableSql(target)} AS ${quoteIdent(alias)} ON ${where}`,
+    sql: `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`,
+  };
+}
+
+/**
+ * A forward relation for a whole page: the target rows the page refers to,
+ * each row object built once in a derived table of its own (so a computed
+ * column's unqualified names mean the target's there, and the base row's in
+ * the outer select, which sees only `resc_expansion_*` columns of it),
+ * joined on the key. A row whose reference matches nothing, or a row out of
+ * scope, gives NULL, which the row writes as JSON null.
+ */
+function forwardForPage(
+  ctx: ExpandContext,
+  relation: RelationDescriptor,
+  target: TableDescriptor,
+  alias: string,
+  targetKey: string,
+  localRef: string,
+  local: ColumnDescriptor,
+): Omit<OutputEntry, "name"> {
+  const joined = quoteIdent(`e${alias}`);
+  const inPage = `${targetKey} = ANY (ARRAY(SELECT ${columnRef(local, ctx.page!)} FROM ${quoteIdent(ctx.page!)}))`;
+  const where = targetConditions(ctx, relation, target, inPage, alias);
+  return {
+    sql: `${joined}."resc_expansion_value"`,
+    join:
+      ` LEFT JOIN (SELECT ${targetKey} AS "resc_expansion_key", ${targetRow(target, alias)} AS "resc_expansion_value" ` +
+      `FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where}) AS ${joined} ` +
+      `ON ${joined}."resc_expansion_key" = ${localRef}`,
   };
 }
 
@@ -179,13 +204,15 @@ function inverseForPage(
     `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where}`;
   const items = `json_agg(${targetRow(child, "c")} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
   const join =
-    ` LEFT JOIN (SELECT "c"."resc_expansion_parent" AS "k", ${items} AS "items", count(*) > ${sql.limit} AS "has_more" ` +
+    ` LEFT JOIN (SELECT "c"."resc_expansion_parent", ${items} AS "resc_expansion_items", ` +
+    `count(*) > ${sql.limit} AS "resc_expansion_more" ` +
     `FROM (${ranked}) AS "c" WHERE "c".${RANK} <= ${sql.probe} GROUP BY "c"."resc_expansion_parent") AS ${grouped} ` +
-    `ON ${grouped}."k" = ${keys.parentKey}`;
+    `ON ${grouped}."resc_expansion_parent" = ${keys.parentKey}`;
+  // The joined columns carry resc_ names only, so a computed column's unqualified names still mean the base row's.
   return {
     sql:
-      `(SELECT row_to_json("x") FROM (SELECT coalesce(${grouped}."items", '[]'::json) AS "items", ` +
-      `coalesce(${grouped}."has_more", false) AS "has_more") AS "x")`,
+      `(SELECT row_to_json("x") FROM (SELECT coalesce(${grouped}."resc_expansion_items", '[]'::json) AS "items", ` +
+      `coalesce(${grouped}."resc_expansion_more", false) AS "has_more") AS "x")`,
     join,
   };
 }

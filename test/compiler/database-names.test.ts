@@ -34,7 +34,7 @@ table user_account {
 
 table invoice {
   id       serial        @primary_key
-  owner_id integer       @map("ownerId") @ref(owner, user_account, expandable) @filterable
+  owner_id integer       @map("ownerId") @ref(owner, user_account, expandable) @inverse(invoices, expandable) @filterable
   total    numeric(10,2)
 
   @@map("Invoice")
@@ -99,6 +99,12 @@ describe("@map and @@schema", () => {
     expect(list.rows.text).toContain('FROM "Invoice" AS "t0"');
     expect(list.rows.text).toContain('"t0"."ownerId"');
     expect(list.rows.text).toContain('FROM "auth"."UserAccount" AS');
+    // An inverse collection on a list page reads the children of the whole page by the database's names (decision 1340).
+    const withInvoices = compileList(service, users, { ...query, where: undefined, expand: ["invoices"] });
+    expect(withInvoices.rows.text).toMatch(/^WITH "resc_page" AS \(SELECT [^)]* FROM "auth"\."UserAccount" AS "t0"/);
+    expect(withInvoices.rows.text).toContain(
+      'FROM "Invoice" AS "t1" WHERE "t1"."ownerId" = ANY (ARRAY(SELECT "resc_page"."id" FROM "resc_page"))',
+    );
     expect(compileRead(service, users, 1).text).toMatch(/"createdAt"[\s\S]*FROM "auth"\."UserAccount" AS "t0"/);
     const insert = compileInsert(service, invoices, { owner_id: 1, total: "12.50" });
     expect(insert.text).toMatch(/^INSERT INTO "Invoice" AS "t0" \("ownerId", "total"\)/);
