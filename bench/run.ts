@@ -32,7 +32,7 @@ import { readByIdCeiling } from "./ceiling.js";
 import { cpuBetween, markCpu } from "./cpu.js";
 import { createBenchDatabase, prepareOpenRentals } from "./database.js";
 import { loadOnce, type LoadOptions, type WriteRequest } from "./load.js";
-import { rawTable, summaryTable, type ScenarioResult } from "./report.js";
+import { rawTable, summarize, summaryTable, type ScenarioResult } from "./report.js";
 import { SCENARIOS, firstDifference, getJson, sameAnswer, writeScenarios, writeShape } from "./scenarios.js";
 import { buildServers, startServer, type ServerProcess } from "./servers.js";
 
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     // Measured right after the rounds, so the machine is in the same state as for them.
     const readById = results.find((r) => r.path.resc === "/films/133");
     const ceiling = readById ? await readByIdCeiling(db.url, load.duration, load.connections) : undefined;
-    const readRps = readById ? readById.samples.resc.reduce((a, s) => a + s.rps, 0) / readById.samples.resc.length : 0;
+    const readRps = readById ? summarize(readById.samples.resc).rps : 0;
     const cpus = os.cpus();
     const loadAfter = os.loadavg()[0];
     const report = [

@@ -38,9 +38,13 @@ export function compileRead(
     // The commonest read has one text per table: built once, so the statement's name is found without
     // hashing a new string per request (docs/decisions/1339-lighter-request-path.md).
     const where = addressRow(table, key, undefined, "t0", params);
-    const shape = plainReads.get(table, where, () =>
-      buildRead(service, table, key, [], undefined, options, new Params()),
-    );
+    const shape = plainReads.get(table, where, () => {
+      const built = buildRead(service, table, key, [], undefined, options, new Params());
+      // The cached text must take exactly the values bound here (the key), or every later read would be wrong.
+      if (built.values.length !== params.values.length)
+        throw new Error(`the read of ${table.name} binds more than its key`);
+      return built;
+    });
     return { ...params.statement(shape.text), layout: shape.layout };
   }
   return buildRead(service, table, key, expand, scope, options, params);

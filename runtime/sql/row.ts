@@ -5,8 +5,7 @@
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import { encodeArray, type Params } from "./bind.js";
-import { expansionEntries } from "./expand.js";
-import type { Aliases, CompileOptions } from "./options.js";
+import { expansionEntries, type ExpandContext } from "./expand.js";
 import { tableRow } from "./output.js";
 import { tableMembers, withJsonMembers, type RowMembers } from "./members.js";
 
@@ -73,7 +72,7 @@ export function rowMembers(
   table: TableDescriptor,
   alias: string,
   shape: RowShape,
-  ctx: { params: Params; aliases: Aliases; options: CompileOptions; page?: string },
+  ctx: Omit<ExpandContext, "service">,
 ): RowMembers {
   const row = tableMembers(table, alias, shape.select);
   if (shape.expand.length === 0) return row;

@@ -130,7 +130,7 @@ describe("row JSON forms", () => {
     expect((await db.executor.query(compileRead(service, item, 3, [], scope))).rows).toHaveLength(1);
   });
 
-  it("a plain read's text is built once per table: the same string for every key, the key a bind parameter (decision 1339)", async () => {
+  it("a plain read's cached text binds the key it is given: the same text for every key, each key's own row (decision 1339)", async () => {
     const one = compileRead(service, item, 1);
     const two = compileRead(service, item, 2);
     expect(two.text).toBe(one.text);
