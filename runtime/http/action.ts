@@ -25,7 +25,7 @@ import { ifMatchTags, parseTagCondition, rowEntityTag } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
-import { afterCommit, keyOf, rowChanged } from "./write.js";
+import { afterCommit, afterCommitHookOf, keyOf, rowChanged } from "./write.js";
 import { refuseQueryParameters } from "./write-refusals.js";
 
 /** What a finished action answers: the row (item actions without an output), the declared output, or nothing. */
@@ -122,14 +122,17 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
     const after = (await tx.query(compileLockRow(rc.table, key, undefined, { lock: false }))).rows[0];
     return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j), tag: String(after.tag) };
   });
-  const row = outcome.kind === "row" ? (JSON.parse(outcome.j) as Record<string, unknown>) : undefined;
-  await afterCommit(rc, c, {
-    table: rc.table.name,
-    operation: "action",
-    action: action.name,
-    ...(row ? { row } : {}),
-    key: row ? keyOf(rc, row) : (key as ScalarValue),
-  });
+  // The row is parsed for the event only when a hook will receive it, as for a bulk create (decision 1341).
+  if (afterCommitHookOf(rc)) {
+    const row = outcome.kind === "row" ? (JSON.parse(outcome.j) as Record<string, unknown>) : undefined;
+    await afterCommit(rc, c, {
+      table: rc.table.name,
+      operation: "action",
+      action: action.name,
+      ...(row ? { row } : {}),
+      key: row ? keyOf(rc, row) : (key as ScalarValue),
+    });
+  }
   if (outcome.kind === "row") return jsonText(c, outcome.j, 200, { etag: rowEntityTag(outcome.tag) });
   if (outcome.kind === "output") return jsonText(c, outcome.j, 200);
   return c.body(null, 204);

@@ -33,12 +33,9 @@ export function createAdmission(slots: number, waitMillis: number, resource: str
     if (next) next();
     else active--;
   };
-  const enter = (): Promise<void> => {
-    if (active < slots) {
-      active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
+  /** Waits for a slot a finishing request hands over (it does not decrement `active` then). */
+  const wait = (): Promise<void> =>
+    new Promise((resolve, reject) => {
       const grant = (): void => {
         clearTimeout(timer);
         resolve();
@@ -55,10 +52,11 @@ export function createAdmission(slots: number, waitMillis: number, resource: str
       }, waitMillis);
       queue.push(grant);
     });
-  };
   return {
     async run<T>(fn: () => Promise<T>): Promise<T> {
-      await enter();
+      // A free slot is taken without awaiting anything: one tick less per request (decision 1341).
+      if (active < slots) active++;
+      else await wait();
       try {
         return await fn();
       } finally {

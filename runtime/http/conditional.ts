@@ -9,7 +9,7 @@
  * is tagged by a hash of its body, since an expanded row changes with its
  * children too. Lists carry no tag.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** An entity-tag of a request header: its opaque text (without quotes) and whether it was weak (`W/`). */
 export interface EntityTag {
@@ -47,7 +47,8 @@ export function parseTagCondition(header: string | undefined): TagCondition | un
  * one tag per version (docs/decisions/1339-lighter-request-path.md).
  */
 export function rowVersionTag(rowJson: string): string {
-  return createHash("md5").update(rowJson, "utf8").digest("hex");
+  // The one-shot hash (Node 20.12+) makes no Hash object per read (decision 1341); a string is hashed as UTF-8.
+  return hash("md5", rowJson, "hex");
 }
 
 /** The strong `ETag` of a row version tag (32 hex digits). */
@@ -57,7 +58,7 @@ export function rowEntityTag(tag: string): string {
 
 /** A strong `ETag` for a body that is not one row's own representation: 27 base64url characters of its SHA-256. */
 export function bodyEntityTag(body: string): string {
-  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return `"${hash("sha256", body, "base64url").slice(0, 27)}"`;
 }
 
 /**

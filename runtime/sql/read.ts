@@ -108,7 +108,15 @@ export function compileLockRow(
   const params = new Params();
   const where = addressRow(table, key, scope, "t0", params);
   const lock = options.lock === false ? "" : ` FOR UPDATE OF "t0"`;
-  return params.statement(
-    `SELECT ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag" FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
+  // The text is a function of the table and this short tail, so it is built once per tail (decision 1341).
+  const text = lockedRows.get(
+    table,
+    where + lock,
+    () =>
+      `SELECT ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag" FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
   );
+  return params.statement(text);
 }
+
+/** {@link compileLockRow}'s texts per table, by WHERE condition and lock. */
+const lockedRows = new SchemaCache<TableDescriptor, string>();

@@ -126,6 +126,26 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
     expect(stdout).not.toMatch(/s3cret|very-secret/);
   });
 
+  it("sends one X-Request-Id beside a write's own headers, and replaces an unusable one", async () => {
+    // The id is set on Node's response, and must survive the head node-server writes from the answer's own
+    // headers (decision 1341); a copy also sent through Hono would show here as "id-7, id-7".
+    const created = await fetch(`${base}/pins`, {
+      method: "POST",
+      headers: { "x-request-id": "id-7", "content-type": "application/json" },
+      body: JSON.stringify({ label: "request id" }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("x-request-id")).toBe("id-7");
+    expect(created.headers.get("etag")).toMatch(/^"/);
+    expect(created.headers.get("location")).toMatch(/^\/pins\/\d+$/);
+    const missing = await fetch(`${base}/pins/999999`, { headers: { "x-request-id": "has spaces" } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toBe("application/problem+json");
+    expect(missing.headers.get("x-request-id")).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+  });
+
   it("serves Prometheus metrics by route template, with the pool's figures", async () => {
     await fetch(`${base}/naps/1`);
     await fetch(`${base}/naps`);
