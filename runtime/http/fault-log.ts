@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { requestHeader } from "./request-header.js";
 
 /** What is known about one fault when it is logged. */
 export interface FaultReport {
@@ -39,7 +40,7 @@ const USABLE_ID = /^[\x21-\x7e]{1,200}$/;
 export function requestIdOf(c: Context): string {
   const stored: unknown = c.get("requestId" as never);
   if (typeof stored === "string" && stored !== "") return stored;
-  const header = c.req.header("x-request-id");
+  const header = requestHeader(c, "x-request-id");
   return header !== undefined && USABLE_ID.test(header) ? header : randomUUID();
 }
 

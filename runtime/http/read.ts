@@ -12,6 +12,7 @@ import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { jsonText } from "./respond.js";
 import { queryParams } from "./query-string.js";
+import { requestHeader } from "./request-header.js";
 
 /** The 404 of an item route. */
 export function notFound(rc: ResourceContext): ProblemError {
@@ -32,6 +33,6 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const body = encodeRow(row, stmt.layout);
   const etag = q.expand.length === 0 ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
-  if (noneMatchHolds(parseTagCondition(c.req.header("if-none-match")), etag)) return c.body(null, 304, { etag });
+  if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return c.body(null, 304, { etag });
   return jsonText(c, body, 200, { etag });
 }

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { nodeBindings, requestHeader } from "../http/request-header.js";
 
 /** The header carrying the id, in both directions. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -28,32 +29,16 @@ const MAX_LENGTH = 255;
 /** A caller-chosen id is kept only when it is letters, digits, `_`, `-` and `=` (as Hono's middleware). */
 const USABLE = /^[\w\-=]+$/;
 
-/** What `@hono/node-server` passes as `c.env`: Node's request and response. */
-interface NodeBindings {
-  incoming: { headers: Record<string, string | string[] | undefined> };
-  outgoing: { setHeader(name: string, value: string): unknown; headersSent: boolean };
-}
-
-/** Node's request and response when the app runs under `@hono/node-server`, else undefined. */
-function nodeBindings(c: Context): NodeBindings | undefined {
-  const env = c.env as Partial<NodeBindings> | undefined;
-  if (typeof env !== "object" || env === null) return undefined;
-  const { incoming, outgoing } = env;
-  return incoming && typeof incoming.headers === "object" && outgoing && typeof outgoing.setHeader === "function"
-    ? (env as NodeBindings)
-    : undefined;
-}
-
 /**
  * Gives the request its id: stores it as `c.get("requestId")` and sets the
  * answer's `X-Request-Id`. Call before the request is routed on.
  * @returns the id
  */
 export function assignRequestId(c: Context): string {
-  const node = nodeBindings(c);
-  const given = node ? node.incoming.headers[REQUEST_ID_HEADER] : c.req.header(REQUEST_ID_HEADER);
+  const given = requestHeader(c, REQUEST_ID_HEADER);
   const id = typeof given === "string" && given.length <= MAX_LENGTH && USABLE.test(given) ? given : randomUUID();
   c.set(REQUEST_ID_VARIABLE as never, id as never);
+  const node = nodeBindings(c);
   if (node && !node.outgoing.headersSent) node.outgoing.setHeader(REQUEST_ID_HEADER, id);
   else c.header(REQUEST_ID_HEADER, id);
   return id;

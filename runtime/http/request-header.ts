@@ -1,0 +1,43 @@
+/**
+ * Reading a request header without building a WHATWG `Headers` object
+ * (docs/decisions/1341-layer-without-headers-objects.md). Under
+ * `@hono/node-server`, `c.req.header(name)` copies every header of the
+ * request into a new `Headers` the first time it is called; a read by id
+ * that only asks for `If-None-Match` paid for that copy on every request
+ * (README, "Tuning"). Node has already parsed the headers into
+ * `IncomingMessage.headers`, lowercase, repeated ones joined with `, ` as
+ * `Headers.get` joins them, so they are read there when the app runs on
+ * Node, and through Hono anywhere else (`app.request` in tests, a
+ * fetch-style runtime).
+ */
+import type { Context } from "hono";
+
+/** What `@hono/node-server` passes as `c.env`: Node's request and response. */
+export interface NodeBindings {
+  incoming: { headers: Record<string, string | string[] | undefined> };
+  outgoing: { setHeader(name: string, value: string): unknown; headersSent: boolean };
+}
+
+/** Node's request and response when the app runs under `@hono/node-server`, else undefined. */
+export function nodeBindings(c: Context): NodeBindings | undefined {
+  const env = c.env as Partial<NodeBindings> | undefined;
+  if (typeof env !== "object" || env === null) return undefined;
+  const { incoming, outgoing } = env;
+  return incoming && typeof incoming.headers === "object" && outgoing && typeof outgoing.setHeader === "function"
+    ? (env as NodeBindings)
+    : undefined;
+}
+
+/**
+ * The value of request header `name` (lowercase), or undefined when the
+ * request has none. Use it for headers whose repetitions Node joins
+ * (`if-none-match`, `x-request-id`); Node keeps only the first of a few
+ * others (`content-type`, `authorization`), which `Headers` would join, so
+ * those are read with `c.req.header`.
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const node = nodeBindings(c);
+  if (!node) return c.req.header(name);
+  const value = node.incoming.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
