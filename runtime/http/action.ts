@@ -21,7 +21,7 @@ import { parseActionInput, parseKey } from "../query/index.js";
 import { decodeJsonValue } from "../query/codecs.js";
 import { compileLockRow, compileUpdate } from "../sql/index.js";
 import { readOptionalJsonBody } from "./body.js";
-import { ifMatchTags, parseTagCondition, rowEntityTag } from "./conditional.js";
+import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
@@ -29,7 +29,7 @@ import { afterCommit, afterCommitHookOf, keyOf, rowChanged } from "./write.js";
 import { refuseQueryParameters } from "./write-refusals.js";
 
 /** What a finished action answers: the row (item actions without an output), the declared output, or nothing. */
-type Outcome = { kind: "row"; j: string; tag: string } | { kind: "output"; j: string } | { kind: "none" };
+type Outcome = { kind: "row"; j: string } | { kind: "output"; j: string } | { kind: "none" };
 
 /** The implementation registered for `action` (the mount checked it is there). */
 function implementationOf(rc: ResourceContext, action: ActionDescriptor): ActionImplementation {
@@ -89,11 +89,11 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
   const outcome = await rc.db.transaction(async (tx: Executor): Promise<Outcome> => {
     const locked = (await tx.query(compileLockRow(rc.table, key, scope))).rows[0];
     if (locked === undefined) throw notFound(rc);
-    if (tags !== undefined && !tags.includes(String(locked.tag))) throw rowChanged(rc);
+    if (tags !== undefined && !tags.includes(rowVersionTag(String(locked.j)))) throw rowChanged(rc);
     // Statements the implementation sends, counted: when its last one was update(), that update's
     // RETURNING already is the row as it now is, and the read after the implementation is saved.
     let sent = 0;
-    let updated: { at: number; j: string; tag: string } | undefined;
+    let updated: { at: number; j: string } | undefined;
     const counted: Executor = {
       query: (stmt) => (sent++, tx.query(stmt)),
       transaction: (fn) => fn(counted),
@@ -110,17 +110,17 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
       key,
       update: async (values: RowValues) => {
         const r = (await counted.query(compileUpdate(rc.service, rc.table, key, values))).rows[0];
-        updated = r === undefined ? undefined : { at: sent, j: String(r.j), tag: String(r.tag) };
+        updated = r === undefined ? undefined : { at: sent, j: String(r.j) };
         return JSON.parse(String(r?.j ?? "null")) as Record<string, unknown>;
       },
     };
     if (scope !== undefined) ctx.scope = scope;
     const returned = await impl(ctx);
     if (action.output) return { kind: "output", j: encodeOutput(rc, action, action.output, returned) };
-    if (updated !== undefined && updated.at === sent) return { kind: "row", j: updated.j, tag: updated.tag };
+    if (updated !== undefined && updated.at === sent) return { kind: "row", j: updated.j };
     // The row as it now is, whatever the implementation did to it (it may have left the caller's scope).
     const after = (await tx.query(compileLockRow(rc.table, key, undefined, { lock: false }))).rows[0];
-    return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j), tag: String(after.tag) };
+    return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j) };
   });
   // The row is parsed for the event only when a hook will receive it, as for a bulk create (decision 1341).
   if (afterCommitHookOf(rc)) {
@@ -133,7 +133,7 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
       key: row ? keyOf(rc, row) : (key as ScalarValue),
     });
   }
-  if (outcome.kind === "row") return jsonText(c, outcome.j, 200, { etag: rowEntityTag(outcome.tag) });
+  if (outcome.kind === "row") return jsonText(c, outcome.j, 200, { etag: rowEntityTag(rowVersionTag(outcome.j)) });
   if (outcome.kind === "output") return jsonText(c, outcome.j, 200);
   return c.body(null, 204);
 }

@@ -26,7 +26,7 @@ import { readPrefer } from "./prefer.js";
 import { detailKey, toProblem } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { readJsonBody } from "./body.js";
-import { ifMatchTags, parseTagCondition, rowEntityTag, type TagCondition } from "./conditional.js";
+import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
 import { jsonText } from "./respond.js";
@@ -166,7 +166,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   const r = await runWrite(rc, compileInsert(rc.service, rc.table, values));
   const j = r.rows[0]?.j ?? "{}";
   const row = JSON.parse(j) as Record<string, unknown>;
-  const headers: Record<string, string> = { etag: rowEntityTag(String(r.rows[0]?.tag)) };
+  const headers: Record<string, string> = { etag: rowEntityTag(rowVersionTag(j)) };
   if (rc.table.primaryKey.length === 1) {
     headers.location = `${rc.collectionPath}/${encodeURIComponent(String(keyOf(rc, row)))}`;
   }
@@ -307,7 +307,7 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   if (one === undefined) return c.body(null, 204, applied);
   return jsonText(c, String(one.j), one.inserted === "true" ? 201 : 200, {
     ...applied,
-    etag: rowEntityTag(String(one.tag)),
+    etag: rowEntityTag(rowVersionTag(String(one.j))),
   });
 }
 
@@ -414,7 +414,7 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   if (j == null) throw await absentOrChanged(rc, key, scope, condition);
   const row = JSON.parse(j) as Record<string, unknown>;
   await afterCommit(rc, c, { table: rc.table.name, operation: "update", row, key: keyOf(rc, row) });
-  return jsonText(c, j, 200, { etag: rowEntityTag(String(r.rows[0]?.tag)) });
+  return jsonText(c, j, 200, { etag: rowEntityTag(rowVersionTag(j)) });
 }
 
 /**

@@ -10,7 +10,7 @@ import type { SqlStatement } from "../exec/executor.js";
 import { findColumn } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
-import { rowJsonSelect, rowMembers, rowTag } from "./row.js";
+import { rowJsonSelect, rowMembers } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 import { SchemaCache } from "./schema-cache.js";
 
@@ -112,8 +112,7 @@ export function compileLockRow(
   const text = lockedRows.get(
     table,
     where + lock,
-    () =>
-      `SELECT ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag" FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
+    () => `SELECT ${rowJsonSelect(table, "t0")} FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
   );
   return params.statement(text);
 }

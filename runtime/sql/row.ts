@@ -31,12 +31,14 @@ export function rowJsonSelect(table: TableDescriptor, alias: string): string {
  * of `table` aliased `alias`, as 32 hex digits. It hashes the UTF-8 bytes
  * of the row's served representation without expansions (the JSON a write
  * returns), so it changes exactly when a visible or computed value does;
- * writes send it as the strong `ETag`, and a write with `If-Match` compares
- * it in its own WHERE clause (docs/decisions/1329-conditional-requests.md).
- * A read computes the same digest in Node from the body it sends, which is
- * byte for byte this JSON (decision 0805), so the read statement does not
- * build the row twice (docs/decisions/1339-lighter-request-path.md); hashing
- * UTF-8 whatever the server's encoding keeps the two equal.
+ * a write with `If-Match` compares it in its own WHERE clause
+ * (docs/decisions/1329-conditional-requests.md). The `ETag` of an answer is
+ * the same digest computed in Node from the body sent, which is byte for
+ * byte this JSON (decision 0805): reads since
+ * docs/decisions/1339-lighter-request-path.md, writes and actions since
+ * docs/decisions/1341-layer-without-headers-objects.md, so no statement
+ * builds a row twice; hashing UTF-8 whatever the server's encoding keeps
+ * the two equal.
  */
 export function rowTag(table: TableDescriptor, alias: string): string {
   return `md5(convert_to(${tableRow(table, alias).json}::text, 'UTF8'))`;

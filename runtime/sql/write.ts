@@ -15,7 +15,7 @@ import { addressRow } from "./key.js";
 import { compileSearch } from "./search.js";
 import { compileWhere } from "./where.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
-import { rowJsonSelect, rowTag, tagCondition } from "./row.js";
+import { rowJsonSelect, tagCondition } from "./row.js";
 import { SchemaCache } from "./schema-cache.js";
 
 /**
@@ -61,7 +61,7 @@ const MAX_CACHED_WRITE = 1024;
 const returningTexts = new SchemaCache<TableDescriptor, string>();
 
 function returningText(table: TableDescriptor, write: string): string {
-  return `${write} RETURNING ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag"`;
+  return `${write} RETURNING ${rowJsonSelect(table, "t0")}`;
 }
 
 /**
@@ -152,7 +152,7 @@ export function compileInsertMany(
     else
       out.push(
         params.statement(
-          `${insert} ${onConflict(table, conflict, params)} RETURNING ${rowJsonSelect(table, "t0")}, ${rowTag(table, "t0")} AS "tag", ("t0".xmax = 0)::text AS "inserted"`,
+          `${insert} ${onConflict(table, conflict, params)} RETURNING ${rowJsonSelect(table, "t0")}, ("t0".xmax = 0)::text AS "inserted"`,
         ),
       );
   }
