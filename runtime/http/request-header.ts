@@ -12,18 +12,17 @@
  */
 import type { Context } from "hono";
 
-/** What `@hono/node-server` passes as `c.env`: Node's request and response. */
-export interface NodeBindings {
+/** What `@hono/node-server` passes as `c.env`: Node's request, of which only the parsed headers are read here. */
+interface NodeBindings {
   incoming: { headers: Record<string, string | string[] | undefined> };
-  outgoing: { setHeader(name: string, value: string): unknown; headersSent: boolean };
 }
 
-/** Node's request and response when the app runs under `@hono/node-server`, else undefined. */
-export function nodeBindings(c: Context): NodeBindings | undefined {
+/** Node's request when the app runs under `@hono/node-server`, else undefined. */
+function nodeBindings(c: Context): NodeBindings | undefined {
   const env = c.env as Partial<NodeBindings> | undefined;
   if (typeof env !== "object" || env === null) return undefined;
-  const { incoming, outgoing } = env;
-  return incoming && typeof incoming.headers === "object" && outgoing && typeof outgoing.setHeader === "function"
+  const { incoming } = env;
+  return incoming && typeof incoming === "object" && typeof incoming.headers === "object"
     ? (env as NodeBindings)
     : undefined;
 }

@@ -5,17 +5,14 @@
  * `c.get("requestId")` (the name Hono's own middleware uses, which the fault
  * log reads) and echoed in the answer's `X-Request-Id`.
  *
- * Under `@hono/node-server` the header is read from Node's request and
- * written on Node's response, which merges it into the head it writes.
- * Going through Hono's `c.req.header` and `c.header` instead built two
- * WHATWG `Headers` objects per request (every incoming header copied, and
- * the answer's headers rebuilt), a measured part of the layer's cost
- * (README, "Tuning"). Under any other runtime (`app.request` in tests, a
- * fetch-style server) it goes through Hono.
+ * Under `@hono/node-server` the caller's id is read from Node's parsed
+ * request headers (`requestHeader`): Hono's `c.req.header` copied every
+ * request header into a WHATWG `Headers` first, a measured part of the
+ * layer's cost (README, "Tuning"). The answer's header is set through Hono.
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import { nodeBindings, requestHeader } from "../http/request-header.js";
+import { requestHeader } from "../http/request-header.js";
 
 /** The header carrying the id, in both directions. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -38,8 +35,9 @@ export function assignRequestId(c: Context): string {
   const given = requestHeader(c, REQUEST_ID_HEADER);
   const id = typeof given === "string" && given.length <= MAX_LENGTH && USABLE.test(given) ? given : randomUUID();
   c.set(REQUEST_ID_VARIABLE as never, id as never);
-  const node = nodeBindings(c);
-  if (node && !node.outgoing.headersSent) node.outgoing.setHeader(REQUEST_ID_HEADER, id);
-  else c.header(REQUEST_ID_HEADER, id);
+  // Through Hono, so middleware sees it in c.res.headers. Set on Node's response instead, it made Node merge
+  // every header of the answer one by one with its checks (writeHead's slow path), which profiled dearer
+  // than the Headers object Hono starts here and that an answer with an ETag builds anyway (decision 1341).
+  c.header(REQUEST_ID_HEADER, id);
   return id;
 }

@@ -127,8 +127,8 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
   });
 
   it("sends one X-Request-Id beside a write's own headers, and replaces an unusable one", async () => {
-    // The id is set on Node's response, and must survive the head node-server writes from the answer's own
-    // headers (decision 1341); a copy also sent through Hono would show here as "id-7, id-7".
+    // The caller's id is read from Node's parsed headers (decision 1341) and must come back once beside the
+    // answer's own headers; a second copy would show here as "id-7, id-7".
     const created = await fetch(`${base}/pins`, {
       method: "POST",
       headers: { "x-request-id": "id-7", "content-type": "application/json" },
