@@ -4,8 +4,7 @@ import type { ScalarValue } from "../predicate.js";
 import { badRequest } from "../problem.js";
 import { decodeText } from "./codecs.js";
 import { echoValue } from "./problems.js";
-
-const utf8 = new TextEncoder();
+import { longerThanValueLimit } from "./value-bytes.js";
 
 /**
  * Decodes the path segment `{id}` for the table's single-column primary
@@ -22,10 +21,9 @@ const utf8 = new TextEncoder();
 export function parseKey(table: TableDescriptor, text: string): ScalarValue {
   const col = table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
   if (!col) throw new Error(`table ${table.name} has no single-column primary key, so it has no item routes`);
-  const d =
-    utf8.encode(text).length > MAX_VALUE_BYTES
-      ? { ok: false as const, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` }
-      : decodeText(col, text);
+  const d = longerThanValueLimit(text)
+    ? { ok: false as const, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` }
+    : decodeText(col, text);
   if (d.ok) return d.value;
   // The detail names the key's type, never the column: the key may be a hidden column.
   const item = { location: "path.id", detail: `invalid id: ${d.detail}`, value: echoValue(text) };

@@ -19,6 +19,7 @@ import {
 import type { ProblemExtras, ProblemList } from "./problems.js";
 import { readList, readScalar } from "./syntax.js";
 import type { TableVocabulary } from "./vocabulary.js";
+import { longerThanValueLimit } from "./value-bytes.js";
 
 /** State shared by every filter of one request. */
 export interface FilterContext {
@@ -50,13 +51,6 @@ export interface LeafSite {
 export type LeafValue =
   { from: "url"; text: string | undefined; bare?: boolean } | { from: "json"; present: boolean; value: unknown };
 
-const utf8 = new TextEncoder();
-
-function tooLong(text: string): boolean {
-  // A UTF-8 byte is at least one UTF-16 unit apart, so short strings skip the encoding.
-  return text.length > MAX_VALUE_BYTES / 3 && utf8.encode(text).length > MAX_VALUE_BYTES;
-}
-
 /** Records the MaxFilters refusal the first time the count goes over (spec: Limits). */
 function countLeaf(ctx: FilterContext, site: LeafSite): void {
   ctx.leaves++;
@@ -72,7 +66,7 @@ function countLeaf(ctx: FilterContext, site: LeafSite): void {
 /** Decodes one URL or JSON item for the column's (element) type. */
 function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Decoded<ScalarValue> {
   if (typeof raw === "string") {
-    if (tooLong(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+    if (longerThanValueLimit(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
     if (textOnly)
       return raw.includes("\u0000")
         ? { ok: false, detail: "text may not contain the NUL character" }
@@ -88,7 +82,7 @@ function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Dec
 function decodeDocument(value: LeafValue): Decoded<JsonValue> {
   if (value.from === "url") {
     const text = value.text ?? "";
-    if (tooLong(text)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+    if (longerThanValueLimit(text)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
     try {
       return { ok: true, value: JSON.parse(text) as JsonValue };
     } catch {
@@ -97,7 +91,8 @@ function decodeDocument(value: LeafValue): Decoded<JsonValue> {
   }
   if (!value.present) return { ok: false, detail: "a JSON value is required" };
   if (!isJsonValue(value.value)) return { ok: false, detail: NOT_A_DOCUMENT };
-  if (tooLong(JSON.stringify(value.value))) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
+  if (longerThanValueLimit(JSON.stringify(value.value)))
+    return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
   return { ok: true, value: value.value };
 }
 

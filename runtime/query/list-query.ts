@@ -18,6 +18,7 @@ import { parseSort } from "./sort.js";
 import type { ListQuery } from "./types.js";
 import { vocabulary, type TableVocabulary } from "./vocabulary.js";
 import { SINGLE } from "./parameters.js";
+import { longerThanValueLimit } from "./value-bytes.js";
 
 export { RESERVED_PARAMETERS } from "./parameters.js";
 
@@ -28,8 +29,6 @@ export { RESERVED_PARAMETERS } from "./parameters.js";
  * (docs/decisions/0311-repeated-list-parameters.md).
  */
 const JOINED = new Set(["select", "sort"]);
-
-const utf8 = new TextEncoder();
 
 /**
  * The refusal of a parameter the resource does not take: spelled like an
@@ -52,7 +51,7 @@ function parseSearch(text: string | undefined, vocab: TableVocabulary, problems:
     unknownParameter(problems, vocab, "search", "this resource has no searchable column");
     return undefined;
   }
-  if (utf8.encode(text).length > MAX_VALUE_BYTES) {
+  if (longerThanValueLimit(text)) {
     problems.add("query.search", `search text is longer than ${MAX_VALUE_BYTES} UTF-8 bytes`, { value: text });
   } else if (text.includes("\u0000")) {
     problems.add("query.search", "search text may not contain the NUL character");

@@ -1,7 +1,7 @@
 /**
  * Addressing one row by primary key (`/{id}` of read, update and delete).
  */
-import type { TableDescriptor } from "../descriptor.js";
+import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import type { Params } from "./bind.js";
 import { bindElement, columnRef, findColumn } from "./column.js";
@@ -14,11 +14,19 @@ import { compileWhere } from "./where.js";
  * reaches here.
  */
 export function keyCondition(table: TableDescriptor, key: ScalarValue, alias: string, params: Params): string {
+  const col = keyColumn(table);
+  return `${columnRef(col, alias)} = ${bindElement(col, key, params)}`;
+}
+
+/**
+ * The single primary-key column of `table`. Throws a plain `Error` when the
+ * key is composite or missing (see {@link keyCondition}).
+ */
+export function keyColumn(table: TableDescriptor): ColumnDescriptor {
   if (table.primaryKey.length !== 1) {
     throw new Error(`relation "${table.name}" has no single-column primary key to address one row by`);
   }
-  const col = findColumn(table, table.primaryKey[0]);
-  return `${columnRef(col, alias)} = ${bindElement(col, key, params)}`;
+  return findColumn(table, table.primaryKey[0]);
 }
 
 /**

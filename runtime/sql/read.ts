@@ -5,9 +5,9 @@
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
-import { addressRow } from "./key.js";
+import { addressRow, keyColumn } from "./key.js";
 import type { SqlStatement } from "../exec/executor.js";
-import { findColumn } from "./column.js";
+import { bindElement, findColumn } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowJsonSelect, rowMembers } from "./row.js";
@@ -36,12 +36,13 @@ export function compileRead(
   const params = new Params();
   if (expand.length === 0 && scope === undefined) {
     // The commonest read has one text per table: built once, so the statement's name is found without
-    // hashing a new string per request (docs/decisions/1339-lighter-request-path.md).
-    const where = addressRow(table, key, undefined, "t0", params);
-    const shape = plainReads.get(table, where, () => {
+    // hashing a new string per request (docs/decisions/1339-lighter-request-path.md). Only the key is bound
+    // per request, as the text's `$1`; its condition's text is not rebuilt (decision 1341).
+    bindElement(keyColumn(table), key, params);
+    const shape = plainReads.get(table, "", () => {
       const built = buildRead(service, table, key, [], undefined, options, new Params());
-      // The cached text must take exactly the values bound here (the key), or every later read would be wrong.
-      if (built.values.length !== params.values.length)
+      // The cached text must take exactly the value bound here (the key), or every later read would be wrong.
+      if (built.values.length !== 1 || !built.text.includes(" = $1::"))
         throw new Error(`the read of ${table.name} binds more than its key`);
       return built;
     });
