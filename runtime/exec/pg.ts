@@ -193,16 +193,25 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
    * a slot is asked again until the connection timeout runs out, so the
    * connections this pool already holds serve the request once one is free.
    */
-  async function acquire(): Promise<pg.PoolClient> {
+  function acquire(): Promise<pg.PoolClient> {
+    // The first attempt is the pool's own promise, no async frame around it (decision 1341); only a refusal
+    // goes on to the retries.
     const deadline = Date.now() + connectTimeout;
+    return pool.connect().catch((e: unknown) => retryAcquire(e, deadline));
+  }
+
+  /** Asks again after a refusal for lack of a slot, with growing pauses, until `deadline` (ms since the epoch). */
+  async function retryAcquire(first: unknown, deadline: number): Promise<pg.PoolClient> {
+    let e = first;
     let pause = 20;
     for (;;) {
+      if (!NO_SLOT.has(sqlState(e)) || Date.now() + pause >= deadline) throw e;
+      await sleep(pause);
+      pause = Math.min(pause * 2, 200);
       try {
         return await pool.connect();
-      } catch (e) {
-        if (!NO_SLOT.has(sqlState(e)) || Date.now() + pause >= deadline) throw e;
-        await sleep(pause);
-        pause = Math.min(pause * 2, 200);
+      } catch (again) {
+        e = again;
       }
     }
   }
@@ -220,7 +229,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       const client = await acquire();
       let failed: unknown;
       try {
-        return await onClient(client, names).query(stmt);
+        return toResult(await submit(client, names.nameOf(stmt.text), stmt.text, stmt.values));
       } catch (e) {
         failed = e;
         throw e;
