@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import { requestHeader } from "./request-header.js";
+import { callerRequestId, REQUEST_ID_VARIABLE } from "./request-id.js";
 
 /** What is known about one fault when it is logged. */
 export interface FaultReport {
@@ -29,19 +29,16 @@ export interface FaultReport {
 /** Receives every fault answered with a 5xx. */
 export type FaultLogger = (report: FaultReport) => void;
 
-/** A request id a client may choose: printable ASCII without spaces, at most 200 characters. */
-const USABLE_ID = /^[\x21-\x7e]{1,200}$/;
-
 /**
  * The request's id: an id an earlier middleware stored (`c.get("requestId")`,
- * as Hono's `requestId` middleware does), else a usable `X-Request-Id`
- * header, else a new UUID.
+ * as `resc/ops` and Hono's `requestId` middleware do), else the caller's
+ * usable `X-Request-Id` (the rule of runtime/http/request-id.ts), else a
+ * new UUID.
  */
 export function requestIdOf(c: Context): string {
-  const stored: unknown = c.get("requestId" as never);
+  const stored: unknown = c.get(REQUEST_ID_VARIABLE as never);
   if (typeof stored === "string" && stored !== "") return stored;
-  const header = requestHeader(c, "x-request-id");
-  return header !== undefined && USABLE_ID.test(header) ? header : randomUUID();
+  return callerRequestId(c) ?? randomUUID();
 }
 
 function codeOf(e: unknown): string | undefined {

@@ -15,7 +15,7 @@ import { isUnavailable } from "../exec/faults.js";
 import { formatFault, type FaultReport } from "../http/fault-log.js";
 import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";
-import { assignRequestId } from "./request-id.js";
+import { assignRequestId } from "../http/request-id.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";

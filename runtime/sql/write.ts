@@ -6,7 +6,7 @@
  * writes return the stored row only.
  */
 import type { SqlStatement } from "../exec/executor.js";
-import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
@@ -29,12 +29,18 @@ function assignments(table: TableDescriptor, values: WriteValues, params: Params
   const out: [string, string][] = [];
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
-    const col = findColumn(table, name);
-    if (col.computed !== undefined)
-      throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
+    const col = storedColumn(table, name);
     out.push([columnSqlName(col), bindColumnValue(col, value, params)]);
   }
   return out;
+}
+
+/** Column `name` of `table`, which a write may store; throws a plain `Error` for an unknown or a computed column. */
+function storedColumn(table: TableDescriptor, name: string): ColumnDescriptor {
+  const col = findColumn(table, name);
+  if (col.computed !== undefined)
+    throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
+  return col;
 }
 
 /**
@@ -120,12 +126,7 @@ export function compileInsertMany(
   // Each column is found, checked and quoted once per request, not once per cell: per cell this was most
   // of a 1,000-row create's statement building (README, "Tuning"). Every row binds in the same column
   // order, so rows of one shape give one statement text, one prepared statement.
-  const written = columns.map((name) => {
-    const col = findColumn(table, name);
-    if (col.computed !== undefined)
-      throw new Error(`column "${name}" of relation "${table.name}" is computed and cannot be written`);
-    return col;
-  });
+  const written = columns.map((name) => storedColumn(table, name));
   const names = written.map(columnSqlName).join(", ");
   // A merge's scope adds a few parameters of its own to each statement.
   const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - 1000) / columns.length));
