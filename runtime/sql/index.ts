@@ -28,7 +28,7 @@ export {
   type WriteValues,
 } from "./write.js";
 export type { CompileOptions, ListOptions } from "./options.js";
-export { compileSeek, sortKeyTexts } from "./seek.js";
+export { compileSeek, sortKeyTexts, type SortKeyText } from "./seek.js";
 export { Params, encodeArray, encodeJson, encodeScalar, type ArrayElement } from "./bind.js";
 export { quoteIdent } from "./ident.js";
 export { escapeLike } from "./like.js";

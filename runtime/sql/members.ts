@@ -1,10 +1,11 @@
 /**
  * Row objects of lists and reads, written in Node from what PostgreSQL
  * sends (docs/decisions/0805-row-members-as-json-array.md): the scalar
- * members as one JSON array of texts, `array_to_json(ARRAY[…])` in column
- * `j` (PostgreSQL escapes every string once, with one type lookup per row
- * instead of one per column), and each member that already is JSON (arrays,
- * documents, expansions) in a column of its own, `x0`, `x1`, …
+ * members as one JSON array, `json_build_array(…)` in column `j`
+ * (PostgreSQL writes and escapes each value with its output function, no
+ * cast per column; docs/decisions/1342-members-with-json-build-array.md),
+ * and each member that already is JSON (arrays, documents, expansions) in
+ * a column of its own, `x0`, `x1`, …
  * {@link encodeRow} writes the object with the forms of decision 0400; the
  * text is the one `row_to_json` writes for the same row
  * (`test/sql/members.test.ts`).
@@ -12,24 +13,39 @@
 import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import type { SqlStatement } from "../exec/executor.js";
 import { columnRef } from "./column.js";
-import { outputColumns, outputExpr, resourceComputed, type OutputEntry } from "./output.js";
+import { outputColumns, outputExpr, resourceComputed, temporalJson, type OutputEntry } from "./output.js";
 import { projectionKey, SchemaCache } from "./schema-cache.js";
+import type { SortKeyText } from "./seek.js";
 
 /**
- * How a member's text becomes JSON: `raw` is written as it is (a number, a
- * boolean), `string` as a JSON string, `number` raw when it is a JSON number
- * and as a string otherwise (`NaN`, `Infinity`), as `row_to_json` writes floats.
+ * How a member's element of `j` (as `json_build_array` writes it) becomes
+ * the member's JSON: `json` as it is (numbers, booleans, strings, and the
+ * quoted `NaN` and `Infinity` of floats, all as `row_to_json` writes them),
+ * `quoted` as a JSON string (a numeric's number, decision 0400), `clock`
+ * and `clockZ` from the string `to_json` wrote for a `timestamp` (with
+ * ` BC` after years before 1 AD, or `infinity`): the ISO text without its
+ * era, followed by `Z` for `clockZ` when finite (decisions 0803 and
+ * docs/decisions/1342-members-with-json-build-array.md).
  */
-export type MemberForm = "raw" | "string" | "number";
+export type MemberForm = "json" | "quoted" | "clock" | "clockZ";
 
-/** One member of a row object: its key written as `"name":`, and where its value is. */
-export type Member = { prefix: string; element: number; form: MemberForm } | { prefix: string; column: string };
+/** One member of a row object: its name, its key written as `"name":`, and where its value is. */
+export type Member =
+  | { name: string; prefix: string; element: number; form: MemberForm }
+  | { name: string; prefix: string; column: string };
 
-/** How to read the rows of a statement built with {@link rowMembers}. */
+/**
+ * Where one extra text of a row (a list's sort key) is: element `element`
+ * of `j`, a member whose JSON holds the very text, or element `k` of
+ * column `k`.
+ */
+export type ExtraSource = { element: number } | { k: number };
+
+/** How to read the rows of a statement built with {@link memberSelect}. */
 export interface RowLayout {
   members: readonly Member[];
-  /** Elements of `j` after the members' (the sort keys of a list), in order. */
-  extraElements: number;
+  /** The extra texts (the sort keys of a list), in order; empty when the statement selects none. */
+  extras: readonly ExtraSource[];
 }
 
 /** A statement whose rows carry row objects laid out by `layout`. */
@@ -37,51 +53,58 @@ export interface RowStatement extends SqlStatement {
   layout: RowLayout;
 }
 
-/** One member as SQL: an element of `j` (text) or a column of its own (JSON text). */
+/** One member as SQL: an element of `j` or a column of its own (JSON text). */
 interface MemberSql {
   name: string;
+  /** An argument of `json_build_array`, or a column's JSON text when `form` is absent. */
   sql: string;
   /** Absent for a JSON column. */
   form?: MemberForm;
+  /** The member's JSON text as a column of its own, for an element past `j`'s room ({@link MAX_ELEMENTS}). */
+  column?: string;
 }
+
+/** Arguments `json_build_array` takes at most (PostgreSQL's FUNC_MAX_ARGS); further members become columns. */
+const MAX_ELEMENTS = 100;
 
 /** `character(n)` (cast type `bpchar`), whose padding a cast to text would trim. */
 function padded(col: ColumnDescriptor): boolean {
   return /^(bpchar|character|char)(\(|$)/i.test(col.sqlType);
 }
 
-/** The SQL of column `col` of the row aliased `alias` as a member. */
+/**
+ * The SQL of column `col` of the row aliased `alias` as a member. Scalars
+ * go into `json_build_array` bare: it writes each with the type's output
+ * function the way `row_to_json` does, and needs no cast to text per
+ * column, whose setup PostgreSQL repeats on every execution (decision 1342).
+ */
 function columnMember(col: ColumnDescriptor, alias: string): MemberSql {
   const name = col.name;
   const ref = columnRef(col, alias);
-  if (col.array || col.kind === "other" || (col.kind === "text" && padded(col))) {
-    return { name, sql: `to_json(${outputExpr(col, alias)})::text` };
-  }
+  const column = `to_json(${outputExpr(col, alias)})::text`;
+  if (col.array || col.kind === "other" || (col.kind === "text" && padded(col))) return { name, sql: column };
   switch (col.kind) {
     case "jsonb":
       return { name, sql: `(${ref})::text` };
-    case "integer":
-    case "bigint":
-    case "boolean":
-      return { name, sql: `(${ref})::text`, form: "raw" };
-    case "float":
-      return { name, sql: `(${ref})::text`, form: "number" };
     case "numeric":
+      return { name, sql: ref, form: "quoted", column };
     case "date":
     case "timestamptz":
     case "timestamp":
+      // Only to_json in SQL; the era and the Z are Node's (decision 1342).
+      return { name, sql: temporalJson(col.kind, ref), form: col.kind === "timestamp" ? "clock" : "clockZ", column };
     case "bytea":
-      // Already text in its JSON-ready form (output.ts).
-      return { name, sql: outputExpr(col, alias), form: "string" };
+      // Base64 text (output.ts), a JSON string.
+      return { name, sql: outputExpr(col, alias), form: "json", column };
     default:
-      // text, enum, uuid, time: the text output is the JSON string's content.
-      return { name, sql: `(${ref})::text`, form: "string" };
+      // integer, bigint, boolean, float, text, enum, uuid, time.
+      return { name, sql: ref, form: "json", column };
   }
 }
 
 /** A row object's select list and layout, before extra elements are added. */
 export interface RowMembers {
-  /** Member elements' SQL, in order (`j` is built from these plus any extra elements). */
+  /** Member elements' SQL, in order: the arguments of `json_build_array` in `j`. */
   elements: readonly string[];
   /** JSON columns' SQL, in order (`x0`, `x1`, …). */
   columns: readonly string[];
@@ -96,11 +119,11 @@ function build(entries: readonly MemberSql[]): RowMembers {
   const members: Member[] = [];
   for (const e of entries) {
     const prefix = `${JSON.stringify(e.name)}:`;
-    if (e.form === undefined) {
-      members.push({ prefix, column: `x${columns.length}` });
-      columns.push(e.sql);
+    if (e.form === undefined || elements.length === MAX_ELEMENTS) {
+      members.push({ name: e.name, prefix, column: `x${columns.length}` });
+      columns.push(e.form === undefined ? e.sql : (e.column ?? e.sql));
     } else {
-      members.push({ prefix, element: elements.length, form: e.form });
+      members.push({ name: e.name, prefix, element: elements.length, form: e.form });
       elements.push(e.sql);
     }
   }
@@ -127,7 +150,7 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
   const members = [...row.members];
   const joins = [...(row.joins ?? [])];
   for (const e of extra) {
-    members.push({ prefix: `${JSON.stringify(e.name)}:`, column: `x${columns.length}` });
+    members.push({ name: e.name, prefix: `${JSON.stringify(e.name)}:`, column: `x${columns.length}` });
     columns.push(`(${e.sql})::text`);
     if (e.join !== undefined) joins.push(e.join);
   }
@@ -135,38 +158,65 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
 }
 
 /**
- * The select list of `row` with `extra` more text elements in `j` (sort
- * keys), and its layout: `array_to_json(ARRAY[…]::text[])::text AS "j"`,
- * then `<sql> AS "x0"`, …
+ * The select list of `row` and its layout: `json_build_array(…)::text AS
+ * "j"`, then `<sql> AS "x0"`, …, then, for the `extra` texts (a list's
+ * sort keys) that no member of `j` already holds,
+ * `array_to_json(ARRAY[…]::text[])::text AS "k"`.
  */
-export function memberSelect(row: RowMembers, extra: readonly string[] = []): { list: string; layout: RowLayout } {
+export function memberSelect(row: RowMembers, extra: readonly SortKeyText[] = []): { list: string; layout: RowLayout } {
   // The same members and keys give the same text: built once (decision 0802), a few orderings per table.
-  return selects.get(row, extra.join("\u0000"), () => buildSelect(row, extra));
+  const key = extra.map((e) => `${e.sql}\u0001${e.column ?? ""}`).join("\u0000");
+  return selects.get(row, key, () => buildSelect(row, extra));
 }
 
 const selects = new SchemaCache<RowMembers, { list: string; layout: RowLayout }>();
 
-function buildSelect(row: RowMembers, extra: readonly string[]): { list: string; layout: RowLayout } {
-  const elements = [...row.elements, ...extra];
+/**
+ * The element of `j` whose JSON is exactly the text of `column`'s output:
+ * a `json` or `quoted` member (numbers, booleans and strings written by the
+ * output function), or undefined.
+ */
+function memberElement(row: RowMembers, column: string): number | undefined {
+  const m = row.members.find((x) => x.name === column);
+  if (m === undefined || !("element" in m) || (m.form !== "json" && m.form !== "quoted")) return undefined;
+  return m.element;
+}
+
+function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: string; layout: RowLayout } {
   const parts: string[] = [];
-  if (elements.length > 0) parts.push(`array_to_json(ARRAY[${elements.join(", ")}]::text[])::text AS "j"`);
+  if (row.elements.length > 0) parts.push(`json_build_array(${row.elements.join(", ")})::text AS "j"`);
   row.columns.forEach((sql, i) => parts.push(`${sql} AS "x${i}"`));
-  return { list: parts.join(", "), layout: { members: row.members, extraElements: extra.length } };
+  const texts: string[] = [];
+  const extras = extra.map((e): ExtraSource => {
+    const element = e.column === undefined ? undefined : memberElement(row, e.column);
+    if (element !== undefined) return { element };
+    texts.push(e.sql);
+    return { k: texts.length - 1 };
+  });
+  if (texts.length > 0) parts.push(`array_to_json(ARRAY[${texts.join(", ")}]::text[])::text AS "k"`);
+  return { list: parts.join(", "), layout: { members: row.members, extras } };
 }
 
 const BACKSLASH = 92;
 const QUOTE = 34;
-/** A JSON number as PostgreSQL's float output writes one. */
-const JSON_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const COMMA = 44;
+const BRACKET = 93;
+/** What `json_build_array` writes between two elements. */
+const SEPARATOR = ", ";
 
 /**
- * The end (exclusive) of the element of `j` starting at `pos`: a JSON
- * string, whose closing quote is the first one after an even run of
- * backslashes, or `null`. `j` is an array as `array_to_json` writes it
- * (`["a",null,"b\\"c"]`, no spaces).
+ * The end (exclusive) of the element of `j` starting at `pos`. `j` is an
+ * array as `json_build_array` writes it (`[1, "a", null, "b\\"c"]`) of
+ * scalars only: a string ends at the first quote after an even run of
+ * backslashes, anything else (a number, `true`, `false`, `null`, none of
+ * which holds a comma) at the next comma or the closing bracket.
  */
 function elementEnd(j: string, pos: number): number {
-  if (j.charCodeAt(pos) !== QUOTE) return pos + 4;
+  if (j.charCodeAt(pos) !== QUOTE) {
+    let end = pos + 1;
+    for (let c = j.charCodeAt(end); c !== COMMA && c !== BRACKET; c = j.charCodeAt(end)) end++;
+    return end;
+  }
   let end = j.indexOf('"', pos + 1);
   for (;;) {
     let slashes = 0;
@@ -174,6 +224,25 @@ function elementEnd(j: string, pos: number): number {
     if (slashes % 2 === 0) return end + 1;
     end = j.indexOf('"', end + 1);
   }
+}
+
+const BC = " BC";
+
+/**
+ * The JSON string of a date or timestamp member from its element of `j`
+ * (`pos`..`end`, quotes included), the string `to_json` wrote for a
+ * `timestamp`: `"2022-09-10T16:46:03.9"`, `"0044-03-15T10:00:00 BC"` or
+ * `"infinity"`. The ISO text loses its era, as `btrim(…, '" BC')` does in
+ * SQL (output.ts), and takes `Z` when `zulu` is set; an infinity, which
+ * starts with a letter or `-` where the ISO text has a digit, is written as
+ * it is (decision 1342).
+ */
+function clockText(j: string, pos: number, end: number, zulu: boolean): string {
+  const first = j.charCodeAt(pos + 1);
+  if (first < 48 || first > 57) return j.slice(pos, end);
+  let to = end - 1;
+  if (j.endsWith(BC, to)) to -= BC.length;
+  return zulu ? `${j.slice(pos, to)}Z"` : `${j.slice(pos, to)}"`;
 }
 
 /**
@@ -197,30 +266,43 @@ export function encodeRow(row: Readonly<Record<string, string | null>>, layout: 
       continue;
     }
     const end = elementEnd(j, pos);
-    if (j.charCodeAt(pos) !== QUOTE) out += "null";
-    else if (m.form === "string") out += j.slice(pos, end);
-    else {
-      const inner = j.slice(pos + 1, end - 1);
-      out += m.form === "raw" || JSON_NUMBER.test(inner) ? inner : j.slice(pos, end);
-    }
-    pos = end + 1;
+    const quoted = j.charCodeAt(pos) === QUOTE;
+    if (m.form === "json" || (quoted && m.form === "quoted")) out += j.slice(pos, end);
+    else if (!quoted)
+      out += m.form === "quoted" && !j.startsWith("null", pos) ? `"${j.slice(pos, end)}"` : j.slice(pos, end);
+    else out += clockText(j, pos, end, m.form === "clockZ");
+    pos = end + SEPARATOR.length;
   }
   return `${out}}`;
 }
 
 /**
- * The extra elements of `j` (the sort keys of a list row) as text, null for
- * NULL, unescaped.
+ * The extra texts of a row (a list row's sort keys, as `::text` or the
+ * forms of runtime/sql/seek.ts give them), null for NULL: read from the
+ * members of `j` that hold them and from column `k`. Throws a plain
+ * `Error` when the row lacks a column the layout names.
  */
 export function extraElementsOf(row: Readonly<Record<string, string | null>>, layout: RowLayout): (string | null)[] {
-  const j = row.j ?? "[]";
+  if (layout.extras.length === 0) return [];
+  let k: (string | null)[] | undefined;
+  return layout.extras.map((e) => {
+    if ("k" in e) {
+      if (k === undefined) {
+        if (typeof row.k !== "string") throw new Error("the row has no column k");
+        k = JSON.parse(row.k) as (string | null)[];
+      }
+      return k[e.k];
+    }
+    return elementText(row.j ?? "[]", e.element);
+  });
+}
+
+/** Element `index` of `j` as text: a string unescaped, a number or boolean as written, null for `null`. */
+function elementText(j: string, index: number): string | null {
   let pos = 1;
-  for (const m of layout.members) if (!("column" in m)) pos = elementEnd(j, pos) + 1;
-  const out: (string | null)[] = [];
-  for (let i = 0; i < layout.extraElements; i++) {
-    const end = elementEnd(j, pos);
-    out.push(j.charCodeAt(pos) === QUOTE ? (JSON.parse(j.slice(pos, end)) as string) : null);
-    pos = end + 1;
-  }
-  return out;
+  for (let i = 0; i < index; i++) pos = elementEnd(j, pos) + SEPARATOR.length;
+  const end = elementEnd(j, pos);
+  if (j.charCodeAt(pos) === QUOTE) return JSON.parse(j.slice(pos, end)) as string;
+  const text = j.slice(pos, end);
+  return text === "null" ? null : text;
 }

@@ -23,7 +23,7 @@ export interface OutputEntry {
 }
 
 /**
- * A `timestamp` (no zone) as `YYYY-MM-DDTHH:MI:SS`, then the microseconds
+ * A date-like scalar ({@link temporalJson}) as `YYYY-MM-DDTHH:MI:SS`, then the microseconds
  * with trailing zeros (and a bare dot) trimmed: `…:05.1234`, `…:05`.
  * `to_json` writes exactly that ISO 8601 form whatever the session's
  * DateStyle, in double quotes, with ` BC` after years before 1 AD; trimming
@@ -31,13 +31,29 @@ export interface OutputEntry {
  * digit) leaves the era out, as decision 0400 says. One `to_json` costs
  * less than the two `to_char` calls it replaced (decision 0803).
  */
-function clockWithFraction(ts: string): string {
-  return `btrim(to_json(${ts})::text, '" BC')`;
+function clockWithFraction(kind: "date" | "timestamptz" | "timestamp", x: string): string {
+  return `btrim(${temporalJson(kind, x)}::text, '" BC')`;
 }
 
 /** Keeps `infinity`/`-infinity` as their text, which the formatting above would not. */
 function finiteOr(x: string, formatted: string): string {
   return `CASE WHEN isfinite(${x}) THEN ${formatted} ELSE ${x}::text END`;
+}
+
+/**
+ * `to_json` of a date-like scalar as a `timestamp`, the text both the SQL
+ * formatting here and Node's (runtime/sql/members.ts, decision 1342) start
+ * from: `timestamptz` at UTC, `date` at midnight, `timestamp` as it is.
+ */
+export function temporalJson(kind: "date" | "timestamptz" | "timestamp", x: string): string {
+  switch (kind) {
+    case "date":
+      return `to_json(${x}::timestamp)`;
+    case "timestamptz":
+      return `to_json((${x} AT TIME ZONE 'UTC'))`;
+    case "timestamp":
+      return `to_json(${x})`;
+  }
 }
 
 /**
@@ -51,11 +67,11 @@ function formatScalar(kind: ValueKind, x: string): string | undefined {
     case "numeric":
       return `${x}::text`;
     case "date":
-      return finiteOr(x, `${clockWithFraction(`${x}::timestamp`)} || 'Z'`);
+      return finiteOr(x, `${clockWithFraction("date", x)} || 'Z'`);
     case "timestamptz":
-      return finiteOr(x, `${clockWithFraction(`(${x} AT TIME ZONE 'UTC')`)} || 'Z'`);
+      return finiteOr(x, `${clockWithFraction("timestamptz", x)} || 'Z'`);
     case "timestamp":
-      return finiteOr(x, clockWithFraction(x));
+      return finiteOr(x, clockWithFraction("timestamp", x));
     case "bytea":
       // encode() wraps base64 every 76 characters; the JSON form is one line.
       return `replace(encode(${x}, 'base64'), chr(10), '')`;

@@ -20,6 +20,18 @@ function canBeNull(table: TableDescriptor, k: OrderKey): boolean {
 }
 
 /**
+ * One sort key's value as text: the SQL computing it and, when that text
+ * is the column's own output (its `::text`), the column's name, so a
+ * statement that already sends the column as a row member can read the
+ * key from the member instead (runtime/sql/members.ts, decision 1342).
+ */
+export interface SortKeyText {
+  sql: string;
+  /** Set when the text is the output of column `column` of the listed row. */
+  column?: string;
+}
+
+/**
  * The text of one key value, in the form the column's URL codec reads
  * (runtime/query/codecs.ts), so a cursor's values can be checked like any
  * request value and bound back exactly (docs/decisions/0500-cursor-format.md):
@@ -28,31 +40,32 @@ function canBeNull(table: TableDescriptor, k: OrderKey): boolean {
  * zone or `bytea_output`. `infinity`/`-infinity` keep PostgreSQL's spelling
  * (`to_char` cannot format them). Every other kind is its `::text`.
  */
-function keyText(table: TableDescriptor, k: OrderKey): string {
+function keyText(table: TableDescriptor, k: OrderKey): SortKeyText {
   const v = k.sql;
   const finite = (formatted: string): string => `CASE WHEN isfinite(${v}) THEN ${formatted} ELSE (${v})::text END`;
   switch (findColumn(table, k.column).kind) {
     case "timestamptz":
-      return finite(`to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+      return { sql: finite(`to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`) };
     case "timestamp":
-      return finite(`to_char(${v}, 'YYYY-MM-DD"T"HH24:MI:SS.US')`);
+      return { sql: finite(`to_char(${v}, 'YYYY-MM-DD"T"HH24:MI:SS.US')`) };
     case "date":
-      return finite(`to_char((${v})::timestamp, 'YYYY-MM-DD')`);
+      return { sql: finite(`to_char((${v})::timestamp, 'YYYY-MM-DD')`) };
     case "bytea":
-      return `chr(92) || 'x' || encode(${v}, 'hex')`;
+      return { sql: `chr(92) || 'x' || encode(${v}, 'hex')` };
     default:
-      return `(${v})::text`;
+      return { sql: `(${v})::text`, column: k.column };
   }
 }
 
 /**
  * The sort-key values of a row as text expressions (null for NULL), in the
  * form {@link keyText} gives, which the column's type reads back exactly.
- * A list compiled with `sortKeys` adds them to the row's `j` array after the
- * members (docs/decisions/0805-row-members-as-json-array.md), computed for
- * the page's rows only (docs/decisions/0801-list-paging-clauses.md).
+ * A list compiled with `sortKeys` reads them from the row's members where
+ * it can and selects the others in column `k`
+ * (docs/decisions/1342-members-with-json-build-array.md), computed for the
+ * page's rows only (docs/decisions/0801-list-paging-clauses.md).
  */
-export function sortKeyTexts(table: TableDescriptor, keys: readonly OrderKey[]): string[] {
+export function sortKeyTexts(table: TableDescriptor, keys: readonly OrderKey[]): SortKeyText[] {
   return keys.map((k) => keyText(table, k));
 }
 

@@ -108,13 +108,60 @@ describe("row objects written from their members equal row_to_json's", () => {
     expect(rows).toBeGreaterThan(5);
   });
 
+  it("past json_build_array's 100 arguments, with the rest of the members as columns of their own", async () => {
+    const kinds = WIDE.columns.map((_, i) => WIDE_KINDS[i % WIDE_KINDS.length]);
+    await db.executor.script(`
+      CREATE TABLE wide (${kinds.map((k, i) => `c${i} ${k.sql}${i === 0 ? " PRIMARY KEY" : ""}`).join(", ")});
+      INSERT INTO wide VALUES (${kinds.map((k) => k.value).join(", ")});
+      INSERT INTO wide (c0) VALUES (8);
+    `);
+    const { layout } = memberSelect(tableMembers(WIDE, "t0"));
+    expect(layout.members.filter((m) => "column" in m)).toHaveLength(30);
+    expect(await compare(db.executor, WIDE)).toBe(2);
+  });
+
   it("reads extra elements (sort keys) back unescaped, NULL as null", async () => {
-    const { list, layout } = memberSelect(tableMembers(ODD, "t0"), [`"t0"."t"`, `NULL::text`, `'a\\"b'`]);
+    const extra = [`"t0"."t"`, `NULL::text`, `'a\\"b'`].map((sql) => ({ sql }));
+    const { list, layout } = memberSelect(tableMembers(ODD, "t0"), extra);
     const r = await db.executor.query({ text: `SELECT ${list} FROM "odd" AS "t0" WHERE "t0"."n" = 2`, values: [] });
     const direct = await db.executor.query({ text: `SELECT t FROM odd WHERE n = 2`, values: [] });
     expect(extraElementsOf(r.rows[0], layout)).toEqual([direct.rows[0].t, null, 'a\\"b']);
   });
+
+  it("reads a sort key from the member that holds it: the very text of its ::text, on every kind that can", async () => {
+    const names = ["n", "t", "f", "r", "b", "num", "ok", "e", "u", "tm", "ttz"];
+    const extra = names.map((name) => ({ sql: `("t0".${quoteIdent(name)})::text`, column: name }));
+    const { list, layout } = memberSelect(tableMembers(ODD, "t0"), [...extra, { sql: `'from k'` }]);
+    expect(list).not.toContain(`("t0"."num")::text`);
+    expect(layout.extras.filter((e) => "k" in e)).toHaveLength(1);
+    const texts = names.map((n) => `(${quoteIdent(n)})::text AS ${quoteIdent(n)}`).join(", ");
+    const r = await db.executor.query({
+      text: `SELECT ${list}, ${texts} FROM "odd" AS "t0" ORDER BY "t0"."n"`,
+      values: [],
+    });
+    expect(r.rows).toHaveLength(5);
+    for (const row of r.rows) {
+      expect(extraElementsOf(row, layout)).toEqual([...names.map((n) => row[n] as string | null), "from k"]);
+    }
+  });
 });
+
+/** Kinds cycled through the columns of {@link WIDE}, with a value of each. */
+const WIDE_KINDS = [
+  { kind: "integer", sql: "integer", value: "-7" },
+  { kind: "numeric", sql: "numeric", value: "'Infinity'" },
+  { kind: "timestamptz", sql: "timestamptz", value: "'0044-03-15 10:00:00.25 BC'" },
+  { kind: "text", sql: "text", value: `'a "b" \\\\ c'` },
+] as const;
+
+/** 130 members: more than the 100 arguments json_build_array takes, so the last ones are columns of their own. */
+const WIDE: TableDescriptor = {
+  name: "wide",
+  primaryKey: ["c0"],
+  relations: [],
+  scoped: false,
+  columns: Array.from({ length: 130 }, (_, i) => column(`c${i}`, "text", WIDE_KINDS[i % WIDE_KINDS.length].kind)),
+};
 
 describe("row objects written from their members equal row_to_json's on Pagila", () => {
   let ctx: PagilaContext;
