@@ -85,9 +85,23 @@ function targetConditions(
   return `${join} AND (${compileWhere(target, scope, alias, ctx.params)})`;
 }
 
-/** The target row as a direct read returns it: visible columns and the computed ones its resource computes. */
-function targetRow(target: TableDescriptor, alias: string): string {
-  return tableRow(target, alias).json;
+/** The alias of the derived row a {@link targetRow} reads: long, so no table's own name meets it. */
+const ROW = `"resc_row"`;
+
+/**
+ * The target row object as a direct read returns it (visible columns and
+ * the computed ones its resource computes): `json`, its JSON, to be
+ * selected from a FROM list that ends with `from`. The members are a
+ * `LATERAL` derived table with no FROM of its own, which PostgreSQL merges
+ * into the query, so `row_to_json` takes them as one row expression
+ * instead of running a subquery per row
+ * (docs/decisions/1343-expanded-rows-without-subqueries.md). The
+ * members' unqualified names still mean the target's columns, and
+ * `"resc_row".*` is the whole derived row even if the table has a column
+ * named so.
+ */
+function targetRow(target: TableDescriptor, alias: string): { json: string; from: string } {
+  return { json: `row_to_json(${ROW}.*)`, from: `, LATERAL (SELECT ${tableRow(target, alias).list}) AS ${ROW}` };
 }
 
 function forward(
@@ -104,9 +118,8 @@ function forward(
     return forwardForPage(ctx, relation, target, alias, targetKey, columnRef(local, outer), local);
   const where = targetConditions(ctx, relation, target, `${targetKey} = ${columnRef(local, outer)}`, alias);
   // The referenced column is a key of the target, so at most one row; none gives JSON null.
-  return {
-    sql: `(SELECT ${targetRow(target, alias)} FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where})`,
-  };
+  const row = targetRow(target, alias);
+  return { sql: `(SELECT ${row.json} FROM ${tableSql(target)} AS ${quoteIdent(alias)}${row.from} WHERE ${where})` };
 }
 
 /**
@@ -129,11 +142,12 @@ function forwardForPage(
   const joined = quoteIdent(`e${alias}`);
   const inPage = `${targetKey} = ANY (ARRAY(SELECT ${columnRef(local, ctx.page!)} FROM ${quoteIdent(ctx.page!)}))`;
   const where = targetConditions(ctx, relation, target, inPage, alias);
+  const row = targetRow(target, alias);
   return {
     sql: `${joined}."resc_expansion_value"`,
     join:
-      ` LEFT JOIN (SELECT ${targetKey} AS "resc_expansion_key", ${targetRow(target, alias)} AS "resc_expansion_value" ` +
-      `FROM ${tableSql(target)} AS ${quoteIdent(alias)} WHERE ${where}) AS ${joined} ` +
+      ` LEFT JOIN (SELECT ${targetKey} AS "resc_expansion_key", ${row.json} AS "resc_expansion_value" ` +
+      `FROM ${tableSql(target)} AS ${quoteIdent(alias)}${row.from} WHERE ${where}) AS ${joined} ` +
       `ON ${joined}."resc_expansion_key" = ${localRef}`,
   };
 }
@@ -169,9 +183,10 @@ function inverse(
     );
   const where = targetConditions(ctx, relation, child, `${childKey} = ${columnRef(parentKey, outer)}`, alias);
   // Reads cap + 1 children: the extra one only tells has_more (spec: Expansion rule 5).
+  const row = targetRow(child, alias);
   const children =
-    `SELECT ${targetRow(child, alias)} AS "j", row_number() OVER (ORDER BY ${order}) AS "n" ` +
-    `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where} ORDER BY ${order} LIMIT ${probe}`;
+    `SELECT ${row.json} AS "j", row_number() OVER (ORDER BY ${order}) AS "n" ` +
+    `FROM ${tableSql(child)} AS ${quoteIdent(alias)}${row.from} WHERE ${where} ORDER BY ${order} LIMIT ${probe}`;
   return {
     sql:
       `(SELECT row_to_json("x") FROM (SELECT ` +
@@ -202,11 +217,12 @@ function inverseForPage(
     `SELECT ${quoteIdent(alias)}.*, ${sql.childKey} AS "resc_expansion_parent", ` +
     `row_number() OVER (PARTITION BY ${sql.childKey} ORDER BY ${sql.order}) AS ${RANK} ` +
     `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where}`;
-  const items = `json_agg(${targetRow(child, "c")} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
+  const row = targetRow(child, "c");
+  const items = `json_agg(${row.json} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
   const join =
     ` LEFT JOIN (SELECT "c"."resc_expansion_parent", ${items} AS "resc_expansion_items", ` +
     `count(*) > ${sql.limit} AS "resc_expansion_more" ` +
-    `FROM (${ranked}) AS "c" WHERE "c".${RANK} <= ${sql.probe} GROUP BY "c"."resc_expansion_parent") AS ${grouped} ` +
+    `FROM (${ranked}) AS "c"${row.from} WHERE "c".${RANK} <= ${sql.probe} GROUP BY "c"."resc_expansion_parent") AS ${grouped} ` +
     `ON ${grouped}."resc_expansion_parent" = ${keys.parentKey}`;
   // The joined columns carry resc_ names only, so a computed column's unqualified names still mean the base row's.
   return {
