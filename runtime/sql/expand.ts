@@ -218,18 +218,19 @@ function inverseForPage(
     `row_number() OVER (PARTITION BY ${sql.childKey} ORDER BY ${sql.order}) AS ${RANK} ` +
     `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where}`;
   const row = targetRow(child, "c");
-  const items = `json_agg(${row.json} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
+  const aggregate = `json_agg(${row.json} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
   const join =
-    ` LEFT JOIN (SELECT "c"."resc_expansion_parent", ${items} AS "resc_expansion_items", ` +
+    ` LEFT JOIN (SELECT "c"."resc_expansion_parent", ${aggregate} AS "resc_expansion_items", ` +
     `count(*) > ${sql.limit} AS "resc_expansion_more" ` +
     `FROM (${ranked}) AS "c"${row.from} WHERE "c".${RANK} <= ${sql.probe} GROUP BY "c"."resc_expansion_parent") AS ${grouped} ` +
     `ON ${grouped}."resc_expansion_parent" = ${keys.parentKey}`;
   // The joined columns carry resc_ names only, so a computed column's unqualified names still mean the base row's.
+  const items = `coalesce(${grouped}."resc_expansion_items", '[]'::json)`;
+  const more = `coalesce(${grouped}."resc_expansion_more", false)`;
   return {
-    sql:
-      `(SELECT row_to_json("x") FROM (SELECT coalesce(${grouped}."resc_expansion_items", '[]'::json) AS "items", ` +
-      `coalesce(${grouped}."resc_expansion_more", false) AS "has_more") AS "x")`,
+    sql: `(SELECT row_to_json("x") FROM (SELECT ${items} AS "items", ${more} AS "has_more") AS "x")`,
     join,
+    collection: { items, more },
   };
 }
 

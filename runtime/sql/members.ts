@@ -29,10 +29,16 @@ import type { SortKeyText } from "./seek.js";
  */
 export type MemberForm = "json" | "quoted" | "clock" | "clockZ";
 
-/** One member of a row object: its name, its key written as `"name":`, and where its value is. */
+/**
+ * One member of a row object: its name, its key written as `"name":`, and
+ * where its value is: an element of `j`, a column holding its JSON, or
+ * the two columns of an inverse collection (`items`, a JSON array, and
+ * `more`, `true` or `false`; decision 1343).
+ */
 export type Member =
   | { name: string; prefix: string; element: number; form: MemberForm }
-  | { name: string; prefix: string; column: string };
+  | { name: string; prefix: string; column: string }
+  | { name: string; prefix: string; collection: { items: string; more: string } };
 
 /**
  * Where one extra text of a row (a list's sort key) is: element `element`
@@ -143,15 +149,29 @@ export function tableMembers(table: TableDescriptor, alias: string, select?: rea
   );
 }
 
-/** `row` followed by JSON members: expansions, whose SQL is a `json` value. */
+/**
+ * `row` followed by JSON members: expansions, whose SQL is a `json` value,
+ * or, for a page's inverse collection, its items and `has_more` in two
+ * columns that Node puts together (decision 1343).
+ */
 export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]): RowMembers {
   if (extra.length === 0) return row;
   const columns = [...row.columns];
   const members = [...row.members];
   const joins = [...(row.joins ?? [])];
   for (const e of extra) {
-    members.push({ name: e.name, prefix: `${JSON.stringify(e.name)}:`, column: `x${columns.length}` });
-    columns.push(`(${e.sql})::text`);
+    const prefix = `${JSON.stringify(e.name)}:`;
+    if (e.collection !== undefined) {
+      members.push({
+        name: e.name,
+        prefix,
+        collection: { items: `x${columns.length}`, more: `x${columns.length + 1}` },
+      });
+      columns.push(`(${e.collection.items})::text`, `(${e.collection.more})::text`);
+    } else {
+      members.push({ name: e.name, prefix, column: `x${columns.length}` });
+      columns.push(`(${e.sql})::text`);
+    }
     if (e.join !== undefined) joins.push(e.join);
   }
   return { elements: row.elements, columns, members, ...(joins.length > 0 ? { joins } : {}) };
@@ -263,6 +283,14 @@ export function encodeRow(row: Readonly<Record<string, string | null>>, layout: 
       const v = row[m.column];
       if (v === undefined) throw new Error(`the row has no column ${m.column}`);
       out += v ?? "null";
+      continue;
+    }
+    if ("collection" in m) {
+      const items = row[m.collection.items];
+      const more = row[m.collection.more];
+      if (typeof items !== "string" || typeof more !== "string") throw new Error(`the row has no collection ${m.name}`);
+      // row_to_json's text for {"items": …, "has_more": …} (expand.ts builds the same object for reads).
+      out += `{"items":${items},"has_more":${more}}`;
       continue;
     }
     const end = elementEnd(j, pos);

@@ -20,6 +20,13 @@ export interface OutputEntry {
    * absent when `sql` stands alone.
    */
   join?: string;
+  /**
+   * For an inverse collection of a list page: its `items` (a `json` array)
+   * and `has_more` (a boolean) as two SQL values, from which Node writes
+   * the object `sql` builds, without PostgreSQL running a subquery per row
+   * (runtime/sql/members.ts, docs/decisions/1343-expanded-rows-without-subqueries.md).
+   */
+  collection?: { items: string; more: string };
 }
 
 /**
