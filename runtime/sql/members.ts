@@ -21,13 +21,14 @@ import type { SortKeyText } from "./seek.js";
  * How a member's element of `j` (as `json_build_array` writes it) becomes
  * the member's JSON: `json` as it is (numbers, booleans, strings, and the
  * quoted `NaN` and `Infinity` of floats, all as `row_to_json` writes them),
- * `quoted` as a JSON string (a numeric's number, decision 0400), `clock`
+ * `array` as it is too (an array of scalars, which is never the text of a
+ * sort key), `quoted` as a JSON string (a numeric's number, decision 0400), `clock`
  * and `clockZ` from the string `to_json` wrote for a `timestamp` (with
  * ` BC` after years before 1 AD, or `infinity`): the ISO text without its
  * era, followed by `Z` for `clockZ` when finite (decisions 0803 and
  * docs/decisions/1342-members-with-json-build-array.md).
  */
-export type MemberForm = "json" | "quoted" | "clock" | "clockZ";
+export type MemberForm = "json" | "array" | "quoted" | "clock" | "clockZ";
 
 /**
  * One member of a row object: its name, its key written as `"name":`, and
@@ -88,7 +89,13 @@ function columnMember(col: ColumnDescriptor, alias: string): MemberSql {
   const name = col.name;
   const ref = columnRef(col, alias);
   const column = `to_json(${outputExpr(col, alias)})::text`;
-  if (col.array || col.kind === "other" || (col.kind === "text" && padded(col))) return { name, sql: column };
+  if (col.kind === "other" || (col.kind === "text" && padded(col))) return { name, sql: column };
+  if (col.array) {
+    // Arrays whose elements need no formatting of their own (output.ts) are elements too; json_build_array
+    // writes them as to_json does. Date-like and bytea arrays are formatted per element in a subquery.
+    const plain = !["date", "timestamptz", "timestamp", "bytea", "jsonb"].includes(col.kind);
+    return plain ? { name, sql: outputExpr(col, alias), form: "array", column } : { name, sql: column };
+  }
   switch (col.kind) {
     case "jsonb":
       return { name, sql: `(${ref})::text` };
@@ -220,25 +227,45 @@ function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: st
 const BACKSLASH = 92;
 const QUOTE = 34;
 const COMMA = 44;
+const OPEN_BRACKET = 91;
 const BRACKET = 93;
 /** What `json_build_array` writes between two elements. */
 const SEPARATOR = ", ";
 
 /**
  * The end (exclusive) of the element of `j` starting at `pos`. `j` is an
- * array as `json_build_array` writes it (`[1, "a", null, "b\\"c"]`) of
- * scalars only: a string ends at the first quote after an even run of
- * backslashes, anything else (a number, `true`, `false`, `null`, none of
- * which holds a comma) at the next comma or the closing bracket.
+ * array as `json_build_array` writes it (`[1, "a", null, "b\\"c", ["x","y"]]`)
+ * of scalars and arrays of scalars: a string ends at the first quote after
+ * an even run of backslashes, an array at its matching bracket (strings
+ * skipped), anything else (a number, `true`, `false`, `null`, none of which
+ * holds a comma) at the next comma or the closing bracket.
  */
 function elementEnd(j: string, pos: number): number {
-  if (j.charCodeAt(pos) !== QUOTE) {
-    let end = pos + 1;
-    for (let c = j.charCodeAt(end); c !== COMMA && c !== BRACKET; c = j.charCodeAt(end)) end++;
+  const first = j.charCodeAt(pos);
+  if (first === QUOTE) return stringEnd(j, pos);
+  let end = pos + 1;
+  if (first === OPEN_BRACKET) {
+    for (let depth = 1; end < j.length && depth > 0;) {
+      const c = j.charCodeAt(end);
+      if (c === QUOTE) end = stringEnd(j, end);
+      else {
+        if (c === OPEN_BRACKET) depth++;
+        else if (c === BRACKET) depth--;
+        end++;
+      }
+    }
     return end;
   }
+  // Bounded by the text's length too, so a truncated array cannot hold the loop.
+  while (end < j.length && j.charCodeAt(end) !== COMMA && j.charCodeAt(end) !== BRACKET) end++;
+  return end;
+}
+
+/** The end (exclusive) of the JSON string whose opening quote is at `pos`: after the first quote that follows an even run of backslashes. */
+function stringEnd(j: string, pos: number): number {
   let end = j.indexOf('"', pos + 1);
   for (;;) {
+    if (end < 0) return j.length;
     let slashes = 0;
     while (j.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
     if (slashes % 2 === 0) return end + 1;
@@ -295,7 +322,7 @@ export function encodeRow(row: Readonly<Record<string, string | null>>, layout: 
     }
     const end = elementEnd(j, pos);
     const quoted = j.charCodeAt(pos) === QUOTE;
-    if (m.form === "json" || (quoted && m.form === "quoted")) out += j.slice(pos, end);
+    if (m.form === "json" || m.form === "array" || (quoted && m.form === "quoted")) out += j.slice(pos, end);
     else if (!quoted)
       out += m.form === "quoted" && !j.startsWith("null", pos) ? `"${j.slice(pos, end)}"` : j.slice(pos, end);
     else out += clockText(j, pos, end, m.form === "clockZ");

@@ -92,6 +92,9 @@ describe("row objects written from their members equal row_to_json's", () => {
          NULL, NULL, NULL, NULL, NULL, NULL, NULL),
         (5, '\\"', '"', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
          NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+      -- Arrays are elements of j: brackets, commas and quotes inside their strings, and two dimensions.
+      UPDATE odd SET ta = '{{"a]b","[c,d"},{"e\\"f",NULL}}' WHERE n = 4;
+      UPDATE odd SET ta = '{"]",",","[","\\\\"}', ea = '{"with \\"quote\\""}' WHERE n = 5;
     `);
   });
   afterAll(async () => {
@@ -99,6 +102,9 @@ describe("row objects written from their members equal row_to_json's", () => {
   });
 
   it("on values chosen for every form: floats that are not numbers, escapes, padding, eras, infinities, arrays", async () => {
+    const { layout } = memberSelect(tableMembers(ODD, "t0"));
+    const arrays = layout.members.filter((m) => "form" in m && m.form === "array").map((m) => m.name);
+    expect(arrays).toEqual(["ta", "fa", "na", "ea"]);
     expect(await compare(db.executor, ODD)).toBe(5);
   });
 
