@@ -74,6 +74,15 @@ interface MemberSql {
 /** Arguments `json_build_array` takes at most (PostgreSQL's FUNC_MAX_ARGS); further members become columns. */
 const MAX_ELEMENTS = 100;
 
+/** Kinds whose arrays are formatted element by element in a subquery (output.ts) or are documents: columns of their own. */
+const FORMATTED_ARRAYS: ReadonlySet<ColumnDescriptor["kind"]> = new Set([
+  "date",
+  "timestamptz",
+  "timestamp",
+  "bytea",
+  "jsonb",
+]);
+
 /** `character(n)` (cast type `bpchar`), whose padding a cast to text would trim. */
 function padded(col: ColumnDescriptor): boolean {
   return /^(bpchar|character|char)(\(|$)/i.test(col.sqlType);
@@ -93,8 +102,9 @@ function columnMember(col: ColumnDescriptor, alias: string): MemberSql {
   if (col.array) {
     // Arrays whose elements need no formatting of their own (output.ts) are elements too; json_build_array
     // writes them as to_json does. Date-like and bytea arrays are formatted per element in a subquery.
-    const plain = !["date", "timestamptz", "timestamp", "bytea", "jsonb"].includes(col.kind);
-    return plain ? { name, sql: outputExpr(col, alias), form: "array", column } : { name, sql: column };
+    return FORMATTED_ARRAYS.has(col.kind)
+      ? { name, sql: column }
+      : { name, sql: outputExpr(col, alias), form: "array", column };
   }
   switch (col.kind) {
     case "jsonb":
