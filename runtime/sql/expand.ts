@@ -14,7 +14,7 @@ import { columnRef, findColumn } from "./column.js";
 import { qualified, quoteIdent, tableSql } from "./ident.js";
 import type { Aliases, CompileOptions } from "./options.js";
 import { orderByTerms, orderKeys, withKeyTiebreak } from "./order.js";
-import { tableRow, type OutputEntry } from "./output.js";
+import { COLLECTION_KEYS, tableRow, type OutputEntry } from "./output.js";
 import { compileWhere } from "./where.js";
 
 /** What an expansion needs from the statement being built. */
@@ -152,6 +152,10 @@ function forwardForPage(
   };
 }
 
+/** The collection object's member names as SQL column aliases. */
+const ITEMS = quoteIdent(COLLECTION_KEYS.items);
+const MORE = quoteIdent(COLLECTION_KEYS.more);
+
 /** The name of the rank column of a page's children: long, so no table's own column meets it. */
 const RANK = `"resc_expansion_rank"`;
 
@@ -190,8 +194,8 @@ function inverse(
   return {
     sql:
       `(SELECT row_to_json("x") FROM (SELECT ` +
-      `coalesce(json_agg("c"."j" ORDER BY "c"."n") FILTER (WHERE "c"."n" <= ${limit}), '[]'::json) AS "items", ` +
-      `count(*) > ${limit} AS "has_more" FROM (${children}) AS "c") AS "x")`,
+      `coalesce(json_agg("c"."j" ORDER BY "c"."n") FILTER (WHERE "c"."n" <= ${limit}), '[]'::json) AS ${ITEMS}, ` +
+      `count(*) > ${limit} AS ${MORE} FROM (${children}) AS "c") AS "x")`,
   };
 }
 
@@ -228,7 +232,7 @@ function inverseForPage(
   const items = `coalesce(${grouped}."resc_expansion_items", '[]'::json)`;
   const more = `coalesce(${grouped}."resc_expansion_more", false)`;
   return {
-    sql: `(SELECT row_to_json("x") FROM (SELECT ${items} AS "items", ${more} AS "has_more") AS "x")`,
+    sql: `(SELECT row_to_json("x") FROM (SELECT ${items} AS ${ITEMS}, ${more} AS ${MORE}) AS "x")`,
     join,
     collection: { items, more },
   };

@@ -30,6 +30,13 @@ export interface OutputEntry {
 }
 
 /**
+ * The member names of an inverse collection's object (spec: Expansion):
+ * `{"items": [...], "has_more": bool}`, stated once for the SQL that builds
+ * it for a read and the Node code that writes it for a page (decision 1343).
+ */
+export const COLLECTION_KEYS = { items: "items", more: "has_more" } as const;
+
+/**
  * A date-like scalar ({@link temporalJson}) as `YYYY-MM-DDTHH:MI:SS`, then the microseconds
  * with trailing zeros (and a bare dot) trimmed: `…:05.1234`, `…:05`.
  * `to_json` writes exactly that ISO 8601 form whatever the session's

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { compileList, type CompileOptions } from "../../runtime/sql/index.js";
+import { compileList, compileRead, type CompileOptions } from "../../runtime/sql/index.js";
 import type { SortTerm } from "../../runtime/descriptor.js";
 import { cmp, raw, type Predicate } from "../../runtime/predicate.js";
 import type { ListQuery } from "../../runtime/query/types.js";
-import { item, listQuery, loadSchema, parent, rowObjects, service } from "./fixture.js";
+import { item, listQuery, loadSchema, parent, rowObjects, rowTexts, service } from "./fixture.js";
 
 let db: TestDatabase;
 
@@ -145,6 +145,20 @@ describe("compileList: expansion", () => {
     return { rows, count, stmts };
   }
   const childIds = (x: unknown) => (x as { items: { id: number }[] }).items.map((c) => c.id);
+
+  it("a page's row objects with expansions are the very text a read of each row returns", async () => {
+    for (const [table, expand] of [
+      [parent, ["items", "all_items"]],
+      [item, ["parent"]],
+    ] as const) {
+      const page = await rowTexts(db.executor, compileList(service, table, listQuery({ expand: [...expand] })).rows);
+      expect(page.length).toBeGreaterThan(2);
+      for (const text of page) {
+        const id = (JSON.parse(text) as { id: number }).id;
+        expect(await rowTexts(db.executor, compileRead(service, table, id, expand))).toEqual([text]);
+      }
+    }
+  });
 
   it("an unexpanded request joins nothing", () => {
     const s = compileList(service, item, listQuery()).rows.text;
