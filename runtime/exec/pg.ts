@@ -11,6 +11,7 @@ import type { Executor, ExecutorLimits, QueryResult, SqlStatement } from "./exec
 import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
 import { CommitOutcomeUnknownError, isUnavailable } from "./faults.js";
 import { listenOnPg } from "./listen.js";
+import { RoundTripWatchdog, type WatchedConnection } from "./watchdog.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
 export interface PgExecutorOptions {
@@ -39,7 +40,10 @@ export interface PgExecutorOptions {
    * as 503; the connection is discarded). Default: the statement timeout
    * plus 5000, so a merely slow statement is cut by the server first (504);
    * disabled when the statement timeout is. 0 disables
-   * (docs/decisions/0900-database-timeouts.md).
+   * (docs/decisions/0900-database-timeouts.md). It bounds the statements
+   * sent through the executor, by one watchdog per executor rather than
+   * node-postgres's per-query timer (docs/decisions/1344-round-trip-watchdog.md);
+   * queries an application sends on `pool` itself are not bounded by it.
    */
   queryTimeoutMillis?: number;
   /**
@@ -107,6 +111,9 @@ function sqlState(e: unknown): string {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A pooled client as this executor makes them: watched for its round trips (see {@link guardedClient}). */
+type GuardedPoolClient = pg.PoolClient & WatchedConnection & { cutReason: Error | undefined };
+
 /**
  * A `pg.Client` with an error listener from its construction. pg-pool
  * removes its own listener when it hands a client out, and the caller can
@@ -114,50 +121,68 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * arrives in the same packet as ReadyForQuery (a server terminating
  * connections, 57P01) lands between the two, and an `'error'` event with
  * no listener ends the process (docs/decisions/0910-connection-faults.md).
+ *
+ * It is also what the round-trip watchdog watches: cut off, it ends its
+ * socket at once, so the statement in flight fails (and with it any
+ * transaction), and remembers why, so that statement fails with
+ * `Query read timeout` rather than a lost connection's message
+ * (docs/decisions/1344-round-trip-watchdog.md).
  */
-function guardedClient(report: (e: Error) => void): typeof pg.Client {
-  return class GuardedClient extends pg.Client {
+function guardedClient(report: (e: Error) => void, timeoutMillis: number): typeof pg.Client {
+  return class GuardedClient extends pg.Client implements WatchedConnection {
+    watchDeadline = 0;
+    cutReason: Error | undefined = undefined;
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       this.on("error", report);
+    }
+    cutOff(): void {
+      this.cutReason = new Error(`Query read timeout: no answer from the database within ${timeoutMillis} ms`);
+      this.connection.stream.destroy();
     }
   };
 }
 
 /**
- * Runs one statement on `client`, named when `name` is given. The statement
- * is handed over as a `pg.Query` made from its text: given a config object,
- * node-postgres copies it property descriptor by property descriptor and
- * chains a second promise to the first, a measured part of every request's
- * time in Node (decision 1341, README "Tuning"). The name is set on the
- * query before it is submitted, which is when node-postgres reads it.
+ * Runs one statement on `client`, named when `name` is given, armed on
+ * `watchdog` while it is in flight. The statement is handed over as a
+ * `pg.Query` made from its text: given a config object, node-postgres
+ * copies it property descriptor by property descriptor and chains a second
+ * promise to the first, a measured part of every request's time in Node
+ * (decision 1341, README "Tuning"). The name is set on the query before it
+ * is submitted, which is when node-postgres reads it. A statement the
+ * watchdog cut off rejects with the watchdog's `Query read timeout` error.
  */
 function submit(
-  client: pg.PoolClient,
+  client: GuardedPoolClient,
+  watchdog: RoundTripWatchdog | undefined,
   name: string | undefined,
   text: string,
-  values: readonly unknown[],
+  values: readonly unknown[] | undefined,
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
     // @types/pg declares the callback's result as the query's result builder, which is the QueryResult given.
-    const query: pg.Query & { name?: string } = new pg.Query(text, values as unknown[], (err, result) =>
-      err ? reject(err) : resolve(result as unknown as pg.QueryResult),
-    );
+    const query: pg.Query & { name?: string } = new pg.Query(text, values as unknown[], (err, result) => {
+      watchdog?.disarm(client);
+      if (err) reject(client.cutReason ?? err);
+      else resolve(result as unknown as pg.QueryResult);
+    });
     if (name !== undefined) query.name = name;
+    watchdog?.arm(client);
     client.query(query);
   });
 }
 
-function onClient(client: pg.PoolClient, names: PreparedNames): Executor {
+function onClient(client: GuardedPoolClient, watchdog: RoundTripWatchdog | undefined, names: PreparedNames): Executor {
   return {
     async query(stmt: SqlStatement) {
-      return toResult(await submit(client, names.nameOf(stmt.text), stmt.text, stmt.values));
+      return toResult(await submit(client, watchdog, names.nameOf(stmt.text), stmt.text, stmt.values));
     },
     transaction: () => {
       throw new Error("nested transactions are not supported");
     },
     async script(sql: string) {
-      await client.query(sql);
+      await submit(client, watchdog, undefined, sql, undefined);
     },
     close: async () => {},
   };
@@ -181,9 +206,9 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
     connectionTimeoutMillis: connectTimeout,
     statement_timeout: options.pgbouncer ? undefined : statementTimeout,
     lock_timeout: lockTimeout > 0 ? lockTimeout : undefined,
-    query_timeout: queryTimeout > 0 ? queryTimeout : undefined,
-    Client: guardedClient(report),
+    Client: guardedClient(report, queryTimeout),
   });
+  const watchdog = queryTimeout > 0 ? new RoundTripWatchdog(queryTimeout) : undefined;
   // An idle client lost its connection: the pool has discarded it already.
   pool.on("error", () => {});
   const names = new PreparedNames(options.pgbouncer ? 0 : (options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED));
@@ -193,15 +218,16 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
    * a slot is asked again until the connection timeout runs out, so the
    * connections this pool already holds serve the request once one is free.
    */
-  function acquire(): Promise<pg.PoolClient> {
+  function acquire(): Promise<GuardedPoolClient> {
     // The first attempt is the pool's own promise, no async frame around it (decision 1341); only a refusal
     // goes on to the retries.
     const deadline = Date.now() + connectTimeout;
-    return pool.connect().catch((e: unknown) => retryAcquire(e, deadline));
+    // Every client of this pool is a GuardedClient (the pool's `Client` option).
+    return (pool.connect() as Promise<GuardedPoolClient>).catch((e: unknown) => retryAcquire(e, deadline));
   }
 
   /** Asks again after a refusal for lack of a slot, with growing pauses, until `deadline` (ms since the epoch). */
-  async function retryAcquire(first: unknown, deadline: number): Promise<pg.PoolClient> {
+  async function retryAcquire(first: unknown, deadline: number): Promise<GuardedPoolClient> {
     let e = first;
     let pause = 20;
     for (;;) {
@@ -209,7 +235,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       await sleep(pause);
       pause = Math.min(pause * 2, 200);
       try {
-        return await pool.connect();
+        return (await pool.connect()) as GuardedPoolClient;
       } catch (again) {
         e = again;
       }
@@ -229,7 +255,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       const client = await acquire();
       let failed: unknown;
       try {
-        return toResult(await submit(client, names.nameOf(stmt.text), stmt.text, stmt.values));
+        return toResult(await submit(client, watchdog, names.nameOf(stmt.text), stmt.text, stmt.values));
       } catch (e) {
         failed = e;
         throw e;
@@ -241,7 +267,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       // A dedicated client, so session settings a script makes (search_path) stay with it.
       const client = await acquire();
       try {
-        await client.query(sql);
+        await submit(client, watchdog, undefined, sql, undefined);
       } finally {
         client.release(true);
       }
@@ -250,10 +276,10 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       const client = await acquire();
       let broken = false;
       try {
-        await client.query("BEGIN");
-        const out = await fn(onClient(client, names));
+        await submit(client, watchdog, undefined, "BEGIN", undefined);
+        const out = await fn(onClient(client, watchdog, names));
         try {
-          await client.query("COMMIT");
+          await submit(client, watchdog, undefined, "COMMIT", undefined);
         } catch (e) {
           // Sent, but no answer came back: the outcome is unknown (a refused COMMIT, 40001 say, is a known failure).
           if (isUnavailable(e)) {
@@ -266,7 +292,7 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       } catch (e) {
         if (!broken) {
           try {
-            await client.query("ROLLBACK");
+            await submit(client, watchdog, undefined, "ROLLBACK", undefined);
           } catch {
             broken = true;
           }
@@ -296,7 +322,10 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
           },
         }
       : {}),
-    close: () => pool.end(),
+    close: () => {
+      watchdog?.close();
+      return pool.end();
+    },
   };
 }
 
