@@ -4,7 +4,6 @@
  * it answers the app's 404, never a 405.
  */
 import type { Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { actionPath, DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
@@ -22,6 +21,7 @@ import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 import { actionHandler } from "./action.js";
 import { idempotent } from "./idempotency.js";
+import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
 import { startWebhooks, webhookProblems, type WebhookOptions } from "../events/webhooks.js";
@@ -209,20 +209,17 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
     errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
-  const limit = bodyLimit({
-    maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    onError: (c) => {
-      // The unread rest of the body is still on the socket: the connection cannot carry
-      // another request, so say so instead of announcing keep-alive (docs/http.md).
-      const res = problemResponse(
-        c,
-        problem("body-too-large", "The request body is larger than this service accepts.", [
-          { location: "body", detail: "too large" },
-        ]),
-      );
-      res.headers.set("connection", "close");
-      return res;
-    },
+  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
+    // The unread rest of the body is still on the socket: the connection cannot carry
+    // another request, so say so instead of announcing keep-alive (docs/http.md).
+    const res = problemResponse(
+      c,
+      problem("body-too-large", "The request body is larger than this service accepts.", [
+        { location: "body", detail: "too large" },
+      ]),
+    );
+    res.headers.set("connection", "close");
+    return res;
   });
   const keys =
     options.idempotencyRetentionSeconds === undefined ? {} : { retentionSeconds: options.idempotencyRetentionSeconds };
