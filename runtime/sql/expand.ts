@@ -15,6 +15,7 @@ import { qualified, quoteIdent, tableSql } from "./ident.js";
 import type { Aliases, CompileOptions } from "./options.js";
 import { orderByTerms, orderKeys, withKeyTiebreak } from "./order.js";
 import { COLLECTION_KEYS, tableRow, type OutputEntry } from "./output.js";
+import { tableMembers } from "./members.js";
 import { compileWhere } from "./where.js";
 
 /** What an expansion needs from the statement being built. */
@@ -104,6 +105,22 @@ function targetRow(target: TableDescriptor, alias: string): { json: string; from
   return { json: `row_to_json(${ROW}.*)`, from: `, LATERAL (SELECT ${tableRow(target, alias).list}) AS ${ROW}` };
 }
 
+/**
+ * A list page's target row as the JSON array of its members, the same
+ * `json_build_array` arguments as a row's `j` (runtime/sql/members.ts):
+ * no per-row formatting of timestamps in SQL (`CASE`, `btrim`, `||`), no
+ * keys, and Node writes the object with the target's layout
+ * (docs/decisions/1346-expanded-rows-as-member-arrays.md). Undefined when a
+ * member of the target needs a column of its own (a document, a formatted
+ * array, `character(n)`, past 100 members): its rows keep
+ * {@link targetRow}'s object.
+ */
+function targetElements(target: TableDescriptor, alias: string): string | undefined {
+  const members = tableMembers(target, alias);
+  if (members.columns.length > 0 || members.elements.length === 0) return undefined;
+  return `json_build_array(${members.elements.join(", ")})`;
+}
+
 function forward(
   ctx: ExpandContext,
   table: TableDescriptor,
@@ -142,13 +159,15 @@ function forwardForPage(
   const joined = quoteIdent(`e${alias}`);
   const inPage = `${targetKey} = ANY (ARRAY(SELECT ${columnRef(local, ctx.page!)} FROM ${quoteIdent(ctx.page!)}))`;
   const where = targetConditions(ctx, relation, target, inPage, alias);
-  const row = targetRow(target, alias);
+  const elements = targetElements(target, alias);
+  const row = elements === undefined ? targetRow(target, alias) : { json: elements, from: "" };
   return {
     sql: `${joined}."resc_expansion_value"`,
     join:
       ` LEFT JOIN (SELECT ${targetKey} AS "resc_expansion_key", ${row.json} AS "resc_expansion_value" ` +
       `FROM ${tableSql(target)} AS ${quoteIdent(alias)}${row.from} WHERE ${where}) AS ${joined} ` +
       `ON ${joined}."resc_expansion_key" = ${localRef}`,
+    ...(elements === undefined ? {} : { elementsOf: target }),
   };
 }
 
@@ -221,7 +240,8 @@ function inverseForPage(
     `SELECT ${quoteIdent(alias)}.*, ${sql.childKey} AS "resc_expansion_parent", ` +
     `row_number() OVER (PARTITION BY ${sql.childKey} ORDER BY ${sql.order}) AS ${RANK} ` +
     `FROM ${tableSql(child)} AS ${quoteIdent(alias)} WHERE ${where}`;
-  const row = targetRow(child, "c");
+  const elements = targetElements(child, "c");
+  const row = elements === undefined ? targetRow(child, "c") : { json: elements, from: "" };
   const aggregate = `json_agg(${row.json} ORDER BY "c".${RANK}) FILTER (WHERE "c".${RANK} <= ${sql.limit})`;
   const join =
     ` LEFT JOIN (SELECT "c"."resc_expansion_parent", ${aggregate} AS "resc_expansion_items", ` +
@@ -231,10 +251,13 @@ function inverseForPage(
   // The joined columns carry resc_ names only, so a computed column's unqualified names still mean the base row's.
   const items = `coalesce(${grouped}."resc_expansion_items", '[]'::json)`;
   const more = `coalesce(${grouped}."resc_expansion_more", false)`;
+  // A page's select reads `collection` (members.ts); `sql` builds the object for a reader of entries that
+  // does not, its items then being member arrays when `elementsOf` is set.
   return {
     sql: `(SELECT row_to_json("x") FROM (SELECT ${items} AS ${ITEMS}, ${more} AS ${MORE}) AS "x")`,
     join,
     collection: { items, more },
+    ...(elements === undefined ? {} : { elementsOf: child }),
   };
 }
 

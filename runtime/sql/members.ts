@@ -41,12 +41,23 @@ export type MemberForm = "json" | "array" | "quoted" | "clock" | "clockZ";
  * One member of a row object: its name, its key written as `"name":`, and
  * where its value is: an element of `j`, a column holding its JSON, or
  * the two columns of an inverse collection (`items`, a JSON array, and
- * `more`, `true` or `false`; decision 1343).
+ * `more`, `true` or `false`; decision 1343). With `rows`, the column holds
+ * an expanded row (or `items` the rows) as the JSON array of its members,
+ * which Node writes as objects with those members
+ * (docs/decisions/1346-expanded-rows-as-member-arrays.md).
  */
 export type Member =
-  | { name: string; prefix: string; element: number; form: MemberForm }
-  | { name: string; prefix: string; column: string }
-  | { name: string; prefix: string; collection: { items: string; more: string } };
+  | ElementMember
+  | { name: string; prefix: string; column: string; rows?: readonly ElementMember[] }
+  | { name: string; prefix: string; collection: { items: string; more: string }; rows?: readonly ElementMember[] };
+
+/** A member whose value is an element of `j`. */
+export interface ElementMember {
+  name: string;
+  prefix: string;
+  element: number;
+  form: MemberForm;
+}
 
 /**
  * Where one extra text of a row (a list's sort key) is: element `element`
@@ -173,6 +184,14 @@ export function tableMembers(table: TableDescriptor, alias: string, select?: rea
   );
 }
 
+/** The members of `row`, every one an element of `j` (expand.ts sends a target row as an array only then). */
+function elementMembers(row: RowMembers): ElementMember[] {
+  return row.members.map((m) => {
+    if (!("element" in m)) throw new Error(`member ${m.name} is not an element of the row's array`);
+    return m;
+  });
+}
+
 /**
  * `row` followed by JSON members: expansions, whose SQL is a `json` value,
  * or, for a page's inverse collection, its items and `has_more` in two
@@ -185,15 +204,18 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
   const joins = [...(row.joins ?? [])];
   for (const e of extra) {
     const prefix = `${JSON.stringify(e.name)}:`;
+    // The layout of the target's member arrays: alias-free, so any alias's cached members serve.
+    const rows = e.elementsOf === undefined ? {} : { rows: elementMembers(tableMembers(e.elementsOf, "c")) };
     if (e.collection !== undefined) {
       members.push({
         name: e.name,
         prefix,
         collection: { items: `x${columns.length}`, more: `x${columns.length + 1}` },
+        ...rows,
       });
       columns.push(`(${e.collection.items})::text`, `(${e.collection.more})::text`);
     } else {
-      members.push({ name: e.name, prefix, column: `x${columns.length}` });
+      members.push({ name: e.name, prefix, column: `x${columns.length}`, ...rows });
       columns.push(`(${e.sql})::text`);
     }
     if (e.join !== undefined) joins.push(e.join);
@@ -329,7 +351,7 @@ export function encodeRow(row: Readonly<Record<string, string | null>>, layout: 
     if ("column" in m) {
       const v = row[m.column];
       if (v === undefined) throw new Error(`the row has no column ${m.column}`);
-      out += v ?? "null";
+      out += v === null ? "null" : m.rows === undefined ? v : memberObject(v, 1, m.rows);
       continue;
     }
     if ("collection" in m) {
@@ -337,18 +359,58 @@ export function encodeRow(row: Readonly<Record<string, string | null>>, layout: 
       const more = row[m.collection.more];
       if (typeof items !== "string" || typeof more !== "string") throw new Error(`the row has no collection ${m.name}`);
       // row_to_json's text for the object expand.ts builds in SQL for a read (test/sql/list.test.ts compares them).
-      out += `${ITEMS_PREFIX}${items}${MORE_PREFIX}${more}}`;
+      out += `${ITEMS_PREFIX}${m.rows === undefined ? items : memberObjects(items, m.rows)}${MORE_PREFIX}${more}}`;
       continue;
     }
     const end = elementEnd(j, pos);
-    const quoted = j.charCodeAt(pos) === QUOTE;
-    if (m.form === "json" || m.form === "array" || (quoted && m.form === "quoted")) out += j.slice(pos, end);
-    else if (!quoted)
-      out += m.form === "quoted" && !j.startsWith("null", pos) ? `"${j.slice(pos, end)}"` : j.slice(pos, end);
-    else out += clockText(j, pos, end, m.form === "clockZ");
+    out += elementJson(j, pos, end, m.form);
     pos = end + SEPARATOR.length;
   }
   return `${out}}`;
+}
+
+/** The member's JSON from its element `pos`..`end` of `j`, in the member's form. */
+function elementJson(j: string, pos: number, end: number, form: MemberForm): string {
+  const quoted = j.charCodeAt(pos) === QUOTE;
+  if (form === "json" || form === "array" || (quoted && form === "quoted")) return j.slice(pos, end);
+  if (!quoted) return form === "quoted" && !j.startsWith("null", pos) ? `"${j.slice(pos, end)}"` : j.slice(pos, end);
+  return clockText(j, pos, end, form === "clockZ");
+}
+
+/** Where the last {@link memberObject} stopped: just after the array's closing bracket. */
+let memberArrayEnd = 0;
+
+/**
+ * The object of a row sent as the JSON array of its members (an expanded
+ * row, decision 1346), the array's first element starting at `pos` of
+ * `text`; sets {@link memberArrayEnd}.
+ */
+function memberObject(text: string, pos: number, members: readonly ElementMember[]): string {
+  let out = "{";
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!;
+    const end = elementEnd(text, pos);
+    out += `${i === 0 ? "" : ","}${m.prefix}${elementJson(text, pos, end, m.form)}`;
+    memberArrayEnd = end + 1;
+    pos = end + SEPARATOR.length;
+  }
+  return `${out}}`;
+}
+
+/**
+ * The array of objects of rows sent as a JSON array of member arrays (a
+ * page's inverse collection as `json_agg` writes it: `[]`, or `[[…], […]]`
+ * with `, ` between the rows), the objects separated as `json_agg` separates them.
+ */
+function memberObjects(items: string, members: readonly ElementMember[]): string {
+  let out = "[";
+  let pos = items.indexOf("[", 1);
+  while (pos > 0) {
+    // `json_agg` writes ", " between rows; the read's collection is its text (decision 1343).
+    out += `${out.length === 1 ? "" : SEPARATOR}${memberObject(items, pos + 1, members)}`;
+    pos = items.indexOf("[", memberArrayEnd);
+  }
+  return `${out}]`;
 }
 
 /**

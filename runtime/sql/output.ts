@@ -27,6 +27,16 @@ export interface OutputEntry {
    * (runtime/sql/members.ts, docs/decisions/1343-expanded-rows-without-subqueries.md).
    */
   collection?: { items: string; more: string };
+  /**
+   * For a list page's expansion: the target table, when each target row
+   * comes as the JSON array of its members (`json_build_array`, as a row's
+   * `j`; runtime/sql/members.ts) rather than its object. `sql` (forward) is
+   * then one such array or null, `collection.items` (inverse) an array of
+   * them, and Node writes the objects with the target's member layout
+   * (docs/decisions/1346-expanded-rows-as-member-arrays.md). Absent when the
+   * value is JSON as served.
+   */
+  elementsOf?: TableDescriptor;
 }
 
 /**
