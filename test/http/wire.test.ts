@@ -218,6 +218,30 @@ describe("a body over the limit", () => {
   });
 });
 
+describe("write bodies on the socket", () => {
+  // Read from Node's request by the body-limit middleware (docs/decisions/1345-body-read-from-node.md), then by
+  // the idempotency middleware and the handler from Hono's body cache.
+  const post = (body: string, key: string) =>
+    fetch(`${base}/authors`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body,
+    });
+
+  it("serves an Idempotency-Key retry from the stored answer and refuses the key with another body", async () => {
+    const first = await post(JSON.stringify({ name: "Zoë" }), "wire-body-1");
+    expect(first.status).toBe(201);
+    const text = await first.text();
+    expect(JSON.parse(text)).toMatchObject({ name: "Zoë" });
+    const again = await post(JSON.stringify({ name: "Zoë" }), "wire-body-1");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(text);
+    const other = await post(JSON.stringify({ name: "Other" }), "wire-body-1");
+    expect(other.status).toBe(422);
+  });
+});
+
 describe("If-None-Match on the socket", () => {
   /** A GET with raw header lines, so one header can be sent twice (fetch would join it first). */
   const getWith = (path: string, headers: string[]): Promise<{ status: number; etag?: string }> =>
