@@ -3,7 +3,10 @@
  * worker processes (`--workers`), in `--pgbouncer` mode on a direct
  * connection (prepared statements off; docs/decisions/1301-pgbouncer.md),
  * and in that mode through a real PgBouncer in transaction mode when one is
- * installed (Debian's `pgbouncer`), loaded by autocannon (10 connections)
+ * installed (Debian's `pgbouncer`), and through a PgBouncer 1.21+ keeping
+ * prepared statements with `--prepared-statements` when one is found
+ * (`scripts/build-pgbouncer.sh`; docs/decisions/1347-pgbouncer-prepared-statements.md),
+ * loaded by autocannon (10 connections)
  * on the filtered films page and the read of one film (docs/deploy.md).
  * Every server runs at once; each round loads each of them in turn, after
  * one second of load that reopens what its pool closed while the others
@@ -14,7 +17,7 @@
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { PGBOUNCER, startPgBouncer, type TestBouncer } from "../test/support/pgbouncer.js";
+import { PGBOUNCER, PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "../test/support/pgbouncer.js";
 import { createBenchDatabase } from "./database.js";
 import { startRescServe } from "./servers.js";
 
@@ -45,6 +48,7 @@ function startServe(
 
 const db = await createBenchDatabase();
 let bouncer: TestBouncer | undefined;
+let tracking: TestBouncer | undefined;
 const servers: { label: string; base: string; child: ChildProcess }[] = [];
 const rows: string[] = ["| scenario | server | req/s | / 1 worker | p99 ms |", "|---|---|---:|---:|---:|"];
 try {
@@ -58,6 +62,15 @@ try {
   if (PGBOUNCER) {
     bouncer = await startPgBouncer(db.url, 10);
     runs.push(["1 worker, `--pgbouncer` mode, through PgBouncer", 1, ["--pgbouncer"], bouncer.through(db.url)]);
+  }
+  if (PGBOUNCER_TRACKING) {
+    tracking = await startPgBouncer(db.url, 10, { binary: PGBOUNCER_TRACKING, maxPreparedStatements: 200 });
+    runs.push([
+      "1 worker, `--pgbouncer --prepared-statements 200`, through PgBouncer 1.21+",
+      1,
+      ["--pgbouncer", "--prepared-statements", "200"],
+      tracking.through(db.url),
+    ]);
   }
   for (const [label, workers, extra, url] of runs) servers.push({ label, ...(await startServe(url, workers, extra)) });
   const rps = new Map<string, number[]>();
@@ -93,6 +106,7 @@ try {
     await exited;
   }
   await bouncer?.stop();
+  await tracking?.stop();
   await db.drop();
 }
 process.stdout.write(rows.join("\n") + "\n");

@@ -50,7 +50,12 @@ export default class Serve extends RescCommand {
     }),
     pgbouncer: Flags.boolean({
       description:
-        "the database URL is a pooler in transaction mode (PgBouncer < 1.21): no prepared statements, timeouts set on the role",
+        "the database URL is a pooler in transaction mode: no session settings (timeouts set on the role), no prepared statements unless --prepared-statements",
+    }),
+    "prepared-statements": Flags.integer({
+      description:
+        "distinct statement shapes run as named prepared statements per connection (default 200, or 0 with --pgbouncer; behind PgBouncer 1.21+ set its max_prepared_statements)",
+      min: 0,
     }),
     workers: Flags.integer({
       description: "processes serving the same port (node:cluster); each has its own pool of --pool-size",

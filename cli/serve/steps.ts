@@ -23,6 +23,13 @@ export interface PoolFlags {
   "statement-timeout": number;
   "lock-timeout": number;
   pgbouncer: boolean;
+  /** Named prepared statements per connection; absent: the executor's default (decision 1347). */
+  "prepared-statements"?: number;
+}
+
+/** `maxPreparedStatements` when `--prepared-statements` was given (docs/decisions/1347-pgbouncer-prepared-statements.md). */
+function prepared(flags: PoolFlags): { maxPreparedStatements?: number } {
+  return flags["prepared-statements"] === undefined ? {} : { maxPreparedStatements: flags["prepared-statements"] };
 }
 
 /** The primary's pool, from the flags. */
@@ -34,6 +41,7 @@ export function openPrimary(url: string, flags: PoolFlags & { "listen-database-u
     statementTimeoutMillis: flags["statement-timeout"],
     lockTimeoutMillis: flags["lock-timeout"],
     pgbouncer: flags.pgbouncer,
+    ...prepared(flags),
   });
 }
 
@@ -55,6 +63,7 @@ export function openReplicas(
         max: flags["pool-size"],
         statementTimeoutMillis: flags["statement-timeout"],
         pgbouncer: flags.pgbouncer,
+        ...prepared(flags),
       }),
     };
   });

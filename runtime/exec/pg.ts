@@ -48,19 +48,24 @@ export interface PgExecutorOptions {
   queryTimeoutMillis?: number;
   /**
    * Distinct statement texts run as named prepared statements (parsed and
-   * planned once per connection); default 200. Texts beyond it run unnamed.
-   * 0 prepares nothing: needed behind a pooler that does not keep prepared
-   * statements across transactions (PgBouncer before 1.21 in transaction mode).
+   * planned once per connection); default 200, or 0 with `pgbouncer`.
+   * Texts beyond it run unnamed. 0 prepares nothing: needed behind a
+   * pooler that does not keep prepared statements across transactions
+   * (PgBouncer before 1.21 in transaction mode). Given with `pgbouncer`, it
+   * prepares behind a PgBouncer 1.21+ that tracks protocol-level prepared
+   * statements (its `max_prepared_statements`, best set at least this
+   * high; docs/decisions/1347-pgbouncer-prepared-statements.md).
    */
   maxPreparedStatements?: number;
   /**
-   * The connection string names a pooler in transaction mode (PgBouncer
-   * before 1.21, or any pooler without prepared-statement support): no
-   * named prepared statements, and no `statement_timeout`/`lock_timeout`
-   * startup parameters, which such a pooler refuses or loses between
-   * transactions; set those on the role or database instead (`ALTER ROLE
-   * app SET statement_timeout = '30s'`). The client-side query timeout
-   * still bounds every statement (docs/decisions/1301-pgbouncer.md).
+   * The connection string names a pooler in transaction mode (PgBouncer,
+   * or any pooler that hands out a server connection per transaction): no
+   * `statement_timeout`/`lock_timeout` startup parameters, which such a
+   * pooler refuses or loses between transactions, so set those on the role
+   * or database instead (`ALTER ROLE app SET statement_timeout = '30s'`);
+   * and no named prepared statements unless `maxPreparedStatements` is
+   * given (PgBouncer 1.21+). The client-side query timeout still bounds
+   * every statement (docs/decisions/1301-pgbouncer.md, 1347-pgbouncer-prepared-statements.md).
    */
   pgbouncer?: boolean;
   /**
@@ -211,7 +216,8 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
   const watchdog = queryTimeout > 0 ? new RoundTripWatchdog(queryTimeout) : undefined;
   // An idle client lost its connection: the pool has discarded it already.
   pool.on("error", () => {});
-  const names = new PreparedNames(options.pgbouncer ? 0 : (options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED));
+  // Behind a pooler only when asked for: PgBouncer before 1.21 loses them between transactions (decision 1347).
+  const names = new PreparedNames(options.maxPreparedStatements ?? (options.pgbouncer ? 0 : DEFAULT_MAX_PREPARED));
 
   /**
    * Checks a client out. A server that refuses the connection for lack of

@@ -105,6 +105,9 @@ export async function dropDatabasesWithPrefix(admin: string, prefix: string): Pr
   }
 }
 
+/** `max_prepared_statements` of the suites' PgBouncer 1.21+, and the executors' `maxPreparedStatements` behind it. */
+export const PREPARED_BEHIND_PGBOUNCER = 200;
+
 function withDatabase(url: string, db: string): string {
   const u = new URL(url);
   u.pathname = "/" + db;
@@ -115,7 +118,8 @@ function withDatabase(url: string, db: string): string {
  * The executor the suites use on `url`: direct, or, when the global setup
  * started a PgBouncer (`RESC_TEST_PGBOUNCER=1`, test/support/global-db.ts),
  * through it in `pgbouncer` mode (docs/decisions/1301-pgbouncer.md;
- * test/serve/pgbouncer-pagila.test.ts runs the Pagila suites that way).
+ * test/serve/pgbouncer-pagila.test.ts runs the Pagila suites that way),
+ * preparing statements with `RESC_TEST_PGBOUNCER=prepared` (decision 1347).
  * Setup (DDL, COPY) still goes to `url` directly.
  */
 function executorFor(url: string) {
@@ -124,7 +128,9 @@ function executorFor(url: string) {
   const through = new URL(url);
   through.hostname = "127.0.0.1";
   through.port = port;
-  return createPgExecutor({ connectionString: through.toString(), max: 5, pgbouncer: true });
+  const prepared =
+    process.env.RESC_TEST_PGBOUNCER === "prepared" ? { maxPreparedStatements: PREPARED_BEHIND_PGBOUNCER } : {};
+  return createPgExecutor({ connectionString: through.toString(), max: 5, pgbouncer: true, ...prepared });
 }
 
 /**

@@ -6,8 +6,8 @@
  * (test/repository/test-databases.test.ts).
  */
 import { randomBytes } from "node:crypto";
-import { dropDatabasesWithPrefix, knownServer, runPrefix } from "./db.js";
-import { startPgBouncer, type TestBouncer } from "./pgbouncer.js";
+import { dropDatabasesWithPrefix, knownServer, PREPARED_BEHIND_PGBOUNCER, runPrefix } from "./db.js";
+import { PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "./pgbouncer.js";
 
 let bouncer: TestBouncer | undefined;
 
@@ -15,15 +15,24 @@ let bouncer: TestBouncer | undefined;
  * Sets `RESC_TEST_RUN_ID` for the workers (they inherit the environment);
  * with `RESC_TEST_PGBOUNCER=1`, starts one PgBouncer in transaction mode in
  * front of the test server and gives the workers its port
- * (`RESC_TEST_PGBOUNCER_PORT`), so the suites' executors go through it.
+ * (`RESC_TEST_PGBOUNCER_PORT`), so the suites' executors go through it;
+ * with `RESC_TEST_PGBOUNCER=prepared`, a PgBouncer 1.21+ that keeps
+ * prepared statements, and the executors prepare theirs (decision 1347).
  */
 export async function setup(): Promise<void> {
   process.env.RESC_TEST_RUN_ID ??= `r${randomBytes(3).toString("hex")}`;
   runPrefix(); // refuses a malformed RESC_TEST_DB_PREFIX before any worker starts
-  if (process.env.RESC_TEST_PGBOUNCER === "1") {
+  const mode = process.env.RESC_TEST_PGBOUNCER;
+  if (mode === "1" || mode === "prepared") {
     const admin = await knownServer();
-    if (!admin) throw new Error("RESC_TEST_PGBOUNCER=1 needs a PostgreSQL server");
-    bouncer = await startPgBouncer(admin, 3);
+    if (!admin) throw new Error(`RESC_TEST_PGBOUNCER=${mode} needs a PostgreSQL server`);
+    if (mode === "prepared" && !PGBOUNCER_TRACKING)
+      throw new Error("RESC_TEST_PGBOUNCER=prepared needs PgBouncer 1.21+");
+    bouncer = await startPgBouncer(
+      admin,
+      3,
+      mode === "prepared" ? { binary: PGBOUNCER_TRACKING, maxPreparedStatements: PREPARED_BEHIND_PGBOUNCER } : {},
+    );
     process.env.RESC_TEST_PGBOUNCER_PORT = new URL(bouncer.through(admin)).port;
   }
 }

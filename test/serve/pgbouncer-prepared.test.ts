@@ -1,0 +1,161 @@
+/**
+ * resc behind a real PgBouncer 1.21+ in transaction mode that tracks
+ * protocol-level prepared statements (`max_prepared_statements`), in
+ * `pgbouncer` mode with prepared statements asked for
+ * (docs/decisions/1347-pgbouncer-prepared-statements.md):
+ *
+ * - a concurrent load of reads and every kind of write succeeds over 3
+ *   server connections, and PgBouncer's own counters show the statements
+ *   were prepared and reused: far fewer parses on the server than binds;
+ * - with prepared statements off (`pgbouncer` mode's default) the same
+ *   load binds nothing prepared, so the counters tell the two apart;
+ * - without `pgbouncer` mode the session settings resc sends at connect
+ *   are refused, which is why the flag stays needed with a recent PgBouncer;
+ * - `resc serve --pgbouncer --prepared-statements N` serves through it.
+ *
+ * Skipped, saying so, where no PgBouncer 1.21+ is found (`.ci/run` builds
+ * one from Debian 13's source package on Debian 12).
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgExecutor } from "../../runtime/exec/pg.js";
+import { rawClient, type RawRequest } from "../fuzz/support/http.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "../support/pgbouncer.js";
+import { startServe } from "../support/serve-process.js";
+import { compileFile } from "../support/service.js";
+
+const FILE = "test/faults/fixtures/faults.resource";
+if (!PGBOUNCER_TRACKING) console.warn("pgbouncer-prepared.test.ts skipped: no PgBouncer 1.21+ (see .ci/run)");
+const db: TestDatabase | undefined = PGBOUNCER_TRACKING ? await createTestDatabase("pgbprep") : undefined;
+let bouncer: TestBouncer | undefined;
+const { service, ddl } = await compileFile(FILE);
+
+beforeAll(async () => {
+  if (!db || db.kind !== "pg") return;
+  await db.executor.script(ddl + "\nINSERT INTO naps (name) SELECT 'n' || g FROM generate_series(1, 50) g;");
+  bouncer = await startPgBouncer(db.url!, 3, { binary: PGBOUNCER_TRACKING, maxPreparedStatements: 100 });
+}, 60_000);
+
+afterAll(async () => {
+  await bouncer?.stop();
+  await db?.drop();
+});
+
+/** Reads of three shapes and writes of three kinds, 40 of each, all at once. */
+function load(): RawRequest[] {
+  const out: RawRequest[] = [];
+  for (let i = 1; i <= 40; i++) {
+    out.push(
+      { method: "GET", path: `/naps?name=eq.n${i}` },
+      { method: "GET", path: `/naps/${i}` },
+      { method: "GET", path: `/naps?sort=-id&per_page=${(i % 5) + 1}` },
+    );
+    out.push({ method: "POST", path: "/pins", body: JSON.stringify({ label: `p${i}` }) });
+    out.push({ method: "PATCH", path: `/naps/${i}`, body: JSON.stringify({ name: `m${i}` }) });
+  }
+  return out;
+}
+
+/** PgBouncer's totals for the test database: binds of prepared statements, and parses sent to the server. */
+async function stats(): Promise<{ binds: number; serverParses: number }> {
+  const admin = new URL(bouncer!.through(db!.url!));
+  const dbName = admin.pathname.slice(1);
+  admin.pathname = "/pgbouncer";
+  // The admin console speaks the simple query protocol only: a query without parameters.
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  try {
+    const r = await c.query<Record<string, string>>("SHOW STATS");
+    const row = r.rows.find((x) => x.database === dbName);
+    // The wildcard entry gets its row at the database's first connection.
+    if (!row) return { binds: 0, serverParses: 0 };
+    return { binds: Number(row.total_bind_count), serverParses: Number(row.total_server_parse_count) };
+  } finally {
+    await c.end();
+  }
+}
+
+describe.skipIf(!PGBOUNCER_TRACKING || db?.kind !== "pg")("PgBouncer 1.21+ keeping prepared statements", () => {
+  it("serves a concurrent load of reads and writes with the statements prepared once and reused", async () => {
+    const before = await stats();
+    const exec = createPgExecutor({
+      connectionString: bouncer!.through(db!.url!),
+      max: 10,
+      pgbouncer: true,
+      maxPreparedStatements: 100,
+    });
+    const client = rawClient(service, exec, { logError: () => {} });
+    try {
+      const answers = await Promise.all(load().map((r) => client.send(r)));
+      expect(
+        answers.filter((a) => a.status >= 300).map((a) => a.text),
+        "failed requests",
+      ).toEqual([]);
+      // The reads again on the same client connections: their names are known, only PgBouncer maps them.
+      const again = await Promise.all(
+        load()
+          .filter((r) => r.method === "GET")
+          .map((r) => client.send(r)),
+      );
+      expect(again.filter((a) => a.status >= 300)).toEqual([]);
+    } finally {
+      await exec.close();
+    }
+    const after = await stats();
+    const binds = after.binds - before.binds;
+    const parses = after.serverParses - before.serverParses;
+    // 400 statements, at least 200 of them reads; a handful of shapes on 3 server connections.
+    expect(binds).toBeGreaterThanOrEqual(200);
+    expect(parses).toBeGreaterThan(0);
+    expect(parses * 5).toBeLessThan(binds);
+  });
+
+  it("binds nothing prepared in pgbouncer mode without prepared statements (the mode's default)", async () => {
+    const before = await stats();
+    const exec = createPgExecutor({ connectionString: bouncer!.through(db!.url!), max: 10, pgbouncer: true });
+    const client = rawClient(service, exec, { logError: () => {} });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => client.send({ method: "GET", path: `/naps/${i + 1}` })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    } finally {
+      await exec.close();
+    }
+    const after = await stats();
+    expect(after.binds - before.binds).toBe(0);
+  });
+
+  it("refuses resc's session settings without pgbouncer mode: the flag is still needed", async () => {
+    const exec = createPgExecutor({ connectionString: bouncer!.through(db!.url!), max: 1 });
+    try {
+      await expect(exec.query({ text: "SELECT 1", values: [] })).rejects.toThrow(/unsupported startup parameter/);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("is what resc serve --pgbouncer --prepared-statements selects", async () => {
+    const before = await stats();
+    const node = await startServe(FILE, [
+      "--database-url",
+      bouncer!.through(db!.url!),
+      "--pgbouncer",
+      "--prepared-statements",
+      "100",
+    ]);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          fetch(`${node.base}/naps?name=eq.n${i + 1}&per_page=${(i % 4) + 1}`).then((r) => r.status),
+        ),
+      );
+      expect(answers).toEqual(Array(30).fill(200));
+    } finally {
+      await node.stop();
+    }
+    const after = await stats();
+    expect(after.binds - before.binds).toBeGreaterThanOrEqual(30);
+  });
+});
