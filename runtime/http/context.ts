@@ -8,6 +8,7 @@ import type { Executor } from "../exec/executor.js";
 import type { CommitEvent, HookContext, HookData, HookOperation, Hooks } from "../hooks.js";
 import type { Predicate } from "../predicate.js";
 import type { ProblemError } from "../problem.js";
+import type { Admission } from "./admission.js";
 import { confine, expansionScopes as scopesOfExpansions, type HookBase } from "../hooks/scope.js";
 
 /** Per-resource state captured by the route handlers. */
@@ -33,6 +34,14 @@ export interface ResourceContext {
    * events are queued here and run by that layer after its commit.
    */
   deferred?: CommitEvent[];
+  /**
+   * The resource's share of the pool (docs/decisions/0911-lock-timeout.md).
+   * The read route admits each statement it sends rather than each request,
+   * since reads answered together hold one connection
+   * (docs/decisions/1348-reads-batched-per-turn.md); the other routes admit
+   * each request.
+   */
+  admission?: Admission;
 }
 
 /** What every hook of this request receives besides the table and operation (docs/decisions/0600-hooks.md). */

@@ -243,6 +243,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
     if (options.readDb) rc.readDb = options.readDb;
     const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
+    if (admission) rc.admission = admission;
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
@@ -250,7 +251,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
     if (res.events && feed)
       app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined));
-    if (res.ops.read) app.get(item, route(rc, handleRead, admission));
+    // The read admits each statement it sends, not each request (decision 1348).
+    if (res.ops.read) app.get(item, route(rc, handleRead, undefined));
     if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission));
     if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));
     if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission));

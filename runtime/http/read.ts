@@ -2,14 +2,19 @@
  * GET /<resource>/{id}: the read operation (spec: Generated operations);
  * `expand` is its only query parameter. A missing row, or one a BeforeQuery
  * hook hides, is a 404 problem document. The answer carries an `ETag`; a
- * matching `If-None-Match` is answered 304 (decision 1329).
+ * matching `If-None-Match` is answered 304 (decision 1329). A read without
+ * expansion or scope is sent with the other such reads of its turn
+ * (runtime/http/read-batch.ts, decision 1348); the resource's share of the
+ * pool admits each statement, so hooks run before a slot is taken.
  */
 import type { Context } from "hono";
+import type { QueryResult } from "../exec/executor.js";
 import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
+import { readByKey, type KeyedRead } from "./read-batch.js";
 import { jsonText } from "./respond.js";
 import { queryParams } from "./query-string.js";
 import { requestHeader } from "./request-header.js";
@@ -27,10 +32,17 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const q = parseReadQuery(rc.service, rc.table, queryParams(c));
   const scope = await scopeOf(rc, rc.table.name, "read", c);
   const scopeFor = await expansionScopes(rc, q.expand, c);
-  const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
-  const row = (await (rc.readDb ?? rc.db).query(stmt)).rows[0];
-  if (row === undefined) throw notFound(rc);
-  const body = encodeRow(row, stmt.layout);
+  let found: KeyedRead;
+  if (q.expand.length === 0 && scope === undefined) {
+    // Answered with the other plain reads of this resource in this turn (decision 1348).
+    found = await readByKey(rc, key);
+  } else {
+    const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
+    const run = (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
+    found = { row: (await (rc.admission ? rc.admission.run(run) : run())).rows[0], layout: stmt.layout };
+  }
+  if (found.row === undefined) throw notFound(rc);
+  const body = encodeRow(found.row, found.layout);
   const etag = q.expand.length === 0 ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
   if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return c.body(null, 304, { etag });

@@ -7,7 +7,7 @@ import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { addressRow, keyColumn } from "./key.js";
 import type { SqlStatement } from "../exec/executor.js";
-import { bindElement, findColumn } from "./column.js";
+import { bindElement, bindList, columnRef, findColumn, listType } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowJsonSelect, rowMembers } from "./row.js";
@@ -53,6 +53,44 @@ export function compileRead(
 
 /** {@link compileRead}'s text and layout for a read without expansion or scope, per table and key condition. */
 const plainReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
+
+/**
+ * One statement reading several rows of `table` by primary key, each as a
+ * plain read (no expansion, no scope) would: the keys are one array bind
+ * parameter, unnested with their ordinals, and each key's row is read by a
+ * `LATERAL` subquery whose only FROM item is the table, so its members
+ * (computed columns included) are the plain read's own text. Each returned
+ * row carries the members of `layout` and `n`, the 1-based position in
+ * `keys` it answers (text); a key with no row returns nothing, and a key
+ * given twice is answered twice. Used to answer the reads of one turn of
+ * the event loop together (docs/decisions/1348-reads-batched-per-turn.md).
+ * Throws a plain `Error` as {@link compileRead} does.
+ */
+export function compileReadBatch(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  keys: readonly ScalarValue[],
+): RowStatement {
+  const params = new Params();
+  bindList(keyColumn(table), keys, params);
+  const shape = batchedReads.get(table, "", () => {
+    const col = keyColumn(table);
+    // As buildRead names and selects a plain read's row.
+    const aliases = new Aliases();
+    const alias = aliases.next();
+    const members = rowMembers(service, table, alias, { expand: [] }, { params: new Params(), aliases, options: {} });
+    const select = memberSelect(members);
+    const read = `SELECT ${select.list} FROM ${tableSql(table)} AS ${quoteIdent(alias)} WHERE ${columnRef(col, alias)} = "k"."v"`;
+    const text =
+      `SELECT "r".*, "k"."n"::text AS "n" FROM unnest($1::${listType(col)}) WITH ORDINALITY AS "k"("v", "n") ` +
+      `CROSS JOIN LATERAL (${read}) AS "r"`;
+    return { text, layout: select.layout };
+  });
+  return { ...params.statement(shape.text), layout: shape.layout };
+}
+
+/** {@link compileReadBatch}'s text and layout, per table. */
+const batchedReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
 
 function buildRead(
   service: ServiceDescriptor,
