@@ -17,49 +17,19 @@
  * one from Debian 13's source package on Debian 12).
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";
-import { rawClient, type RawRequest } from "../fuzz/support/http.js";
-import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "../support/pgbouncer.js";
-import { startServe } from "../support/serve-process.js";
-import { compileFile } from "../support/service.js";
+import { rawClient } from "../fuzz/support/http.js";
+import { bouncedDatabase, mixedLoad, serveThroughBouncer } from "../support/pgbouncer-load.js";
+import { PGBOUNCER_TRACKING } from "../support/pgbouncer.js";
 
-const FILE = "test/faults/fixtures/faults.resource";
 if (!PGBOUNCER_TRACKING) console.warn("pgbouncer-prepared.test.ts skipped: no PgBouncer 1.21+ (see .ci/run)");
-const db: TestDatabase | undefined = PGBOUNCER_TRACKING ? await createTestDatabase("pgbprep") : undefined;
-let bouncer: TestBouncer | undefined;
-const { service, ddl } = await compileFile(FILE);
-
-beforeAll(async () => {
-  if (!db || db.kind !== "pg") return;
-  await db.executor.script(ddl + "\nINSERT INTO naps (name) SELECT 'n' || g FROM generate_series(1, 50) g;");
-  bouncer = await startPgBouncer(db.url!, 3, { binary: PGBOUNCER_TRACKING, maxPreparedStatements: 100 });
-}, 60_000);
-
-afterAll(async () => {
-  await bouncer?.stop();
-  await db?.drop();
-});
-
-/** Reads of three shapes and writes of three kinds, 40 of each, all at once. */
-function load(): RawRequest[] {
-  const out: RawRequest[] = [];
-  for (let i = 1; i <= 40; i++) {
-    out.push(
-      { method: "GET", path: `/naps?name=eq.n${i}` },
-      { method: "GET", path: `/naps/${i}` },
-      { method: "GET", path: `/naps?sort=-id&per_page=${(i % 5) + 1}` },
-    );
-    out.push({ method: "POST", path: "/pins", body: JSON.stringify({ label: `p${i}` }) });
-    out.push({ method: "PATCH", path: `/naps/${i}`, body: JSON.stringify({ name: `m${i}` }) });
-  }
-  return out;
-}
+const suite = await bouncedDatabase("pgbprep", PGBOUNCER_TRACKING, { maxPreparedStatements: 100 });
+const { service } = suite;
 
 /** PgBouncer's totals for the test database: binds of prepared statements, and parses sent to the server. */
 async function stats(): Promise<{ binds: number; serverParses: number }> {
-  const admin = new URL(bouncer!.through(db!.url!));
+  const admin = new URL(suite.bouncer!.through(suite.db!.url!));
   const dbName = admin.pathname.slice(1);
   admin.pathname = "/pgbouncer";
   // The admin console speaks the simple query protocol only: a query without parameters.
@@ -76,25 +46,25 @@ async function stats(): Promise<{ binds: number; serverParses: number }> {
   }
 }
 
-describe.skipIf(!PGBOUNCER_TRACKING || db?.kind !== "pg")("PgBouncer 1.21+ keeping prepared statements", () => {
+describe.skipIf(!PGBOUNCER_TRACKING || suite.db?.kind !== "pg")("PgBouncer 1.21+ keeping prepared statements", () => {
   it("serves a concurrent load of reads and writes with the statements prepared once and reused", async () => {
     const before = await stats();
     const exec = createPgExecutor({
-      connectionString: bouncer!.through(db!.url!),
+      connectionString: suite.bouncer!.through(suite.db!.url!),
       max: 10,
       pgbouncer: true,
       maxPreparedStatements: 100,
     });
     const client = rawClient(service, exec, { logError: () => {} });
     try {
-      const answers = await Promise.all(load().map((r) => client.send(r)));
+      const answers = await Promise.all(mixedLoad().map((r) => client.send(r)));
       expect(
         answers.filter((a) => a.status >= 300).map((a) => a.text),
         "failed requests",
       ).toEqual([]);
       // The reads again on the same client connections: their names are known, only PgBouncer maps them.
       const again = await Promise.all(
-        load()
+        mixedLoad()
           .filter((r) => r.method === "GET")
           .map((r) => client.send(r)),
       );
@@ -113,7 +83,11 @@ describe.skipIf(!PGBOUNCER_TRACKING || db?.kind !== "pg")("PgBouncer 1.21+ keepi
 
   it("binds nothing prepared in pgbouncer mode without prepared statements (the mode's default)", async () => {
     const before = await stats();
-    const exec = createPgExecutor({ connectionString: bouncer!.through(db!.url!), max: 10, pgbouncer: true });
+    const exec = createPgExecutor({
+      connectionString: suite.bouncer!.through(suite.db!.url!),
+      max: 10,
+      pgbouncer: true,
+    });
     const client = rawClient(service, exec, { logError: () => {} });
     try {
       const answers = await Promise.all(
@@ -128,7 +102,7 @@ describe.skipIf(!PGBOUNCER_TRACKING || db?.kind !== "pg")("PgBouncer 1.21+ keepi
   });
 
   it("refuses resc's session settings without pgbouncer mode: the flag is still needed", async () => {
-    const exec = createPgExecutor({ connectionString: bouncer!.through(db!.url!), max: 1 });
+    const exec = createPgExecutor({ connectionString: suite.bouncer!.through(suite.db!.url!), max: 1 });
     try {
       await expect(exec.query({ text: "SELECT 1", values: [] })).rejects.toThrow(/unsupported startup parameter/);
     } finally {
@@ -138,23 +112,9 @@ describe.skipIf(!PGBOUNCER_TRACKING || db?.kind !== "pg")("PgBouncer 1.21+ keepi
 
   it("is what resc serve --pgbouncer --prepared-statements selects", async () => {
     const before = await stats();
-    const node = await startServe(FILE, [
-      "--database-url",
-      bouncer!.through(db!.url!),
-      "--pgbouncer",
-      "--prepared-statements",
-      "100",
-    ]);
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          fetch(`${node.base}/naps?name=eq.n${i + 1}&per_page=${(i % 4) + 1}`).then((r) => r.status),
-        ),
-      );
-      expect(answers).toEqual(Array(30).fill(200));
-    } finally {
-      await node.stop();
-    }
+    expect(await serveThroughBouncer(suite, ["--pgbouncer", "--prepared-statements", "100"])).toEqual(
+      Array(30).fill(200),
+    );
     const after = await stats();
     expect(after.binds - before.binds).toBeGreaterThanOrEqual(30);
   });

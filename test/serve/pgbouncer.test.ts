@@ -13,50 +13,24 @@
  * Skipped, saying so, where Debian's pgbouncer package is not installed
  * (`.ci/run` installs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPgExecutor } from "../../runtime/exec/pg.js";
 import type { Hooks } from "../../runtime/hooks.js";
-import { rawClient, type RawRequest } from "../fuzz/support/http.js";
-import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { PGBOUNCER, startPgBouncer, type TestBouncer } from "../support/pgbouncer.js";
-import { startServe } from "../support/serve-process.js";
-import { compileFile } from "../support/service.js";
+import { rawClient } from "../fuzz/support/http.js";
+import { bouncedDatabase, mixedLoad, serveThroughBouncer } from "../support/pgbouncer-load.js";
+import { PGBOUNCER } from "../support/pgbouncer.js";
 
-const FILE = "test/faults/fixtures/faults.resource";
 if (!PGBOUNCER) console.warn("pgbouncer.test.ts skipped: pgbouncer is not installed (apt-get install pgbouncer)");
-const db: TestDatabase | undefined = PGBOUNCER ? await createTestDatabase("pgbouncer") : undefined;
-let bouncer: TestBouncer | undefined;
-const { service, ddl } = await compileFile(FILE);
+const suite = await bouncedDatabase("pgbouncer", PGBOUNCER);
+const { service } = suite;
 
-beforeAll(async () => {
-  if (!db || db.kind !== "pg") return;
-  await db.executor.script(ddl + "\nINSERT INTO naps (name) SELECT 'n' || g FROM generate_series(1, 50) g;");
-  bouncer = await startPgBouncer(db.url!, 3);
-}, 60_000);
-
-afterAll(async () => {
-  await bouncer?.stop();
-  await db?.drop();
-});
-
-/** Reads of many shapes and writes of every kind, 40 at a time. */
-function load(): RawRequest[] {
-  const out: RawRequest[] = [];
-  for (let i = 1; i <= 40; i++) {
-    out.push(
-      { method: "GET", path: `/naps?name=eq.n${i}` },
-      { method: "GET", path: `/naps/${i}` },
-      { method: "GET", path: `/naps?sort=-id&per_page=${(i % 5) + 1}` },
-    );
-    out.push({ method: "POST", path: "/pins", body: JSON.stringify({ label: `p${i}` }) });
-    out.push({ method: "PATCH", path: `/naps/${i}`, body: JSON.stringify({ name: `m${i}` }) });
-  }
-  return out;
-}
-
-describe.skipIf(!PGBOUNCER || db?.kind !== "pg")("PgBouncer in transaction mode", () => {
+describe.skipIf(!PGBOUNCER || suite.db?.kind !== "pg")("PgBouncer in transaction mode", () => {
   it("serves a concurrent load of reads and writes in pgbouncer mode, AfterCommit after the commit", async () => {
-    const exec = createPgExecutor({ connectionString: bouncer!.through(db!.url!), max: 10, pgbouncer: true });
+    const exec = createPgExecutor({
+      connectionString: suite.bouncer!.through(suite.db!.url!),
+      max: 10,
+      pgbouncer: true,
+    });
     const seen: boolean[] = [];
     const hooks: Hooks = {
       afterCommit: {
@@ -72,7 +46,7 @@ describe.skipIf(!PGBOUNCER || db?.kind !== "pg")("PgBouncer in transaction mode"
     };
     const client = rawClient(service, exec, { hooks, logError: () => {} });
     try {
-      const answers = await Promise.all(load().map((r) => client.send(r)));
+      const answers = await Promise.all(mixedLoad().map((r) => client.send(r)));
       const failed = answers.filter((a) => a.status >= 300);
       expect(
         failed.map((a) => a.text),
@@ -92,14 +66,14 @@ describe.skipIf(!PGBOUNCER || db?.kind !== "pg")("PgBouncer in transaction mode"
   it("fails the same load with prepared statements on: why the mode exists", async () => {
     // lock_timeout off too, so the failures are the prepared statements' alone.
     const exec = createPgExecutor({
-      connectionString: bouncer!.through(db!.url!),
+      connectionString: suite.bouncer!.through(suite.db!.url!),
       max: 10,
       lockTimeoutMillis: 0,
       statementTimeoutMillis: 0,
     });
     const client = rawClient(service, exec, { logError: () => {} });
     try {
-      const answers = await Promise.all(load().map((r) => client.send(r)));
+      const answers = await Promise.all(mixedLoad().map((r) => client.send(r)));
       expect(answers.filter((a) => a.status >= 500).length).toBeGreaterThan(0);
     } finally {
       await exec.close();
@@ -107,16 +81,6 @@ describe.skipIf(!PGBOUNCER || db?.kind !== "pg")("PgBouncer in transaction mode"
   });
 
   it("is what resc serve --pgbouncer selects", async () => {
-    const node = await startServe(FILE, ["--database-url", bouncer!.through(db!.url!), "--pgbouncer"]);
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          fetch(`${node.base}/naps?name=eq.n${i + 1}&per_page=${(i % 4) + 1}`).then((r) => r.status),
-        ),
-      );
-      expect(answers).toEqual(Array(30).fill(200));
-    } finally {
-      await node.stop();
-    }
+    expect(await serveThroughBouncer(suite, ["--pgbouncer"])).toEqual(Array(30).fill(200));
   });
 });
