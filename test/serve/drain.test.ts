@@ -171,7 +171,8 @@ describe.skipIf(db.kind !== "pg")("resc serve --workers 2, a worker and the metr
       );
       expect(answers.every((s) => s === 200)).toBe(true);
     } finally {
-      expect(await node.stop()).toBe(0);
+      // The primary's and workers' lines say why, should it ever exit otherwise.
+      expect(await node.stop(), node.output().slice(-4000)).toBe(0);
     }
   });
 
