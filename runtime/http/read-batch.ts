@@ -84,7 +84,8 @@ function send(rc: ResourceContext, waiters: Waiter[]): void {
     for (const w of waiters) w.reject(e);
     return;
   }
-  const run = (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
+  // Async, so an executor that throws instead of rejecting still fails only these reads, not the process.
+  const run = async (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
   (rc.admission ? rc.admission.run(run) : run()).then(
     (result) => {
       const layout = stmt.layout;
