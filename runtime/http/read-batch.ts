@@ -9,7 +9,7 @@
  * PostgreSQL parses, plans and round-trips once for the turn instead of
  * once per request (docs/decisions/1348-reads-batched-per-turn.md).
  */
-import type { QueryResult } from "../exec/executor.js";
+import type { QueryResult, SqlStatement } from "../exec/executor.js";
 import type { ScalarValue } from "../predicate.js";
 import { compileRead, compileReadBatch, type RowStatement } from "../sql/index.js";
 import type { ResourceContext } from "./context.js";
@@ -45,8 +45,9 @@ const afterIo: (run: () => void) => void =
     : (run) => void setTimeout(run, 0);
 
 /**
- * Reads the row of `rc.table` whose primary key is `key` on `rc.readDb ??
- * rc.db`, together with the other plain reads of `rc` in this turn; the
+ * Reads the row of `rc.table` whose primary key is `key` (spec: Generated
+ * operations, OpRead) on `rc.readDb ?? rc.db`, together with the other
+ * plain reads of `rc` in this turn; the
  * statement is admitted by `rc.admission` (one slot for the statement).
  * @returns the row, or `row: undefined` when none has the key
  * @throws (rejects with) whatever the executor or the admission threw for
@@ -68,6 +69,19 @@ export function readByKey(rc: ResourceContext, key: ScalarValue): Promise<KeyedR
   return new Promise<KeyedRead>((resolve, reject) => waiters.push({ key, resolve, reject }));
 }
 
+/**
+ * Runs a read statement of `rc` on `rc.readDb ?? rc.db`, admitted by the
+ * resource's share of the pool when it has one (one slot for the statement,
+ * docs/decisions/0911-lock-timeout.md as amended by 1348).
+ * @throws (rejects with) the executor's error, also when the executor throws
+ *   instead of rejecting (so a batch's failure never escapes the reads it
+ *   carried), or ProblemError 503 `resource-busy` when no slot came free
+ */
+export async function queryAdmitted(rc: ResourceContext, stmt: SqlStatement): Promise<QueryResult> {
+  const run = async (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
+  return rc.admission ? rc.admission.run(run) : run();
+}
+
 /** Sends one statement for `waiters` and answers each. */
 function send(rc: ResourceContext, waiters: Waiter[]): void {
   let stmt: RowStatement;
@@ -84,9 +98,7 @@ function send(rc: ResourceContext, waiters: Waiter[]): void {
     for (const w of waiters) w.reject(e);
     return;
   }
-  // Async, so an executor that throws instead of rejecting still fails only these reads, not the process.
-  const run = async (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
-  (rc.admission ? rc.admission.run(run) : run()).then(
+  queryAdmitted(rc, stmt).then(
     (result) => {
       const layout = stmt.layout;
       if (waiters.length === 1) {

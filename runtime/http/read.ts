@@ -8,13 +8,12 @@
  * pool admits each statement, so hooks run before a slot is taken.
  */
 import type { Context } from "hono";
-import type { QueryResult } from "../exec/executor.js";
 import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
-import { readByKey, type KeyedRead } from "./read-batch.js";
+import { queryAdmitted, readByKey, type KeyedRead } from "./read-batch.js";
 import { jsonText } from "./respond.js";
 import { queryParams } from "./query-string.js";
 import { requestHeader } from "./request-header.js";
@@ -38,8 +37,7 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
     found = await readByKey(rc, key);
   } else {
     const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
-    const run = (): Promise<QueryResult> => (rc.readDb ?? rc.db).query(stmt);
-    found = { row: (await (rc.admission ? rc.admission.run(run) : run())).rows[0], layout: stmt.layout };
+    found = { row: (await queryAdmitted(rc, stmt)).rows[0], layout: stmt.layout };
   }
   if (found.row === undefined) throw notFound(rc);
   const body = encodeRow(found.row, found.layout);
