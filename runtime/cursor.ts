@@ -154,6 +154,12 @@ const SPECIAL: Partial<Record<ColumnDescriptor["kind"], readonly string[]>> = {
   timestamptz: ["infinity", "-infinity"],
 };
 
+/** The era after a date or timestamp key (` BC`, or ` AD` as `to_char` writes it; decision 1349). */
+const ERA = / (BC|AD)$/;
+
+/** Kinds whose keys may carry an era. */
+const TEMPORAL: ReadonlySet<ColumnDescriptor["kind"]> = new Set(["date", "timestamp", "timestamptz"]);
+
 /** `time with time zone` as PostgreSQL prints it; the URL codec takes no offset on a time. */
 const TIMETZ = /^\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?[+-]\d{2}(?::\d{2}){0,2}$/;
 
@@ -172,6 +178,13 @@ function keyValue(
       : { ok: false, why: "may not be null" };
   }
   if (SPECIAL[col.kind]?.includes(v)) return { ok: true, text: v };
+  const era = ERA.exec(v);
+  if (era && TEMPORAL.has(col.kind)) {
+    // The codec reads years 1-9999 AD; the era is PostgreSQL's, which reads `… BC` itself (runtime/sql/seek.ts).
+    const d = decodeText(col, v.slice(0, era.index));
+    if (!d.ok) return { ok: false, why: d.detail };
+    return { ok: true, text: `${encodeScalar(d.value)}${era[1] === "BC" ? " BC" : ""}` };
+  }
   if (col.kind === "time" && /timetz|time with time zone/i.test(col.sqlType) && TIMETZ.test(v)) {
     return { ok: true, text: v };
   }

@@ -18,7 +18,7 @@ import {
   outputColumns,
   outputExpr,
   resourceComputed,
-  temporalJson,
+  temporalValue,
   type OutputEntry,
 } from "./output.js";
 import { projectionKey, SchemaCache } from "./schema-cache.js";
@@ -61,10 +61,11 @@ export interface ElementMember {
 
 /**
  * Where one extra text of a row (a list's sort key) is: element `element`
- * of `j`, a member whose JSON holds the very text, or element `k` of
- * column `k`.
+ * of `j`, a member whose JSON holds the very text or, with `clock`, a date
+ * or timestamp member whose ISO text becomes the key's text (decision
+ * 1349); or element `k` of column `k`.
  */
-export type ExtraSource = { element: number } | { k: number };
+export type ExtraSource = { element: number; clock?: "clock" | "clockZ" } | { k: number };
 
 /** How to read the rows of a statement built with {@link memberSelect}. */
 export interface RowLayout {
@@ -132,8 +133,8 @@ function columnMember(col: ColumnDescriptor, alias: string): MemberSql {
     case "date":
     case "timestamptz":
     case "timestamp":
-      // Only to_json in SQL; the era and the Z are Node's (decision 1342).
-      return { name, sql: temporalJson(col.kind, ref), form: col.kind === "timestamp" ? "clock" : "clockZ", column };
+      // Bare: json_build_array writes the ISO text to_json would; the era and the Z are Node's (decisions 1342, 1349).
+      return { name, sql: temporalValue(col.kind, ref), form: col.kind === "timestamp" ? "clock" : "clockZ", column };
     case "bytea":
       // Base64 text (output.ts), a JSON string.
       return { name, sql: outputExpr(col, alias), form: "json", column };
@@ -238,14 +239,18 @@ export function memberSelect(row: RowMembers, extra: readonly SortKeyText[] = []
 const selects = new SchemaCache<RowMembers, { list: string; layout: RowLayout }>();
 
 /**
- * The element of `j` whose JSON is exactly the text of `column`'s output:
- * a `json` or `quoted` member (numbers, booleans and strings written by the
- * output function), or undefined.
+ * The element of `j` that holds the sort key of `column`: a `json` or
+ * `quoted` member, whose JSON is exactly the text of the column's output
+ * (numbers, booleans and strings written by the output function), or a
+ * date or timestamp member (`clock`, `clockZ`), whose ISO text
+ * {@link clockKey} turns into the key's text; undefined for any other.
  */
-function memberElement(row: RowMembers, column: string): number | undefined {
+function memberElement(row: RowMembers, column: string): ExtraSource | undefined {
   const m = row.members.find((x) => x.name === column);
-  if (m === undefined || !("element" in m) || (m.form !== "json" && m.form !== "quoted")) return undefined;
-  return m.element;
+  if (m === undefined || !("element" in m)) return undefined;
+  if (m.form === "json" || m.form === "quoted") return { element: m.element };
+  if (m.form === "clock" || m.form === "clockZ") return { element: m.element, clock: m.form };
+  return undefined;
 }
 
 function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: string; layout: RowLayout } {
@@ -255,7 +260,7 @@ function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: st
   const texts: string[] = [];
   const extras = extra.map((e): ExtraSource => {
     const element = e.column === undefined ? undefined : memberElement(row, e.column);
-    if (element !== undefined) return { element };
+    if (element !== undefined) return element;
     texts.push(e.sql);
     return { k: texts.length - 1 };
   });
@@ -430,8 +435,24 @@ export function extraElementsOf(row: Readonly<Record<string, string | null>>, la
       }
       return k[e.k];
     }
-    return elementText(row.j ?? "[]", e.element);
+    const text = elementText(row.j ?? "[]", e.element);
+    return text === null || e.clock === undefined ? text : clockKey(text, e.clock === "clockZ");
   });
+}
+
+/**
+ * A sort key's text from the ISO text `to_json` wrote for a date or
+ * timestamp member (`2022-07-06T15:30:30.5`, `0044-03-15T10:00:00 BC`,
+ * `infinity`): the same instant in the form runtime/cursor.ts reads back,
+ * `Z` before the era when `zulu` (a `timestamptz`, or a date sent as
+ * midnight UTC), the era kept, an infinity as it is. Exact: `to_json`
+ * keeps every fraction digit (decision 1349).
+ */
+function clockKey(iso: string, zulu: boolean): string {
+  const first = iso.charCodeAt(0);
+  if (first < 48 || first > 57) return iso;
+  if (!zulu) return iso;
+  return iso.endsWith(BC) ? `${iso.slice(0, -BC.length)}Z${BC}` : `${iso}Z`;
 }
 
 /** Element `index` of `j` as text: a string unescaped, a number or boolean as written, null for `null`. */

@@ -65,19 +65,26 @@ function finiteOr(x: string, formatted: string): string {
 }
 
 /**
- * `to_json` of a date-like scalar as a `timestamp`, the text both the SQL
- * formatting here and Node's (runtime/sql/members.ts, decision 1342) start
- * from: `timestamptz` at UTC, `date` at midnight, `timestamp` as it is.
+ * A date-like scalar as a `timestamp`, the value whose JSON text both the
+ * SQL formatting here and Node's (runtime/sql/members.ts, decision 1342)
+ * start from: `timestamptz` at UTC, `date` at midnight, `timestamp` as it
+ * is. `json_build_array` writes it as `to_json` would, so a row member
+ * passes it bare (decision 1349).
  */
-export function temporalJson(kind: "date" | "timestamptz" | "timestamp", x: string): string {
+export function temporalValue(kind: "date" | "timestamptz" | "timestamp", x: string): string {
   switch (kind) {
     case "date":
-      return `to_json(${x}::timestamp)`;
+      return `${x}::timestamp`;
     case "timestamptz":
-      return `to_json((${x} AT TIME ZONE 'UTC'))`;
+      return `(${x} AT TIME ZONE 'UTC')`;
     case "timestamp":
-      return `to_json(${x})`;
+      return x;
   }
+}
+
+/** `to_json` of {@link temporalValue}: the ISO text in double quotes, ` BC` after years before 1 AD. */
+export function temporalJson(kind: "date" | "timestamptz" | "timestamp", x: string): string {
+  return `to_json(${temporalValue(kind, x)})`;
 }
 
 /**

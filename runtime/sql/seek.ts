@@ -20,14 +20,19 @@ function canBeNull(table: TableDescriptor, k: OrderKey): boolean {
 }
 
 /**
- * One sort key's value as text: the SQL computing it and, when that text
- * is the column's own output (its `::text`), the column's name, so a
- * statement that already sends the column as a row member can read the
- * key from the member instead (runtime/sql/members.ts, decision 1342).
+ * One sort key's value as text: the SQL computing it and, when a row
+ * member of the same column holds that value exactly, the column's name,
+ * so a statement that already sends the column as a row member reads the
+ * key from the member instead of computing it per row (runtime/sql/members.ts,
+ * decisions 1342 and 1349).
  */
 export interface SortKeyText {
   sql: string;
-  /** Set when the text is the output of column `column` of the listed row. */
+  /**
+   * Set when the listed row's member `column` holds the key: its text is
+   * the column's output (`::text`) or, for dates and timestamps, the
+   * member's ISO text, which members.ts turns into the form below.
+   */
   column?: string;
 }
 
@@ -35,21 +40,23 @@ export interface SortKeyText {
  * The text of one key value, in the form the column's URL codec reads
  * (runtime/query/codecs.ts), so a cursor's values can be checked like any
  * request value and bound back exactly (docs/decisions/0500-cursor-format.md):
- * timestamps in UTC with six fraction digits and the `T` separator, dates as
- * `YYYY-MM-DD`, bytes as `\x` hex, whatever the session's DateStyle, time
- * zone or `bytea_output`. `infinity`/`-infinity` keep PostgreSQL's spelling
- * (`to_char` cannot format them). Every other kind is its `::text`.
+ * timestamps in UTC with the `T` separator, dates as `YYYY-MM-DD`, bytes as
+ * `\x` hex, whatever the session's DateStyle, time zone or `bytea_output`;
+ * a date or timestamp before 1 AD ends in ` BC` and one after it in ` AD`
+ * (`to_char`'s era field; runtime/cursor.ts reads both). `infinity` and
+ * `-infinity` keep PostgreSQL's spelling (`to_char` cannot format them).
+ * Every other kind is its `::text`.
  */
 function keyText(table: TableDescriptor, k: OrderKey): SortKeyText {
   const v = k.sql;
   const finite = (formatted: string): string => `CASE WHEN isfinite(${v}) THEN ${formatted} ELSE (${v})::text END`;
   switch (findColumn(table, k.column).kind) {
     case "timestamptz":
-      return { sql: finite(`to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`) };
+      return { sql: finite(`to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z "BC')`), column: k.column };
     case "timestamp":
-      return { sql: finite(`to_char(${v}, 'YYYY-MM-DD"T"HH24:MI:SS.US')`) };
+      return { sql: finite(`to_char(${v}, 'YYYY-MM-DD"T"HH24:MI:SS.US BC')`), column: k.column };
     case "date":
-      return { sql: finite(`to_char((${v})::timestamp, 'YYYY-MM-DD')`) };
+      return { sql: finite(`to_char((${v})::timestamp, 'YYYY-MM-DD BC')`), column: k.column };
     case "bytea":
       return { sql: `chr(92) || 'x' || encode(${v}, 'hex')` };
     default:

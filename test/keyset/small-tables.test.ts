@@ -18,7 +18,11 @@ import { walk } from "./walk.js";
 
 const RESOURCE = fileURLToPath(new URL("./keyset.resource", import.meta.url));
 
-/** 120 notes with ties and NULLs in every column, plus the values the URL codecs refuse (NaN, infinities). */
+/**
+ * 120 notes with ties and NULLs in every column, plus the values the URL
+ * codecs refuse (NaN, infinities) and dates and timestamps before 1 AD, whose
+ * cursors carry the era (decision 1349).
+ */
 const ROWS = `
 INSERT INTO note (id, rank, label, score, ratio, big, mood, day, at, local, clock, zoned, ok, tag, blob, code)
 SELECT g,
@@ -28,10 +32,13 @@ SELECT g,
   CASE WHEN g % 8 = 0 THEN NULL WHEN g % 19 = 0 THEN 'NaN' WHEN g % 29 = 0 THEN '-Infinity' ELSE (g % 5) / 3.0 END,
   CASE WHEN g % 9 = 0 THEN NULL ELSE 9007199254740993 * (g % 3 - 1) END,
   CASE WHEN g % 4 = 1 THEN NULL ELSE (ARRAY['happy', 'sad', 'meh'])[1 + g % 3]::mood END,
-  CASE WHEN g % 3 = 0 THEN NULL WHEN g % 31 = 0 THEN 'infinity' ELSE date '2020-02-27' + (g % 4) END,
+  CASE WHEN g % 3 = 0 THEN NULL WHEN g % 31 = 0 THEN 'infinity' WHEN g % 17 = 0 THEN date '0044-03-15 BC' + (g % 2)
+       ELSE date '2020-02-27' + (g % 4) END,
   CASE WHEN g % 7 = 0 THEN NULL WHEN g % 37 = 0 THEN '-infinity'
+       WHEN g % 17 = 0 THEN timestamptz '0044-03-15 10:00:00.5+00 BC' + (g % 2) * interval '1 microsecond'
        ELSE timestamptz '2020-01-01 00:00:00.000001+00' + (g % 3) * interval '1 microsecond' END,
-  CASE WHEN g % 10 = 0 THEN NULL ELSE timestamp '2021-06-01 12:00' + (g % 4) * interval '0.5 second' END,
+  CASE WHEN g % 10 = 0 THEN NULL WHEN g % 17 = 0 THEN timestamp '0001-12-31 23:59:59.999999 BC' + (g % 2) * interval '1 hour'
+       ELSE timestamp '2021-06-01 12:00' + (g % 4) * interval '0.5 second' END,
   CASE WHEN g % 11 = 0 THEN NULL ELSE time '10:00' + (g % 3) * interval '1 minute' END,
   CASE WHEN g % 12 = 0 THEN NULL ELSE ('10:00' || (ARRAY['+02', '-05:30', '+00'])[1 + g % 3])::timetz END,
   CASE WHEN g % 13 = 0 THEN NULL ELSE g % 2 = 0 END,
