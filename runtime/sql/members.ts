@@ -382,23 +382,26 @@ function elementJson(j: string, pos: number, end: number, form: MemberForm): str
   return clockText(j, pos, end, form === "clockZ");
 }
 
-/** Where the last {@link memberObject} stopped: just after the array's closing bracket. */
-let memberArrayEnd = 0;
+/** Where a member array ended: just after its closing bracket ({@link memberObject} sets it). */
+interface ArrayEnd {
+  at: number;
+}
 
 /**
  * The object of a row sent as the JSON array of its members (an expanded
  * row, decision 1346), the array's first element starting at `pos` of
- * `text`; sets {@link memberArrayEnd}.
+ * `text`; sets `end.at` when given, for a caller walking several arrays.
  */
-function memberObject(text: string, pos: number, members: readonly ElementMember[]): string {
+function memberObject(text: string, pos: number, members: readonly ElementMember[], end?: ArrayEnd): string {
   let out = "{";
+  let last = pos;
   for (let i = 0; i < members.length; i++) {
     const m = members[i]!;
-    const end = elementEnd(text, pos);
-    out += `${i === 0 ? "" : ","}${m.prefix}${elementJson(text, pos, end, m.form)}`;
-    memberArrayEnd = end + 1;
-    pos = end + SEPARATOR.length;
+    last = elementEnd(text, pos);
+    out += `${i === 0 ? "" : ","}${m.prefix}${elementJson(text, pos, last, m.form)}`;
+    pos = last + SEPARATOR.length;
   }
+  if (end !== undefined) end.at = last + 1;
   return `${out}}`;
 }
 
@@ -409,11 +412,12 @@ function memberObject(text: string, pos: number, members: readonly ElementMember
  */
 function memberObjects(items: string, members: readonly ElementMember[]): string {
   let out = "[";
+  const end: ArrayEnd = { at: 0 };
   let pos = items.indexOf("[", 1);
   while (pos > 0) {
     // `json_agg` writes ", " between rows; the read's collection is its text (decision 1343).
-    out += `${out.length === 1 ? "" : SEPARATOR}${memberObject(items, pos + 1, members)}`;
-    pos = items.indexOf("[", memberArrayEnd);
+    out += `${out.length === 1 ? "" : SEPARATOR}${memberObject(items, pos + 1, members, end)}`;
+    pos = items.indexOf("[", end.at);
   }
   return `${out}]`;
 }

@@ -75,12 +75,9 @@ export function compileReadBatch(
   bindList(keyColumn(table), keys, params);
   const shape = batchedReads.get(table, "", () => {
     const col = keyColumn(table);
-    // As buildRead names and selects a plain read's row.
-    const aliases = new Aliases();
-    const alias = aliases.next();
-    const members = rowMembers(service, table, alias, { expand: [] }, { params: new Params(), aliases, options: {} });
-    const select = memberSelect(members);
-    const read = `SELECT ${select.list} FROM ${tableSql(table)} AS ${quoteIdent(alias)} WHERE ${columnRef(col, alias)} = "k"."v"`;
+    // The plain read's own select list and FROM item (readSelect), keyed by the unnested key.
+    const { alias, select, from } = readSelect(service, table, [], {}, new Params());
+    const read = `SELECT ${select.list} FROM ${from} WHERE ${columnRef(col, alias)} = "k"."v"`;
     const text =
       `SELECT "r".*, "k"."n"::text AS "n" FROM unnest($1::${listType(col)}) WITH ORDINALITY AS "k"("v", "n") ` +
       `CROSS JOIN LATERAL (${read}) AS "r"`;
@@ -92,6 +89,26 @@ export function compileReadBatch(
 /** {@link compileReadBatch}'s text and layout, per table. */
 const batchedReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
 
+/**
+ * What every read of `table` selects: the row's members with expansions
+ * `expand` (their values bound in `params`) over the table under the
+ * statement's first alias, and that FROM item. Shared by a read and the
+ * batched reads, so a batch's rows are the lone read's byte for byte
+ * (decision 1348).
+ */
+function readSelect(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  expand: readonly string[],
+  options: CompileOptions,
+  params: Params,
+): { alias: string; select: ReturnType<typeof memberSelect>; from: string } {
+  const aliases = new Aliases();
+  const alias = aliases.next();
+  const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
+  return { alias, select, from: `${tableSql(table)} AS ${quoteIdent(alias)}` };
+}
+
 function buildRead(
   service: ServiceDescriptor,
   table: TableDescriptor,
@@ -101,11 +118,8 @@ function buildRead(
   options: CompileOptions,
   params: Params,
 ): RowStatement {
-  const aliases = new Aliases();
-  const alias = aliases.next();
-  const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
+  const { alias, select, from } = readSelect(service, table, expand, options, params);
   const where = addressRow(table, key, scope, alias, params);
-  const from = `${tableSql(table)} AS ${quoteIdent(alias)}`;
   return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
 }
 
