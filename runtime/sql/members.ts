@@ -453,9 +453,9 @@ export function extraElementsOf(row: Readonly<Record<string, string | null>>, la
  * keeps every fraction digit (decision 1349).
  */
 function clockKey(iso: string, zulu: boolean): string {
+  // An infinity starts with a letter or `-` where the ISO text has a digit (as clockText tells them).
   const first = iso.charCodeAt(0);
-  if (first < 48 || first > 57) return iso;
-  if (!zulu) return iso;
+  if (!zulu || first < 48 || first > 57) return iso;
   return iso.endsWith(BC) ? `${iso.slice(0, -BC.length)}Z${BC}` : `${iso}Z`;
 }
 
