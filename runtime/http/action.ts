@@ -24,7 +24,7 @@ import { readOptionalJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
-import { jsonText } from "./respond.js";
+import { emptyAnswer, jsonText } from "./respond.js";
 import { afterCommit, afterCommitHookOf, keyOf, rowChanged } from "./write.js";
 import { refuseQueryParameters } from "./write-refusals.js";
 
@@ -135,7 +135,7 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
   }
   if (outcome.kind === "row") return jsonText(c, outcome.j, 200, { etag: rowEntityTag(rowVersionTag(outcome.j)) });
   if (outcome.kind === "output") return jsonText(c, outcome.j, 200);
-  return c.body(null, 204);
+  return emptyAnswer(c, 204);
 }
 
 async function handleCollectionAction(rc: ResourceContext, c: Context, action: ActionDescriptor): Promise<Response> {
@@ -156,5 +156,5 @@ async function handleCollectionAction(rc: ResourceContext, c: Context, action: A
     return action.output ? encodeOutput(rc, action, action.output, returned) : undefined;
   });
   await afterCommit(rc, c, { table: rc.table.name, operation: "action", action: action.name });
-  return j === undefined ? c.body(null, 204) : jsonText(c, j, 200);
+  return j === undefined ? emptyAnswer(c, 204) : jsonText(c, j, 200);
 }

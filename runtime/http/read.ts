@@ -14,7 +14,7 @@ import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
 import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { queryAdmitted, readByKey, type KeyedRead } from "./read-batch.js";
-import { jsonText } from "./respond.js";
+import { emptyAnswer, jsonText } from "./respond.js";
 import { queryParams } from "./query-string.js";
 import { requestHeader } from "./request-header.js";
 
@@ -43,6 +43,6 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const body = encodeRow(found.row, found.layout);
   const etag = q.expand.length === 0 ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
-  if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return c.body(null, 304, { etag });
+  if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return emptyAnswer(c, 304, { etag });
   return jsonText(c, body, 200, { etag });
 }

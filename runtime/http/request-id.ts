@@ -9,10 +9,15 @@
  * Under `@hono/node-server` the caller's id is read from Node's parsed
  * request headers (`requestHeader`): Hono's `c.req.header` copied every
  * request header into a WHATWG `Headers` first, a measured part of the
- * layer's cost (README, "Tuning"). The answer's header is set through Hono.
+ * layer's cost (README, "Tuning"). The answer's header goes into the header
+ * record the handler answers with (`bodyWithRequestId`), and only answers
+ * built otherwise get it afterwards (`echoRequestId`): set through Hono
+ * before routing, it started a `Headers` object for every answer
+ * (docs/decisions/1350-request-id-in-the-answer-record.md).
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import { requestHeader } from "./request-header.js";
 
 /** The header carrying the id, in both directions (lowercase, as Node and `Headers` give names). */
@@ -20,6 +25,14 @@ export const REQUEST_ID_HEADER = "x-request-id";
 
 /** The context variable holding the id (Hono's `requestId` middleware uses the same name). */
 export const REQUEST_ID_VARIABLE = "requestId";
+
+/**
+ * The context variable through which the layer asks for its id in the
+ * answer: the id while no answer carries it, then the `Response` that was
+ * built carrying it. Set only by {@link assignRequestId}, so an app whose
+ * ids come from elsewhere (Hono's own middleware) gets no header from here.
+ */
+const ECHO_VARIABLE = "rescRequestIdEcho";
 
 /** The longest caller-chosen id kept, in characters (as Hono's middleware). */
 const MAX_LENGTH = 255;
@@ -39,16 +52,47 @@ export function callerRequestId(c: Context): string | undefined {
 
 /**
  * Gives the request its id (the caller's, {@link callerRequestId}, else a
- * new UUID), stores it as `c.get("requestId")` and sets the answer's
- * `X-Request-Id`. Call before the request is routed on.
+ * new UUID) and stores it as `c.get("requestId")`. The answer's
+ * `X-Request-Id` is written by {@link bodyWithRequestId} when the handler
+ * answers through it, else by {@link echoRequestId}, which the caller must
+ * run once the answer is built. Call before the request is routed on.
  * @returns the id
  */
 export function assignRequestId(c: Context): string {
   const id = callerRequestId(c) ?? randomUUID();
   c.set(REQUEST_ID_VARIABLE as never, id as never);
-  // Through Hono, so middleware sees it in c.res.headers. Set on Node's response instead, it made Node merge
-  // every header of the answer one by one with its checks (writeHead's slow path), which profiled dearer
-  // than the Headers object Hono starts here and that an answer with an ETag builds anyway (decision 1341).
-  c.header(REQUEST_ID_HEADER, id);
+  c.set(ECHO_VARIABLE as never, id as never);
   return id;
+}
+
+/**
+ * `c.body(data, status, headers)` with the request's `X-Request-Id` added
+ * to `headers` (which it changes) when {@link assignRequestId} gave the
+ * request an id. Kept a plain record, the headers reach Node's `writeHead`
+ * as they are; a header set through Hono would have made
+ * `@hono/node-server` build and then walk a WHATWG `Headers` for every
+ * answer (docs/decisions/1350-request-id-in-the-answer-record.md).
+ */
+export function bodyWithRequestId(
+  c: Context,
+  data: string | null,
+  status: StatusCode,
+  headers: Record<string, string>,
+): Response {
+  const id: unknown = c.get(ECHO_VARIABLE as never);
+  const echo = typeof id === "string";
+  if (echo) headers[REQUEST_ID_HEADER] = id;
+  const res = data === null ? c.body(null, status, headers) : c.body(data, status as ContentfulStatusCode, headers);
+  if (echo) c.set(ECHO_VARIABLE as never, res as never);
+  return res;
+}
+
+/**
+ * Sets `X-Request-Id: id` on the answer (`c.res`) unless it is the answer
+ * {@link bodyWithRequestId} built carrying it: a 204, an idempotent replay,
+ * a stream of events, a health answer or one a later middleware replaced.
+ * Call after the handler, where `c.res` is final.
+ */
+export function echoRequestId(c: Context, id: string): void {
+  if (c.get(ECHO_VARIABLE as never) !== c.res) c.res.headers.set(REQUEST_ID_HEADER, id);
 }

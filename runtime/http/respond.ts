@@ -5,24 +5,34 @@
  */
 import type { Context } from "hono";
 import type { ProblemError } from "../problem.js";
+import { bodyWithRequestId } from "./request-id.js";
 
 /** Seconds of `Retry-After` on a 503 that names none (docs/decisions/0910-connection-faults.md). */
 const DEFAULT_RETRY_AFTER = 1;
 
-/** Sends a problem document with its status; a 503 carries `Retry-After`. */
+/** Sends a problem document with its status and the request's id; a 503 carries `Retry-After`. */
 export function problemResponse(c: Context, p: ProblemError): Response {
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   const retry = p.retryAfterSeconds ?? (p.status === 503 ? DEFAULT_RETRY_AFTER : undefined);
   if (retry !== undefined) headers["retry-after"] = String(retry);
-  return c.body(JSON.stringify(p.toDocument()), p.status as 400, headers);
+  return bodyWithRequestId(c, JSON.stringify(p.toDocument()), p.status as 400, headers);
 }
 
-/** Sends JSON text as is (written from PostgreSQL's texts; parsing it again would cost time and numeric precision). */
+/**
+ * Sends JSON text as is (written from PostgreSQL's texts; parsing it again
+ * would cost time and numeric precision), with `headers` and the request's
+ * id (`bodyWithRequestId`).
+ */
 export function jsonText(
   c: Context,
   text: string,
   status: 200 | 201 = 200,
   headers: Record<string, string> = {},
 ): Response {
-  return c.body(text, status, { "content-type": "application/json; charset=utf-8", ...headers });
+  return bodyWithRequestId(c, text, status, { "content-type": "application/json; charset=utf-8", ...headers });
+}
+
+/** Answers without a body (a 204, or a 304 with its `ETag`), with `headers` and the request's id (`bodyWithRequestId`). */
+export function emptyAnswer(c: Context, status: 204 | 304, headers: Record<string, string> = {}): Response {
+  return bodyWithRequestId(c, null, status, { ...headers });
 }

@@ -29,7 +29,7 @@ import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
 import { notFound } from "./read.js";
-import { jsonText } from "./respond.js";
+import { emptyAnswer, jsonText } from "./respond.js";
 import { refuseQueryParameters, stillReferenced } from "./write-refusals.js";
 
 async function runWrite(rc: ResourceContext, stmt: SqlStatement): Promise<QueryResult> {
@@ -304,7 +304,7 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   const applied = { "preference-applied": `resolution=${upsert.preference}` };
   if (many) return jsonText(c, `[${stored.map((r) => String(r.j)).join(",")}]`, 200, applied);
   const one = stored[0];
-  if (one === undefined) return c.body(null, 204, applied);
+  if (one === undefined) return emptyAnswer(c, 204, applied);
   return jsonText(c, String(one.j), one.inserted === "true" ? 201 : 200, {
     ...applied,
     etag: rowEntityTag(rowVersionTag(String(one.j))),
@@ -446,5 +446,5 @@ export async function handleDelete(rc: ResourceContext, c: Context): Promise<Res
   const event: CommitEvent = { table: rc.table.name, operation: "delete", key: keyOf(rc, deleted) };
   if (soft) event.softDeleted = true;
   await afterCommit(rc, c, event);
-  return c.body(null, 204);
+  return emptyAnswer(c, 204);
 }

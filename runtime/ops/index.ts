@@ -15,7 +15,7 @@ import { isUnavailable } from "../exec/faults.js";
 import { formatFault, type FaultReport } from "../http/fault-log.js";
 import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";
-import { assignRequestId } from "../http/request-id.js";
+import { assignRequestId, echoRequestId } from "../http/request-id.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";
@@ -108,6 +108,7 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
       await next();
     } finally {
       inFlight--;
+      echoRequestId(c, id);
       if (draining) c.res.headers.set("connection", "close");
       const seconds = (performance.now() - start) / 1000;
       const route = routeOf(c);

@@ -6,13 +6,19 @@
  */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { assignRequestId } from "../../runtime/http/request-id.js";
+import { assignRequestId, echoRequestId } from "../../runtime/http/request-id.js";
 import { requestIdOf } from "../../runtime/http/fault-log.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const app = new Hono();
-app.get("/assigned", (c) => c.text(assignRequestId(c)));
+// As the production layer does it (runtime/ops/index.ts): the id before routing, the header once answered.
+app.use("/assigned", async (c, next) => {
+  const id = assignRequestId(c);
+  await next();
+  echoRequestId(c, id);
+});
+app.get("/assigned", (c) => c.text(String(c.get("requestId" as never))));
 app.get("/fault", (c) => c.text(requestIdOf(c)));
 
 async function idFor(path: string, given: string): Promise<{ body: string; header: string | null }> {

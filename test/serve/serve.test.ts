@@ -146,6 +146,25 @@ describe.skipIf(db.kind !== "pg")("resc serve", () => {
     );
   });
 
+  it("sends the replaying request's own id on an idempotent replay", async () => {
+    // A replay is an answer the handler builds itself from the stored one (decision 1350): it carries the id of
+    // the request it answers, once, and never the id stored with the first answer.
+    const post = (id: string): Promise<Response> =>
+      fetch(`${base}/pins`, {
+        method: "POST",
+        headers: { "x-request-id": id, "content-type": "application/json", "idempotency-key": "serve-replay-1" },
+        body: JSON.stringify({ label: "replayed" }),
+      });
+    const first = await post("first-8");
+    expect(first.status).toBe(201);
+    expect(first.headers.get("x-request-id")).toBe("first-8");
+    const again = await post("again-9");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("x-request-id")).toBe("again-9");
+    expect(await again.json()).toEqual(await first.json());
+  });
+
   it("serves Prometheus metrics by route template, with the pool's figures", async () => {
     await fetch(`${base}/naps/1`);
     await fetch(`${base}/naps`);
