@@ -3,8 +3,8 @@
  * `X-Request-Id` exactly once, whichever way it was built
  * (docs/decisions/1350-request-id-in-the-answer-record.md): a JSON body or
  * a problem document built with the id in its header record, a body-less
- * 204, an answer the handler made itself (as an idempotent replay or a
- * stream of events is), a health answer, one a later middleware replaced,
+ * 204, an answer the handler made itself (as an idempotent replay is), a
+ * streamed one (as a change feed is), a health answer, one a later middleware replaced,
  * and the 404 and 500 of `answerProblems`. Checked through Hono's
  * `app.request` and through a real `@hono/node-server` socket, where the
  * record and the `Headers` paths differ.
@@ -35,6 +35,20 @@ app.get("/problem", (c) => problemResponse(c, problem("not-found", "nothing here
 app.delete("/empty", (c) => emptyAnswer(c, 204));
 app.get("/own", () => new Response("made by the handler", { status: 200, headers: { "content-type": "text/plain" } }));
 app.get("/replaced", (c) => jsonText(c, "{}"));
+// A streamed answer, as a change feed's Server-Sent Events are.
+app.get(
+  "/stream",
+  () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("data: 1\n\n"));
+          controller.close();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    ),
+);
 app.get("/throws", () => {
   throw new Error("boom");
 });
@@ -73,6 +87,7 @@ const ANSWERS: [string, string, number][] = [
   ["DELETE", "/empty", 204],
   ["GET", "/own", 200],
   ["GET", "/replaced", 200],
+  ["GET", "/stream", 200],
   ["GET", "/throws", 500],
   ["GET", "/no-such-route", 404],
   ["GET", "/live", 200],
