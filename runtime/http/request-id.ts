@@ -10,9 +10,9 @@
  * request headers (`requestHeader`): Hono's `c.req.header` copied every
  * request header into a WHATWG `Headers` first, a measured part of the
  * layer's cost (README, "Tuning"). The answer's header goes into the header
- * record the handler answers with (`bodyWithRequestId`), and only answers
- * built otherwise get it afterwards (`echoRequestId`): set through Hono
- * before routing, it started a `Headers` object for every answer
+ * record the handler answers with (`bodyWithRequestId`), and every answer
+ * built otherwise gets it afterwards (`echoRequestId`): set with Hono's
+ * `c.header` before routing, it was lost on answers a handler built itself
  * (docs/decisions/1350-request-id-in-the-answer-record.md).
  */
 import { randomUUID } from "node:crypto";
@@ -68,10 +68,9 @@ export function assignRequestId(c: Context): string {
 /**
  * `c.body(data, status, headers)` with the request's `X-Request-Id` added
  * to `headers` (which it changes) when {@link assignRequestId} gave the
- * request an id. Kept a plain record, the headers reach Node's `writeHead`
- * as they are; a header set through Hono would have made
- * `@hono/node-server` build and then walk a WHATWG `Headers` for every
- * answer (docs/decisions/1350-request-id-in-the-answer-record.md).
+ * request an id, and the answer remembered as carrying it, so
+ * {@link echoRequestId} leaves it alone
+ * (docs/decisions/1350-request-id-in-the-answer-record.md).
  */
 export function bodyWithRequestId(
   c: Context,
