@@ -69,8 +69,11 @@ export function assignRequestId(c: Context): string {
  * `c.body(data, status, headers)` with the request's `X-Request-Id` added
  * to `headers` (which it changes) when {@link assignRequestId} gave the
  * request an id, and the answer remembered as carrying it, so
- * {@link echoRequestId} leaves it alone
- * (docs/decisions/1350-request-id-in-the-answer-record.md).
+ * {@link echoRequestId} leaves it alone (docs/deploy.md, "Logs";
+ * docs/decisions/1350-request-id-in-the-answer-record.md). Without such an
+ * id it is `c.body` unchanged. Throws nothing of its own.
+ * @param data the body text, or null for an answer without one (204, 304)
+ * @returns the answer, as `c.body` builds it
  */
 export function bodyWithRequestId(
   c: Context,
@@ -89,8 +92,9 @@ export function bodyWithRequestId(
 /**
  * Sets `X-Request-Id: id` on the answer (`c.res`) unless it is the answer
  * {@link bodyWithRequestId} built carrying it: a 204, an idempotent replay,
- * a stream of events, a health answer or one a later middleware replaced.
- * Call after the handler, where `c.res` is final.
+ * a stream of events, a health answer or one a later middleware replaced
+ * (docs/deploy.md, "Logs"). Call after the handler, where `c.res` is final;
+ * it changes that answer's headers in place.
  */
 export function echoRequestId(c: Context, id: string): void {
   if (c.get(ECHO_VARIABLE as never) !== c.res) c.res.headers.set(REQUEST_ID_HEADER, id);

@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assignRequestId } from "../../runtime/http/request-id.js";
 import { emptyAnswer, jsonText, problemResponse } from "../../runtime/http/respond.js";
 import { answerProblems, withOperations } from "../../runtime/ops/index.js";
 import { problem } from "../../runtime/problem.js";
@@ -121,11 +122,31 @@ describe("X-Request-Id on every answer", () => {
     expect(await replaced.text()).toBe("replaced");
   });
 
+  it("counts no request in flight once every one above was answered, the failed one included", () => {
+    expect(ops.inFlight).toBe(0);
+  });
+
+  it("writes the id into the answer's own record, without the echo after the handler", async () => {
+    // Only assignRequestId, no echoRequestId: the header can come from bodyWithRequestId alone.
+    const recordOnly = new Hono();
+    recordOnly.use(async (c, next) => {
+      assignRequestId(c);
+      await next();
+    });
+    recordOnly.get("/json", (c) => jsonText(c, "{}", 200, { etag: '"t"' }));
+    recordOnly.get("/own", () => new Response("made by the handler"));
+    const json = await recordOnly.request("/json", { headers: { "x-request-id": "trace-12" } });
+    expect(json.headers.get("x-request-id")).toBe("trace-12");
+    expect(json.headers.get("etag")).toBe('"t"');
+    // An answer the handler built itself gets the id only from the echo, which this app does not run.
+    const own = await recordOnly.request("/own", { headers: { "x-request-id": "trace-12" } });
+    expect(own.headers.get("x-request-id")).toBeNull();
+  });
+
   it("adds nothing when no layer gave the request an id", async () => {
     const bare = new Hono();
     bare.get("/json", (c) => jsonText(c, "{}"));
     const r = await bare.request("/json", { headers: { "x-request-id": "trace-11" } });
     expect(r.headers.get("x-request-id")).toBeNull();
-    expect(ops.inFlight).toBe(0);
   });
 });
