@@ -16,6 +16,7 @@ import { createReplicaRouter, type ReplicaRouter } from "../../runtime/exec/repl
 import type { MountResult } from "../../runtime/http/mount.js";
 import type { Operations } from "../../runtime/ops/index.js";
 import { listenFailure } from "../listen-failure.js";
+import { databaseAddress } from "./database-address.js";
 
 /** The database settings of `resc serve`'s flags. */
 export interface PoolFlags {
@@ -55,9 +56,8 @@ export function openReplicas(
   primary: PgExecutor,
 ): ReplicaRouter | undefined {
   const replicas = urls.map((u) => {
-    const parsed = new URL(u);
     return {
-      name: `${parsed.hostname}:${parsed.port || 5432}`,
+      name: databaseAddress(u),
       db: createPgExecutor({
         connectionString: u,
         max: flags["pool-size"],
