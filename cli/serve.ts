@@ -110,6 +110,15 @@ export default class Serve extends RescCommand {
     if (!url) fail([`${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const steps = await import("./serve/steps.js");
+    const { connectionStringProblem } = await import("./serve/database-address.js");
+    const unreadable = [
+      connectionStringProblem(flags["database-url"] !== undefined ? "--database-url" : "DATABASE_URL", url!),
+      ...(flags["read-database-url"] ?? []).map((u) => connectionStringProblem("--read-database-url", u)),
+      ...(flags["listen-database-url"]
+        ? [connectionStringProblem("--listen-database-url", flags["listen-database-url"])]
+        : []),
+    ].filter((p): p is string => p !== undefined);
+    if (unreadable.length > 0) fail(unreadable);
     const db = steps.openPrimary(url!, flags);
     // A few connections open while the rest loads and the schema compiles, enough for the catalog check and the
     // first requests; the rest of the pool opens once the server listens (bench/COMPILER.md: launch to first answer).

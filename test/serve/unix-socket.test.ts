@@ -6,13 +6,16 @@
  * `pg_stat_activity`), and `/ready` names a replica reached that way by its
  * socket directory and port, never by an empty or percent-encoded host.
  * Skipped, saying so, when the test server's socket is not on this machine
- * (a server in a container or elsewhere).
+ * (a server in a container or elsewhere). A string node-postgres cannot
+ * read as a connection string stops the start, naming the flag and never
+ * the string.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseAddress } from "../../cli/serve/database-address.js";
+import { connectionStringProblem, databaseAddress } from "../../cli/serve/database-address.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { runNode } from "../support/run.js";
 import { startServe, type ServeProcess } from "../support/serve-process.js";
 import { compileFile } from "../support/service.js";
 
@@ -65,7 +68,7 @@ describe.skipIf(socket === undefined)("resc serve over the Unix-domain socket", 
     serve = await startServe(FILE, ["--database-url", queryForm, "--read-database-url", encodedForm]);
   }, 60_000);
 
-  it("reads and writes, over socket connections only", async () => {
+  it("reads and writes over socket connections", async () => {
     const created = await fetch(`${serve!.base}/pins`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -80,7 +83,13 @@ describe.skipIf(socket === undefined)("resc serve over the Unix-domain socket", 
     const list = await fetch(`${serve!.base}/pins?label=eq.a`);
     expect(((await list.json()) as { items: unknown[] }).items).toHaveLength(1);
 
-    // The service's connections came through the socket (no client address); this suite's own come over TCP.
+    // The service's connections came through the socket (no client address). This suite's own come over TCP, or
+    // the count below would prove nothing.
+    const own = await db.executor.query({
+      text: "SELECT client_addr IS NOT NULL AS tcp FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+      values: [],
+    });
+    expect(String(own.rows[0]!.tcp)).toMatch(/^t(rue)?$/);
     const { rows } = await db.executor.query({
       text: `SELECT count(*) AS socket FROM pg_stat_activity
               WHERE datname = current_database() AND backend_type = 'client backend' AND client_addr IS NULL`,
@@ -98,6 +107,36 @@ describe.skipIf(socket === undefined)("resc serve over the Unix-domain socket", 
     // Both forms give the same address, and neither shows the user.
     expect(databaseAddress(queryForm)).toBe(`${dir}:${port}`);
     expect(databaseAddress(encodedForm)).toBe(`${dir}:${port}`);
+  });
+});
+
+describe.skipIf(db.kind !== "pg")("resc serve given a string that is not a connection string", () => {
+  it("refuses to start, naming the flag and not repeating the string", async () => {
+    const r = await runNode(
+      ["bin/resc.js", "serve", FILE, "--database-url", db.url!, "--read-database-url", "app:secret@db.example/app"],
+      { timeout: 60_000 },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--read-database-url: not a PostgreSQL connection string/);
+    expect(r.stderr).not.toContain("secret");
+  });
+});
+
+describe("connectionStringProblem", () => {
+  it("accepts what node-postgres reads, and refuses the rest", () => {
+    for (const ok of [
+      "postgres://app:secret@db.example:6543/app",
+      "postgresql://app@db.example/app",
+      "postgres:///app?host=/var/run/postgresql",
+      "postgres://app@%2Fvar%2Frun%2Fpostgresql/app",
+      "socket:/var/run/postgresql?db=app",
+      "/var/run/postgresql",
+    ])
+      expect(connectionStringProblem("--database-url", ok)).toBeUndefined();
+    for (const bad of ["app:secret@db.example/app", "db.example", "postgres://[bad", ""])
+      expect(connectionStringProblem("--database-url", bad)).toMatch(
+        /^--database-url: not a PostgreSQL connection string/,
+      );
   });
 });
 
