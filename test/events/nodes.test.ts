@@ -145,8 +145,14 @@ describe("the change feed on two resc serve nodes", () => {
       expect(got).toHaveLength(1);
       expect(JSON.parse(got[0]!.body)).toMatchObject({ type: "orders.create", data: { region: "east", total: 5000 } });
       expect(() => new Webhook(secret).verify(got[0]!.body, got[0]!.headers)).not.toThrow();
-      const metrics = await (await fetch(`${n.base}/metrics`)).text();
-      expect(metrics).toMatch(/resc_webhook_deliveries_total\{subscription="big",outcome="delivered"\} 1/);
+      // The receiver sees the body before the sender has read its 204 and counted the delivery: wait for the count.
+      const delivered = /resc_webhook_deliveries_total\{subscription="big",outcome="delivered"\} 1/;
+      let metrics = "";
+      for (let i = 0; i < 100 && !delivered.test(metrics); i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 50));
+        metrics = await (await fetch(`${n.base}/metrics`)).text();
+      }
+      expect(metrics).toMatch(delivered);
     } finally {
       await n.stop();
       await new Promise((r) => receiver.close(() => r(undefined)));
