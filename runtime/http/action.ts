@@ -19,7 +19,7 @@ import type { ScalarValue } from "../predicate.js";
 import { problem } from "../problem.js";
 import { parseActionInput, parseKey } from "../query/index.js";
 import { decodeJsonValue } from "../query/codecs.js";
-import { compileLockRow, compileUpdate } from "../sql/index.js";
+import { compileLockRow, compileUpdate, encodeRow } from "../sql/index.js";
 import { readOptionalJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
@@ -87,9 +87,11 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
   const tags = ifMatchTags(parseTagCondition(c.req.header("if-match")));
   const impl = implementationOf(rc, action);
   const outcome = await rc.db.transaction(async (tx: Executor): Promise<Outcome> => {
-    const locked = (await tx.query(compileLockRow(rc.table, key, scope))).rows[0];
-    if (locked === undefined) throw notFound(rc);
-    if (tags !== undefined && !tags.includes(rowVersionTag(String(locked.j)))) throw rowChanged(rc);
+    const lock = compileLockRow(rc.table, key, scope);
+    const lockedRow = (await tx.query(lock)).rows[0];
+    if (lockedRow === undefined) throw notFound(rc);
+    const locked = encodeRow(lockedRow, lock.layout);
+    if (tags !== undefined && !tags.includes(rowVersionTag(locked))) throw rowChanged(rc);
     // Statements the implementation sends, counted: when its last one was update(), that update's
     // RETURNING already is the row as it now is, and the read after the implementation is saved.
     let sent = 0;
@@ -106,12 +108,13 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
       action: action.name,
       input,
       tx: counted,
-      row: JSON.parse(String(locked.j)) as Record<string, unknown>,
+      row: JSON.parse(locked) as Record<string, unknown>,
       key,
       update: async (values: RowValues) => {
-        const r = (await counted.query(compileUpdate(rc.service, rc.table, key, values))).rows[0];
-        updated = r === undefined ? undefined : { at: sent, j: String(r.j) };
-        return JSON.parse(String(r?.j ?? "null")) as Record<string, unknown>;
+        const stmt = compileUpdate(rc.service, rc.table, key, values);
+        const r = (await counted.query(stmt)).rows[0];
+        updated = r === undefined ? undefined : { at: sent, j: encodeRow(r, stmt.layout) };
+        return JSON.parse(updated?.j ?? "null") as Record<string, unknown>;
       },
     };
     if (scope !== undefined) ctx.scope = scope;
@@ -119,8 +122,9 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
     if (action.output) return { kind: "output", j: encodeOutput(rc, action, action.output, returned) };
     if (updated !== undefined && updated.at === sent) return { kind: "row", j: updated.j };
     // The row as it now is, whatever the implementation did to it (it may have left the caller's scope).
-    const after = (await tx.query(compileLockRow(rc.table, key, undefined, { lock: false }))).rows[0];
-    return after === undefined ? { kind: "none" } : { kind: "row", j: String(after.j) };
+    const read = compileLockRow(rc.table, key, undefined, { lock: false });
+    const after = (await tx.query(read)).rows[0];
+    return after === undefined ? { kind: "none" } : { kind: "row", j: encodeRow(after, read.layout) };
   });
   // The row is parsed for the event only when a hook will receive it, as for a bulk create (decision 1341).
   if (afterCommitHookOf(rc)) {

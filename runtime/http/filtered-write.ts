@@ -12,7 +12,7 @@ import type { CommitEvent } from "../hooks.js";
 import { badRequest, problem, type ProblemItem } from "../problem.js";
 import { parseListQuery, parseUpdateBody } from "../query/index.js";
 import { vocabulary } from "../query/vocabulary.js";
-import { compileDeleteWhere, compileUpdateWhere, type RowFilter } from "../sql/index.js";
+import { compileDeleteWhere, compileUpdateWhere, encodeRow, type RowFilter } from "../sql/index.js";
 import { readJsonBody } from "./body.js";
 import { scopeOf, type ResourceContext } from "./context.js";
 import { readPrefer } from "./prefer.js";
@@ -103,12 +103,9 @@ export async function handleFilteredUpdate(rc: ResourceContext, c: Context): Pro
   const max = maxAffected(c);
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "update", c);
-  const rows = await writeBounded(
-    rc,
-    compileUpdateWhere(rc.service, rc.table, fields, { ...named, ...(scope ? { scope } : {}) }),
-    max,
-  );
-  const texts = rows.map((r) => String(r.j));
+  const stmt = compileUpdateWhere(rc.service, rc.table, fields, { ...named, ...(scope ? { scope } : {}) });
+  const rows = await writeBounded(rc, stmt, max);
+  const texts = rows.map((r) => encodeRow(r, stmt.layout));
   for (const j of texts) {
     const row = JSON.parse(j) as Record<string, unknown>;
     await afterCommit(rc, c, { table: rc.table.name, operation: "update", row, key: keyOf(rc, row) });

@@ -1,9 +1,9 @@
 /**
  * The SQL compiler of the runtime: predicate trees and list, read and write
  * requests to SQL text with `$n` bind parameters (runtime/exec/executor.ts
- * `SqlStatement`). Lists and reads return each row's members (`members.ts`,
- * decision 0805), which `encodeRow` writes as the row object; writes return
- * theirs as JSON built by PostgreSQL.
+ * `SqlStatement`). Lists, reads and writes return each row's members
+ * (`members.ts`, decisions 0805 and 1351), which `encodeRow` writes as the
+ * row object; a delete returns its key as JSON built by PostgreSQL.
  */
 export { compileWhere } from "./where.js";
 export { compileList, type ListStatements } from "./list.js";

@@ -70,6 +70,12 @@ export type ExtraSource = { element: number; clock?: "clock" | "clockZ" } | { k:
 /** How to read the rows of a statement built with {@link memberSelect}. */
 export interface RowLayout {
   members: readonly Member[];
+  /**
+   * What precedes each member's value in the row object: `{"name":` for
+   * the first, `,"name":` for the others. Built with the layout, so writing
+   * a row allocates no key text (docs/decisions/1351-written-rows-as-members.md).
+   */
+  leads: readonly string[];
   /** The extra texts (the sort keys of a list), in order; empty when the statement selects none. */
   extras: readonly ExtraSource[];
 }
@@ -265,7 +271,8 @@ function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: st
     return { k: texts.length - 1 };
   });
   if (texts.length > 0) parts.push(`array_to_json(ARRAY[${texts.join(", ")}]::text[])::text AS "k"`);
-  return { list: parts.join(", "), layout: { members: row.members, extras } };
+  const leads = row.members.map((m, i) => `${i === 0 ? "{" : ","}${m.prefix}`);
+  return { list: parts.join(", "), layout: { members: row.members, leads, extras } };
 }
 
 const BACKSLASH = 92;
@@ -347,31 +354,32 @@ function clockText(j: string, pos: number, end: number, zulu: boolean): string {
  */
 export function encodeRow(row: Readonly<Record<string, string | null>>, layout: RowLayout): string {
   const j = row.j ?? "[]";
-  const members = layout.members;
-  let out = "{";
+  const { members, leads } = layout;
+  let out = "";
   let pos = 1;
   for (let i = 0; i < members.length; i++) {
-    const m = members[i];
-    out += i === 0 ? m.prefix : `,${m.prefix}`;
+    const m = members[i]!;
+    // Most members are elements of `j`: that case is tested first, and each key comes prebuilt with its comma.
+    if ("element" in m) {
+      const end = elementEnd(j, pos);
+      out += leads[i]! + elementJson(j, pos, end, m.form);
+      pos = end + SEPARATOR.length;
+      continue;
+    }
+    out += leads[i]!;
     if ("column" in m) {
       const v = row[m.column];
       if (v === undefined) throw new Error(`the row has no column ${m.column}`);
       out += v === null ? "null" : m.rows === undefined ? v : memberObject(v, 1, m.rows);
       continue;
     }
-    if ("collection" in m) {
-      const items = row[m.collection.items];
-      const more = row[m.collection.more];
-      if (typeof items !== "string" || typeof more !== "string") throw new Error(`the row has no collection ${m.name}`);
-      // row_to_json's text for the object expand.ts builds in SQL for a read (test/sql/list.test.ts compares them).
-      out += `${ITEMS_PREFIX}${m.rows === undefined ? items : memberObjects(items, m.rows)}${MORE_PREFIX}${more}}`;
-      continue;
-    }
-    const end = elementEnd(j, pos);
-    out += elementJson(j, pos, end, m.form);
-    pos = end + SEPARATOR.length;
+    const items = row[m.collection.items];
+    const more = row[m.collection.more];
+    if (typeof items !== "string" || typeof more !== "string") throw new Error(`the row has no collection ${m.name}`);
+    // row_to_json's text for the object expand.ts builds in SQL for a read (test/sql/list.test.ts compares them).
+    out += `${ITEMS_PREFIX}${m.rows === undefined ? items : memberObjects(items, m.rows)}${MORE_PREFIX}${more}}`;
   }
-  return `${out}}`;
+  return members.length === 0 ? "{}" : `${out}}`;
 }
 
 /** The member's JSON from its element `pos`..`end` of `j`, in the member's form. */

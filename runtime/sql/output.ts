@@ -1,7 +1,8 @@
 /**
- * The JSON form of a row, built by PostgreSQL, for writes (`RETURNING`) and
- * expansions, and the JSON-ready SQL of each value (`outputExpr`), which
- * lists and reads use too (`members.ts`, decision 0805), so a value has one
+ * The JSON form of a row, built by PostgreSQL, for expansions and the
+ * version tag a conditional write compares (`row.ts`, `rowTag`), and the
+ * JSON-ready SQL of each value (`outputExpr`), which lists, reads and
+ * writes use too (`members.ts`, decisions 0805 and 1351), so a value has one
  * form everywhere (spec: Expanded relation shapes; forms decided in
  * docs/decisions/0400-row-json-forms.md).
  */

@@ -10,7 +10,7 @@ import type { SqlStatement } from "../exec/executor.js";
 import { bindElement, bindList, columnRef, findColumn, listType } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
-import { rowJsonSelect, rowMembers } from "./row.js";
+import { rowMemberSelect, rowMembers } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 import { SchemaCache } from "./schema-cache.js";
 
@@ -147,8 +147,8 @@ export function compileRowExists(
  * `scope`, for a declared action (docs/decisions/1334-declared-actions.md):
  * `SELECT … FOR UPDATE`, so concurrent actions and writes on the row wait
  * for the action's transaction. Returns zero rows (absent or out of scope)
- * or one row with `j`, the row as a write returns it, and `tag`, its
- * version tag. With `lock: false`, the same read without the lock (the
+ * or one row, the row's members as a write returns them (`encodeRow` with
+ * the statement's `layout` writes the object). With `lock: false`, the same read without the lock (the
  * answer after the implementation wrote). Throws a plain `Error` for a
  * composite key.
  */
@@ -157,17 +157,18 @@ export function compileLockRow(
   key: ScalarValue,
   scope: Predicate | undefined,
   options: { lock?: boolean } = {},
-): SqlStatement {
+): RowStatement {
   const params = new Params();
   const where = addressRow(table, key, scope, "t0", params);
+  const row = rowMemberSelect(table, "t0");
   const lock = options.lock === false ? "" : ` FOR UPDATE OF "t0"`;
   // The text is a function of the table and this short tail, so it is built once per tail (decision 1341).
   const text = lockedRows.get(
     table,
     where + lock,
-    () => `SELECT ${rowJsonSelect(table, "t0")} FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
+    () => `SELECT ${row.list} FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
   );
-  return params.statement(text);
+  return { ...params.statement(text), layout: row.layout };
 }
 
 /** {@link compileLockRow}'s texts per table, by WHERE condition and lock. */

@@ -1,13 +1,15 @@
 /**
- * What row-returning statements select for their row objects: JSON built
- * by PostgreSQL for writes (docs/decisions/0400-row-json-forms.md), the
- * members for lists and reads (docs/decisions/0805-row-members-as-json-array.md).
+ * What row-returning statements select for their row objects: the members
+ * for lists, reads (docs/decisions/0805-row-members-as-json-array.md) and
+ * writes (docs/decisions/1351-written-rows-as-members.md); JSON built by
+ * PostgreSQL (docs/decisions/0400-row-json-forms.md) only for the version
+ * tag a conditional write compares in its own statement.
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import { encodeArray, type Params } from "./bind.js";
 import { expansionEntries, type ExpandContext } from "./expand.js";
 import { tableRow } from "./output.js";
-import { tableMembers, withJsonMembers, type RowMembers } from "./members.js";
+import { memberSelect, tableMembers, withJsonMembers, type RowLayout, type RowMembers } from "./members.js";
 
 /** What to put in a row object. */
 export interface RowShape {
@@ -18,19 +20,23 @@ export interface RowShape {
 }
 
 /**
- * `<row json>::text AS "j"`: the row object of `table` aliased `alias`
- * without expansions, as JSON built by PostgreSQL, for the `RETURNING` list
- * of a write (decision 0400). Lists and reads use {@link rowMembers}.
+ * The row object of `table` aliased `alias` without expansions, as the
+ * select or `RETURNING` list of a statement that reads or writes whole rows
+ * (a write, the locked read of an action): `json_build_array(…)::text AS
+ * "j"` and a column per member that is JSON already, with the layout
+ * `encodeRow` writes the object from, the same text a read of the row
+ * sends (docs/decisions/1351-written-rows-as-members.md). Built once per
+ * table and alias (decision 0802).
  */
-export function rowJsonSelect(table: TableDescriptor, alias: string): string {
-  return `${tableRow(table, alias).json}::text AS "j"`;
+export function rowMemberSelect(table: TableDescriptor, alias: string): { list: string; layout: RowLayout } {
+  return memberSelect(tableMembers(table, alias));
 }
 
 /**
  * `md5(convert_to(<row json>::text, 'UTF8'))`: the version tag of the row
  * of `table` aliased `alias`, as 32 hex digits. It hashes the UTF-8 bytes
  * of the row's served representation without expansions (the JSON a write
- * returns), so it changes exactly when a visible or computed value does;
+ * returns, here built by `row_to_json`), so it changes exactly when a visible or computed value does;
  * a write with `If-Match` compares it in its own WHERE clause
  * (docs/decisions/1329-conditional-requests.md). The `ETag` of an answer is
  * the same digest computed in Node from the body sent, which is byte for

@@ -15,7 +15,8 @@ import { addressRow } from "./key.js";
 import { compileSearch } from "./search.js";
 import { compileWhere } from "./where.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
-import { rowJsonSelect, tagCondition } from "./row.js";
+import { rowMemberSelect, tagCondition } from "./row.js";
+import type { RowStatement } from "./members.js";
 import { SchemaCache } from "./schema-cache.js";
 
 /**
@@ -44,12 +45,15 @@ function storedColumn(table: TableDescriptor, name: string): ColumnDescriptor {
 }
 
 /**
- * `<write> RETURNING <row json>::text AS "j"`. The JSON is built in the
+ * `<write> RETURNING <row members>`: each written row's members (column
+ * `j` and any JSON columns, laid out by `layout`), from which `encodeRow`
+ * writes the row object a read of the row sends, byte for byte
+ * (docs/decisions/1351-written-rows-as-members.md). The members are in the
  * RETURNING list of the write itself (not a CTE read by a SELECT), so the
  * statement's row count is the number of rows written on both executors:
  * PGlite reports no affected rows for a SELECT over a data-modifying CTE.
  */
-function returningRow(table: TableDescriptor, write: string, params: Params): SqlStatement {
+function returningRow(table: TableDescriptor, write: string, params: Params): RowStatement {
   // The RETURNING list (about 2 KB for a film) depends on the table only, so the whole text is a function of
   // the short write before it: cached by it, the same string object comes back and its prepared statement
   // is found without hashing a new 2 KB string (decision 1341). A long write (a bulk create's thousand
@@ -58,7 +62,7 @@ function returningRow(table: TableDescriptor, write: string, params: Params): Sq
     write.length <= MAX_CACHED_WRITE
       ? returningTexts.get(table, write, () => returningText(table, write))
       : returningText(table, write);
-  return params.statement(text);
+  return { ...params.statement(text), layout: rowMemberSelect(table, "t0").layout };
 }
 
 /** The longest write, in characters, whose full text {@link returningRow} keeps. */
@@ -67,7 +71,7 @@ const MAX_CACHED_WRITE = 1024;
 const returningTexts = new SchemaCache<TableDescriptor, string>();
 
 function returningText(table: TableDescriptor, write: string): string {
-  return `${write} RETURNING ${rowJsonSelect(table, "t0")}`;
+  return `${write} RETURNING ${rowMemberSelect(table, "t0").list}`;
 }
 
 /**
@@ -83,13 +87,14 @@ function setList(table: TableDescriptor, values: WriteValues, params: Params): s
 /**
  * Compiles an INSERT of one row of `table` with `values` (every value bound
  * and cast to its column's type; `DEFAULT VALUES` when none is present).
- * The statement returns one row with text column `j`, the stored row as a
- * read returns it (database defaults and triggers applied). Throws a plain
+ * The statement returns one row, the members of the stored row as a read
+ * returns it (database defaults and triggers applied; `encodeRow` with the
+ * statement's `layout` writes it). Throws a plain
  * `Error` for an unknown or computed column or a value of the wrong shape;
  * callers have already refused read-only, hidden and immutable fields for
  * request bodies, so hook-stamped columns pass here.
  */
-export function compileInsert(service: ServiceDescriptor, table: TableDescriptor, values: WriteValues): SqlStatement {
+export function compileInsert(service: ServiceDescriptor, table: TableDescriptor, values: WriteValues): RowStatement {
   void service; // same signature as the other statements; the written row has no expansions
   const params = new Params();
   const set = assignments(table, values, params);
@@ -107,7 +112,7 @@ const MAX_PARAMETERS = 65535;
  * Compiles the INSERTs of a bulk create: one multi-row `INSERT … VALUES` per
  * chunk that fits PostgreSQL's 65,535 bind parameters, a column a row does
  * not carry written as `DEFAULT`. Each statement returns the stored rows as
- * {@link compileInsert} does (`j`, `tag`), in the order of `rows`: a plain
+ * {@link compileInsert} does (their members, one `layout` for all), in the order of `rows`: a plain
  * VALUES list is inserted and returned in order. With `conflict` (an
  * upsert) each also says whether its row was inserted (`inserted`, `true`
  * or `false`: PostgreSQL's `xmax` is 0 on a row this statement created),
@@ -120,7 +125,7 @@ export function compileInsertMany(
   table: TableDescriptor,
   rows: readonly WriteValues[],
   conflict?: ConflictAction,
-): SqlStatement[] {
+): RowStatement[] {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
   if (columns.length === 0 && conflict === undefined) return rows.map((r) => compileInsert(service, table, r));
   // Each column is found, checked and quoted once per request, not once per cell: per cell this was most
@@ -130,7 +135,8 @@ export function compileInsertMany(
   const names = written.map(columnSqlName).join(", ");
   // A merge's scope adds a few parameters of its own to each statement.
   const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - 1000) / columns.length));
-  const out: SqlStatement[] = [];
+  const out: RowStatement[] = [];
+  const row = rowMemberSelect(table, "t0");
   for (let start = 0; start < rows.length; start += perStatement) {
     const params = new Params();
     const end = Math.min(rows.length, start + perStatement);
@@ -151,11 +157,12 @@ export function compileInsertMany(
         : `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`;
     if (conflict === undefined) out.push(returningRow(table, insert, params));
     else
-      out.push(
-        params.statement(
-          `${insert} ${onConflict(table, conflict, params)} RETURNING ${rowJsonSelect(table, "t0")}, ("t0".xmax = 0)::text AS "inserted"`,
+      out.push({
+        ...params.statement(
+          `${insert} ${onConflict(table, conflict, params)} RETURNING ${row.list}, ("t0".xmax = 0)::text AS "inserted"`,
         ),
-      );
+        layout: row.layout,
+      });
   }
   return out;
 }
@@ -191,7 +198,7 @@ function onConflict(table: TableDescriptor, conflict: ConflictAction, params: Pa
  * Compiles an UPDATE of the row of `table` whose primary key is `key`,
  * confined by `scope` and, with `ifMatch`, only while its version tag is one
  * of those. Returns zero rows (absent, out of scope or changed since) or one
- * row with text column `j`, the written row, and `tag`, its new version tag. Throws a plain `Error` when no
+ * row, the members of the written row (as {@link compileInsert}). Throws a plain `Error` when no
  * value is present (the handler answers an empty change set with 400 before
  * this), for an unknown or computed column, or for a composite key.
  */
@@ -202,7 +209,7 @@ export function compileUpdate(
   values: WriteValues,
   scope?: Predicate,
   ifMatch?: readonly string[],
-): SqlStatement {
+): RowStatement {
   void service; // same signature as compileInsert
   const params = new Params();
   const changes = setList(table, values, params);
@@ -283,8 +290,8 @@ function filterCondition(table: TableDescriptor, f: RowFilter, params: Params): 
 
 /**
  * Compiles an UPDATE of every row of `table` that `filter` matches, setting
- * `values`. Returns one row per written row: `j`, the written row, and
- * `tag`, its version tag.
+ * `values`. Returns one row per written row, its members (as
+ * {@link compileInsert}).
  * @throws Error when no value is present or a column is unknown or computed
  */
 export function compileUpdateWhere(
@@ -292,7 +299,7 @@ export function compileUpdateWhere(
   table: TableDescriptor,
   values: WriteValues,
   filter: RowFilter,
-): SqlStatement {
+): RowStatement {
   void service; // same signature as compileUpdate
   const params = new Params();
   const changes = setList(table, values, params);

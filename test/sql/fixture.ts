@@ -205,11 +205,6 @@ export function listQuery(overrides: Partial<ListQuery> = {}): ListQuery {
   };
 }
 
-/** Parses the `j` column of each row (write statements return their row as JSON built by PostgreSQL). */
-export function objects(rows: Record<string, string | null>[]): Record<string, unknown>[] {
-  return rows.map((r) => JSON.parse(r.j ?? "null") as Record<string, unknown>);
-}
-
 /** Runs a list or read statement and writes its row objects, as the handlers do (decision 0805). */
 export async function rowTexts(db: Executor, stmt: RowStatement): Promise<string[]> {
   return (await db.query(stmt)).rows.map((row) => encodeRow(row, stmt.layout));

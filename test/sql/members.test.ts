@@ -2,9 +2,11 @@
  * Row objects written in Node from their members (decision 0805: scalar
  * members as one `array_to_json` array of texts, JSON members as columns of
  * their own) are the very text `row_to_json` writes for the same row with
- * the forms of decision 0400, which writes (`RETURNING`) and expansions
- * still use. Compared byte for byte on values chosen to hit every form, on
- * the SQL fixture (computed columns included) and on every Pagila table.
+ * the forms of decision 0400, which expansions and the version tag a
+ * conditional write compares in SQL still use. Compared byte for byte on
+ * values chosen to hit every form, on the SQL fixture (computed columns
+ * included) and on every Pagila table; and for the rows writes and the
+ * locked read of an action return (decision 1351), against the tag.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableDescriptor } from "../../runtime/descriptor.js";
@@ -12,6 +14,11 @@ import type { Executor } from "../../runtime/exec/executor.js";
 import { quoteIdent } from "../../runtime/sql/ident.js";
 import { encodeRow, extraElementsOf, memberSelect, tableMembers } from "../../runtime/sql/members.js";
 import { tableRow } from "../../runtime/sql/output.js";
+import { compileLockRow } from "../../runtime/sql/read.js";
+import { rowTag } from "../../runtime/sql/row.js";
+import { compileUpdate, compileUpdateWhere } from "../../runtime/sql/write.js";
+import { rowVersionTag } from "../../runtime/http/conditional.js";
+import { cmp } from "../../runtime/predicate.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { setupPagila, type PagilaContext } from "../pagila/setup.js";
 import { column, loadSchema, service as fixtureService } from "./fixture.js";
@@ -35,14 +42,14 @@ const ODD: TableDescriptor = {
   relations: [],
   scoped: false,
   columns: [
-    column("n", "text", "integer"),
+    column("n", "integer", "integer"),
     column("t", "text", "text"),
     column("c", "bpchar(6)", "text"),
     column("f", "text", "float"),
     column("r", "text", "float"),
     column("b", "text", "bigint"),
     column("num", "text", "numeric"),
-    column("ok", "text", "boolean"),
+    column("ok", "boolean", "boolean"),
     column("e", "text", "enum"),
     column("u", "text", "uuid"),
     column("tm", "text", "time"),
@@ -124,6 +131,33 @@ describe("row objects written from their members equal row_to_json's", () => {
     const { layout } = memberSelect(tableMembers(WIDE, "t0"));
     expect(layout.members.filter((m) => "column" in m)).toHaveLength(30);
     expect(await compare(db.executor, WIDE)).toBe(2);
+  });
+
+  it("a write's RETURNING and an action's locked read give the text of a read, whose digest is the tag SQL computes", async () => {
+    const expected = async (n: number): Promise<{ json: string; tag: string }> => {
+      const r = await db.executor.query({
+        text: `SELECT ${tableRow(ODD, "t0").json}::text AS "json", ${rowTag(ODD, "t0")} AS "tag" FROM "odd" AS "t0" WHERE "t0"."n" = $1::integer`,
+        values: [String(n)],
+      });
+      return { json: r.rows[0]!.json!, tag: r.rows[0]!.tag! };
+    };
+    for (const n of [1, 2, 3, 4, 5]) {
+      // The boolean is written as it is, so every other member keeps the value chosen for its form.
+      const before = (await db.executor.query({ text: `SELECT ok::text AS ok FROM odd WHERE n = ${n}`, values: [] }))
+        .rows[0]!.ok;
+      const update = compileUpdate(fixtureService, ODD, n, { ok: before === null ? null : before === "true" });
+      const written = await db.executor.query(update);
+      expect(written.rowCount).toBe(1);
+      const want = await expected(n);
+      expect(encodeRow(written.rows[0]!, update.layout)).toBe(want.json);
+      const lock = compileLockRow(ODD, n, undefined);
+      const locked = await db.executor.transaction(async (tx) => (await tx.query(lock)).rows[0]!);
+      expect(encodeRow(locked, lock.layout)).toBe(want.json);
+      expect(rowVersionTag(encodeRow(locked, lock.layout))).toBe(want.tag);
+    }
+    const many = compileUpdateWhere(fixtureService, ODD, { ok: null }, { where: cmp("n", "gte", 4) });
+    const rows = (await db.executor.query(many)).rows.map((r) => encodeRow(r, many.layout)).sort();
+    expect(rows).toEqual([(await expected(4)).json, (await expected(5)).json].sort());
   });
 
   it("reads extra elements (sort keys) back unescaped, NULL as null", async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { compileDelete, compileInsert, compileRead, compileUpdate } from "../../runtime/sql/index.js";
+import type { SqlStatement } from "../../runtime/exec/executor.js";
+import { compileDelete, compileInsert, compileRead, compileUpdate, encodeRow } from "../../runtime/sql/index.js";
+import type { RowLayout } from "../../runtime/sql/members.js";
 import { cmp, raw } from "../../runtime/predicate.js";
 import { counter, item, loadSchema, rowObjects, service } from "./fixture.js";
 
@@ -15,9 +17,15 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function one(stmt: { text: string; values: (string | null)[] }) {
+/**
+ * Runs a write and parses the rows it returns: a row's members written as
+ * the handlers write them (decision 1351), or a delete's key object in `j`.
+ */
+async function one(stmt: SqlStatement & { layout?: RowLayout }) {
   const r = await db.executor.query(stmt);
-  return { rowCount: r.rowCount, rows: r.rows.map((x) => JSON.parse(x.j ?? "null") as Record<string, unknown>) };
+  const text = (x: Record<string, string | null>): string =>
+    stmt.layout === undefined ? (x.j ?? "null") : encodeRow(x, stmt.layout);
+  return { rowCount: r.rowCount, rows: r.rows.map((x) => JSON.parse(text(x)) as Record<string, unknown>) };
 }
 
 /** The rows of a read, written as the read handler writes them (decision 0805). */
