@@ -148,9 +148,9 @@ export function compileRowExists(
  * `SELECT … FOR UPDATE`, so concurrent actions and writes on the row wait
  * for the action's transaction. Returns zero rows (absent or out of scope)
  * or one row, the row's members as a write returns them (`encodeRow` with
- * the statement's `layout` writes the object). With `lock: false`, the same read without the lock (the
- * answer after the implementation wrote). Throws a plain `Error` for a
- * composite key.
+ * the statement's `layout` writes the object). With `lock: false`, the
+ * same read without the lock (the answer after the implementation wrote).
+ * Throws a plain `Error` for a composite key.
  */
 export function compileLockRow(
   table: TableDescriptor,

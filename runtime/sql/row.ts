@@ -36,8 +36,9 @@ export function rowMemberSelect(table: TableDescriptor, alias: string): { list: 
  * `md5(convert_to(<row json>::text, 'UTF8'))`: the version tag of the row
  * of `table` aliased `alias`, as 32 hex digits. It hashes the UTF-8 bytes
  * of the row's served representation without expansions (the JSON a write
- * returns, here built by `row_to_json`), so it changes exactly when a visible or computed value does;
- * a write with `If-Match` compares it in its own WHERE clause
+ * returns, here built by `row_to_json`), so it changes exactly when a
+ * visible or computed value does; a write with `If-Match` compares it in
+ * its own WHERE clause
  * (docs/decisions/1329-conditional-requests.md). The `ETag` of an answer is
  * the same digest computed in Node from the body sent, which is byte for
  * byte this JSON (decision 0805): reads since
