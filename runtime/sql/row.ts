@@ -25,8 +25,10 @@ export interface RowShape {
  * (a write, the locked read of an action): `json_build_array(…)::text AS
  * "j"` and a column per member that is JSON already, with the layout
  * `encodeRow` writes the object from, the same text a read of the row
- * sends (docs/decisions/1351-written-rows-as-members.md). Built once per
- * table and alias (decision 0802).
+ * sends (docs/decisions/1351-written-rows-as-members.md; spec: Generated
+ * operations, "returns the stored row without expansions"). Built once per table
+ * and alias (decision 0802); throws nothing for a descriptor the validator
+ * passed.
  */
 export function rowMemberSelect(table: TableDescriptor, alias: string): { list: string; layout: RowLayout } {
   return memberSelect(tableMembers(table, alias));

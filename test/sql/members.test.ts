@@ -143,8 +143,9 @@ describe("row objects written from their members equal row_to_json's", () => {
     };
     for (const n of [1, 2, 3, 4, 5]) {
       // The boolean is written as it is, so every other member keeps the value chosen for its form.
-      const before = (await db.executor.query({ text: `SELECT ok::text AS ok FROM odd WHERE n = ${n}`, values: [] }))
-        .rows[0]!.ok;
+      const before = (
+        await db.executor.query({ text: `SELECT ok::text AS ok FROM odd WHERE n = $1::integer`, values: [String(n)] })
+      ).rows[0]!.ok;
       const update = compileUpdate(fixtureService, ODD, n, { ok: before === null ? null : before === "true" });
       const written = await db.executor.query(update);
       expect(written.rowCount).toBe(1);
