@@ -16,6 +16,7 @@ import { toProblem } from "./db-errors.js";
 import { defaultFaultLogger, requestIdOf, type FaultReport } from "./fault-log.js";
 import { handleList } from "./list.js";
 import { handleRead } from "./read.js";
+import { preparesNoHeaders } from "./plain-answer.js";
 import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
@@ -116,9 +117,15 @@ function misconfigured(e: HookError): ProblemError {
   return problem("hook-misconfigured", e.message);
 }
 
-function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined) {
+/**
+ * The Hono handler of one operation: `handler` run under the resource's
+ * admission, every error answered as a problem document. With `noHeaders`
+ * it is declared to prepare no header (decision 1352), which holds when no
+ * application code (a hook, `hookData`) receives the request's context.
+ */
+function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined, noHeaders: boolean) {
   const serve = (c: Context): Promise<Response> => handler(rc, c);
-  return async (c: Context): Promise<Response> => {
+  const operation = async (c: Context): Promise<Response> => {
     try {
       return await (admission ? admission.run(() => serve(c)) : serve(c));
     } catch (e) {
@@ -129,6 +136,19 @@ function route(rc: ResourceContext, handler: Handler, admission: Admission | und
       return problemResponse(c, p);
     }
   };
+  return noHeaders ? preparesNoHeaders(operation) : operation;
+}
+
+/**
+ * Whether application code may see a request's context while resc answers
+ * it: a `hookData` function, or any hook other than a declared action's
+ * (actions' routes are never declared header-free). BeforeQuery hooks run
+ * for other tables' expansions too, so any hook of the mount counts.
+ */
+function contextReachesApplication(hooks: Hooks, options: MountOptions): boolean {
+  if (options.hookData !== undefined) return true;
+  const byTable = [hooks.beforeQuery, hooks.beforeCreate, hooks.validateCreate, hooks.afterCommit];
+  return byTable.some((m) => m !== undefined && Object.keys(m).length > 0);
 }
 
 /**
@@ -209,24 +229,27 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
     errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
-  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
-    // The unread rest of the body is still on the socket: the connection cannot carry
-    // another request, so say so instead of announcing keep-alive (docs/http.md).
-    const res = problemResponse(
-      c,
-      problem("body-too-large", "The request body is larger than this service accepts.", [
-        { location: "body", detail: "too large" },
-      ]),
-    );
-    res.headers.set("connection", "close");
-    return res;
-  });
+  const limit = preparesNoHeaders(
+    limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
+      // The unread rest of the body is still on the socket: the connection cannot carry
+      // another request, so say so instead of announcing keep-alive (docs/http.md).
+      const res = problemResponse(
+        c,
+        problem("body-too-large", "The request body is larger than this service accepts.", [
+          { location: "body", detail: "too large" },
+        ]),
+      );
+      res.headers.set("connection", "close");
+      return res;
+    }),
+  );
   const keys =
     options.idempotencyRetentionSeconds === undefined ? {} : { retentionSeconds: options.idempotencyRetentionSeconds };
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
   const feed = service.tables.some((t) => t.resource?.events) ? startFeed(service, options, sink) : undefined;
+  const plain = !contextReachesApplication(hooks, options);
   for (const table of service.tables) {
     const res = table.resource;
     if (!res) continue;
@@ -246,27 +269,29 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (admission) rc.admission = admission;
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
-    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission));
+    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain));
     // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
     if (res.events && feed)
-      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined));
+      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined, plain));
     // The read admits each statement it sends, not each request (decision 1348).
-    if (res.ops.read) app.get(item, route(rc, handleRead, undefined));
-    if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission));
-    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission));
-    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission));
+    if (res.ops.read) app.get(item, route(rc, handleRead, undefined, plain));
+    if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission, plain));
+    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission, plain));
+    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission, plain));
     // docs/decisions/1333-filtered-writes.md: opt-in, on the collection path.
     if (res.filteredWrites && res.ops.update)
-      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission));
-    if (res.filteredWrites && res.ops.delete) app.delete(collectionPath, route(rc, handleFilteredDelete, admission));
+      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission, plain));
+    if (res.filteredWrites && res.ops.delete)
+      app.delete(collectionPath, route(rc, handleFilteredDelete, admission, plain));
     // Declared actions are POST only, and no item route takes POST, so `/{id}/<name>` and
     // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
     for (const action of res.actions ?? []) {
       app.post(
         actionPath(collectionPath, action, ":id"),
         limit,
-        route(rc, idempotent(actionHandler(action), keys), admission),
+        // An action's implementation receives the request's context: never declared header-free.
+        route(rc, idempotent(actionHandler(action), keys), admission, false),
       );
     }
   }

@@ -17,7 +17,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import type { StatusCode } from "hono/utils/http-status";
+import { plainAnswer } from "./plain-answer.js";
 import { requestHeader } from "./request-header.js";
 
 /** The header carrying the id, in both directions (lowercase, as Node and `Headers` give names). */
@@ -66,7 +67,7 @@ export function assignRequestId(c: Context): string {
 }
 
 /**
- * `c.body(data, status, headers)` with the request's `X-Request-Id` added
+ * `c.body(data, status, headers)` (as {@link plainAnswer} builds it) with the request's `X-Request-Id` added
  * to `headers` (which it changes) when {@link assignRequestId} gave the
  * request an id, and the answer remembered as carrying it, so
  * {@link echoRequestId} leaves it alone (docs/deploy.md, "Logs";
@@ -84,7 +85,7 @@ export function bodyWithRequestId(
   const id: unknown = c.get(ECHO_VARIABLE as never);
   const echo = typeof id === "string";
   if (echo) headers[REQUEST_ID_HEADER] = id;
-  const res = data === null ? c.body(null, status, headers) : c.body(data, status as ContentfulStatusCode, headers);
+  const res = plainAnswer(c, data, status, headers);
   if (echo) c.set(ECHO_VARIABLE as never, res as never);
   return res;
 }

@@ -16,6 +16,7 @@ import { formatFault, type FaultReport } from "../http/fault-log.js";
 import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";
 import { assignRequestId, echoRequestId } from "../http/request-id.js";
+import { preparesNoHeaders } from "../http/plain-answer.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";
@@ -99,37 +100,40 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
 
   const opsPaths = new Set(Object.values(paths));
   // One middleware for the request id, the count in flight, the metrics and the log line: each
-  // middleware is one more async frame per request (decision 1341).
-  app.use(async (c, next) => {
-    inFlight++;
-    const start = performance.now();
-    const id = assignRequestId(c);
-    try {
-      await next();
-    } finally {
-      inFlight--;
-      echoRequestId(c, id);
-      if (draining) c.res.headers.set("connection", "close");
-      const seconds = (performance.now() - start) / 1000;
-      const route = routeOf(c);
-      metrics.request(c.req.method, route, c.res.status, seconds);
-      // The line's fields are built only when it will be written: at `warn`, parsing the URL twice per
-      // request was a measurable part of the layer's cost (README, "Tuning").
-      if (options.logRequests !== false && logger.isLevelEnabled("info") && !opsPaths.has(c.req.path)) {
-        logger.info(
-          {
-            req_id: id,
-            method: c.req.method,
-            target: loggedTarget(c.req.url),
-            route,
-            status: c.res.status,
-            ms: Math.round(seconds * 1000),
-          },
-          "request",
-        );
+  // middleware is one more async frame per request (decision 1341). It prepares no header before the
+  // answer is built (the id goes into the answer's record), so answers may keep a plain record (decision 1352).
+  app.use(
+    preparesNoHeaders(async (c, next) => {
+      inFlight++;
+      const start = performance.now();
+      const id = assignRequestId(c);
+      try {
+        await next();
+      } finally {
+        inFlight--;
+        echoRequestId(c, id);
+        if (draining) c.res.headers.set("connection", "close");
+        const seconds = (performance.now() - start) / 1000;
+        const route = routeOf(c);
+        metrics.request(c.req.method, route, c.res.status, seconds);
+        // The line's fields are built only when it will be written: at `warn`, parsing the URL twice per
+        // request was a measurable part of the layer's cost (README, "Tuning").
+        if (options.logRequests !== false && logger.isLevelEnabled("info") && !opsPaths.has(c.req.path)) {
+          logger.info(
+            {
+              req_id: id,
+              method: c.req.method,
+              target: loggedTarget(c.req.url),
+              route,
+              status: c.res.status,
+              ms: Math.round(seconds * 1000),
+            },
+            "request",
+          );
+        }
       }
-    }
-  });
+    }),
+  );
   app.get(paths.live, (c) => c.json({ status: "live" }));
   app.get(paths.ready, async (c) => {
     if (draining) return c.json({ status: "draining", problems: ["the service is shutting down"] }, 503);
