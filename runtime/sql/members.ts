@@ -340,8 +340,8 @@ function stringEnd(j: string, pos: number): number {
 
 const BC = " BC";
 /** The text around an inverse collection's two values, as `row_to_json` writes the object. */
-const ITEMS_PREFIX = `{${JSON.stringify(COLLECTION_KEYS.items)}:`;
-const MORE_PREFIX = `,${JSON.stringify(COLLECTION_KEYS.more)}:`;
+const ITEMS_PREFIX = internalized(`{${JSON.stringify(COLLECTION_KEYS.items)}:`);
+const MORE_PREFIX = internalized(`,${JSON.stringify(COLLECTION_KEYS.more)}:`);
 
 /**
  * The JSON string of a date or timestamp member from its element of `j`
