@@ -72,9 +72,9 @@ export function assignRequestId(c: Context): string {
  * request an id, and the answer remembered as carrying it, so
  * {@link echoRequestId} leaves it alone (docs/deploy.md, "Logs";
  * docs/decisions/1350-request-id-in-the-answer-record.md). Without such an
- * id it is `c.body` unchanged. Throws nothing of its own.
+ * id it is {@link plainAnswer} unchanged. Throws nothing of its own.
  * @param data the body text, or null for an answer without one (204, 304)
- * @returns the answer, as `c.body` builds it
+ * @returns the answer, as {@link plainAnswer} builds it
  */
 export function bodyWithRequestId(
   c: Context,
