@@ -27,8 +27,9 @@ const NEUTRAL = new WeakSet<object>();
  * Declares `handler` one that never calls `c.header()` (directly or through
  * anything it runs) before the answer is built, so a request that ran only
  * such handlers may be answered by {@link plainAnswer} with a plain header
- * record. Returns `handler` itself. Only for resc's own handlers: a wrong
- * declaration loses the headers the handler prepares.
+ * record (decision 1352). Returns `handler` itself; throws nothing. Only
+ * for resc's own handlers: a wrong declaration loses the headers the
+ * handler prepares.
  */
 export function preparesNoHeaders<H extends MiddlewareHandler | ((c: Context) => Promise<Response>)>(handler: H): H {
   NEUTRAL.add(handler);
@@ -37,8 +38,9 @@ export function preparesNoHeaders<H extends MiddlewareHandler | ((c: Context) =>
 
 /**
  * Whether no handler of this request so far (indices 0 to `c.req.routeIndex`)
- * can have prepared a header: each is one {@link preparesNoHeaders} declared.
- * False when the context did not come through Hono's routing (no match to read).
+ * can have prepared a header: each is one {@link preparesNoHeaders} declared
+ * (decision 1352). False when the context did not come through Hono's
+ * routing (no match to read); throws nothing.
  */
 export function nothingPrepared(c: Context): boolean {
   let routes: ReturnType<typeof matchedRoutes>;
@@ -58,7 +60,8 @@ export function nothingPrepared(c: Context): boolean {
  * headers})` when {@link nothingPrepared} holds: the same status, body and
  * headers, with `headers` kept as the record it is. A later middleware that
  * changes `c.res.headers` still can (the record becomes a `Headers` then).
- * Throws nothing of its own.
+ * Used by every response helper (respond.ts, through `bodyWithRequestId`;
+ * decision 1352). Throws nothing of its own.
  * @param data the body text, or null for an answer without one (204, 304)
  */
 export function plainAnswer(

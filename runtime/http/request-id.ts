@@ -67,8 +67,9 @@ export function assignRequestId(c: Context): string {
 }
 
 /**
- * `c.body(data, status, headers)` (as {@link plainAnswer} builds it) with the request's `X-Request-Id` added
- * to `headers` (which it changes) when {@link assignRequestId} gave the
+ * The answer {@link plainAnswer} builds from `data`, `status` and
+ * `headers`, with the request's `X-Request-Id` added to `headers` (which
+ * it changes) when {@link assignRequestId} gave the
  * request an id, and the answer remembered as carrying it, so
  * {@link echoRequestId} leaves it alone (docs/deploy.md, "Logs";
  * docs/decisions/1350-request-id-in-the-answer-record.md). Without such an
