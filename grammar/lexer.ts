@@ -10,6 +10,7 @@ import { triviaTokens, UnterminatedBlockComment } from "./tokens/comments.js";
 import { literalTokens, UnterminatedString } from "./tokens/literals.js";
 import { punctuationTokens } from "./tokens/punctuation.js";
 import { Identifier, keywordTokens } from "./tokens/keywords.js";
+import { holdsWide, oneByte } from "./one-byte.js";
 import { SourceMap } from "./span.js";
 
 /** Every token type, in the order the lexer tries them. The parser is built from the same list. */
@@ -45,11 +46,18 @@ export interface LexResult {
   diagnostics: Diagnostic[];
 }
 
+/** Gives each token a one-byte copy of its text when `text` holds a wider character (decision 1354). */
+function narrowTokens(text: string, tokens: readonly IToken[]): void {
+  if (!holdsWide(text)) return;
+  for (const t of tokens) t.image = oneByte(t.image);
+}
+
 /**
  * Splits `text` into tokens. Unknown characters, unterminated strings and
  * unterminated block comments become diagnostics (codes
  * `unexpected-character`, `unterminated-string`, `unterminated-comment`);
- * the tokens around them are kept so parsing can go on.
+ * the tokens around them are kept so parsing can go on. Token texts are
+ * one-byte strings wherever their characters allow (decision 1354).
  */
 export function lex(text: string, source: SourceMap): LexResult {
   const result = lexer.tokenize(text);
@@ -85,7 +93,10 @@ export function lex(text: string, source: SourceMap): LexResult {
     }
   }
   diagnostics.sort((a, b) => a.span.offset - b.span.offset);
-  return { tokens: result.tokens, docComments: result.groups["docs"] ?? [], diagnostics };
+  const docComments = result.groups["docs"] ?? [];
+  narrowTokens(text, result.tokens);
+  narrowTokens(text, docComments);
+  return { tokens: result.tokens, docComments, diagnostics };
 }
 
 /**

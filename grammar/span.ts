@@ -7,10 +7,13 @@
  */
 import type { IToken } from "chevrotain";
 import type { Span } from "../language/ir.js";
+import { holdsWide, oneByte } from "./one-byte.js";
 
 /** Maps offsets of one source text to spans. Built once per parse. */
 export class SourceMap {
   private readonly lineStarts: number[] = [0];
+  /** Whether the text holds a character above U+00FF, so that parts cut from it need a one-byte copy (decision 1354). */
+  private readonly wide: boolean;
 
   /** `file` is copied into every span; `text` is the whole source. */
   constructor(
@@ -20,6 +23,17 @@ export class SourceMap {
     for (let i = 0; i < text.length; i++) {
       if (text[i] === "\n") this.lineStarts.push(i + 1);
     }
+    this.wide = holdsWide(text);
+  }
+
+  /**
+   * The text from `start` (inclusive) to `end` (exclusive), as a one-byte
+   * string whenever its characters allow, even when the whole text is
+   * two-byte (decision 1354): such parts become names and SQL.
+   */
+  cut(start: number, end: number): string {
+    const part = this.text.slice(start, end);
+    return this.wide ? oneByte(part) : part;
   }
 
   /** 1-based line and column of an offset (clamped into the text). */

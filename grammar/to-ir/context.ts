@@ -74,7 +74,7 @@ export class Ctx {
   /** The source text of a node, exactly as written. */
   text(n: CstNode | undefined): string {
     const range = offsetRange(n);
-    return range ? this.source.text.slice(range.start, range.end) : "";
+    return range ? this.source.cut(range.start, range.end) : "";
   }
 }
 

@@ -161,26 +161,12 @@ export interface RowMembers {
   joins?: readonly string[];
 }
 
-/**
- * `text` as V8's internalized copy (the one a property name gets), for the
- * key texts every row object repeats. Row objects are concatenations
- * holding these texts; joined or written to a socket, they took 15 to 30
- * times longer when the keys were ordinary heap strings than when they were
- * internalized (docs/decisions/1353-internalized-member-keys.md). Using the
- * text as a property name is the one way JavaScript has to ask for it; the
- * texts start with `{`, `,` or `"`, so none is read as an array index.
- */
-function internalized(text: string): string {
-  const holder: Record<string, true> = { [text]: true };
-  return Object.keys(holder)[0]!;
-}
-
 function build(entries: readonly MemberSql[]): RowMembers {
   const elements: string[] = [];
   const columns: string[] = [];
   const members: Member[] = [];
   for (const e of entries) {
-    const prefix = internalized(`${JSON.stringify(e.name)}:`);
+    const prefix = `${JSON.stringify(e.name)}:`;
     if (e.form === undefined || elements.length === MAX_ELEMENTS) {
       members.push({ name: e.name, prefix, column: `x${columns.length}` });
       columns.push(e.form === undefined ? e.sql : (e.column ?? e.sql));
@@ -224,7 +210,7 @@ export function withJsonMembers(row: RowMembers, extra: readonly OutputEntry[]):
   const members = [...row.members];
   const joins = [...(row.joins ?? [])];
   for (const e of extra) {
-    const prefix = internalized(`${JSON.stringify(e.name)}:`);
+    const prefix = `${JSON.stringify(e.name)}:`;
     // The layout of the target's member arrays: alias-free, so any alias's cached members serve.
     const rows = e.elementsOf === undefined ? {} : { rows: elementMembers(tableMembers(e.elementsOf, "c")) };
     if (e.collection !== undefined) {
@@ -285,7 +271,7 @@ function buildSelect(row: RowMembers, extra: readonly SortKeyText[]): { list: st
     return { k: texts.length - 1 };
   });
   if (texts.length > 0) parts.push(`array_to_json(ARRAY[${texts.join(", ")}]::text[])::text AS "k"`);
-  const leads = row.members.map((m, i) => internalized(`${i === 0 ? "{" : ","}${m.prefix}`));
+  const leads = row.members.map((m, i) => `${i === 0 ? "{" : ","}${m.prefix}`);
   return { list: parts.join(", "), layout: { members: row.members, leads, extras } };
 }
 
@@ -340,8 +326,8 @@ function stringEnd(j: string, pos: number): number {
 
 const BC = " BC";
 /** The text around an inverse collection's two values, as `row_to_json` writes the object. */
-const ITEMS_PREFIX = internalized(`{${JSON.stringify(COLLECTION_KEYS.items)}:`);
-const MORE_PREFIX = internalized(`,${JSON.stringify(COLLECTION_KEYS.more)}:`);
+const ITEMS_PREFIX = `{${JSON.stringify(COLLECTION_KEYS.items)}:`;
+const MORE_PREFIX = `,${JSON.stringify(COLLECTION_KEYS.more)}:`;
 
 /**
  * The JSON string of a date or timestamp member from its element of `j`
