@@ -66,6 +66,14 @@ export class Params {
   }
 
   /**
+   * Adds one parameter without building its placeholder, for a caller
+   * whose text already holds it: the `n`th parameter pushed is `$n`.
+   */
+  push(text: string | null): void {
+    this.list.push(text);
+  }
+
+  /**
    * Adds one parameter and returns it cast to `sqlType`, e.g. `$3::integer`,
    * so the placeholder itself has that type and PostgreSQL reads the text
    * once, at bind time. Only `boolean` and `bytea` go through text

@@ -77,18 +77,32 @@ export function bindList(col: ColumnDescriptor, values: readonly unknown[], para
 }
 
 /**
- * Binds a whole value for the column as its stored form: SQL NULL for
- * `null`; a JSON document for a `jsonb` column (so a JSON string or number
- * is a document too); an array literal for an array column (a JSON document
- * per element for `jsonb[]`); a scalar otherwise. Throws when the shape does
- * not fit the column.
+ * A whole value for the column as the text of its stored form: SQL NULL
+ * (`null`) for `null`; a JSON document for a `jsonb` column (so a JSON
+ * string or number is a document too); an array literal for an array
+ * column (a JSON document per element for `jsonb[]`); a scalar's text
+ * otherwise. Its placeholder is always cast to the column's `sqlType`
+ * ({@link bindColumnValue}), so a caller that writes the placeholders
+ * itself (a bulk create's cached text, decision 1355) binds this.
+ * @throws Error when the shape does not fit the column
  */
-export function bindColumnValue(col: ColumnDescriptor, value: ColumnValue | null, params: Params): string {
-  if (value === null) return params.typed(null, col.sqlType);
+export function encodeColumnValue(col: ColumnDescriptor, value: ColumnValue | null): string | null {
+  if (value === null) return null;
   if (col.array) {
     if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${JSON.stringify(value)}`);
-    return params.typed(encodeArray(value as ArrayElement[]), col.sqlType);
+    return encodeArray(value as ArrayElement[]);
   }
-  if (col.kind === "jsonb") return params.typed(encodeJson(value as JsonValue), col.sqlType);
-  return bindElement(col, value, params);
+  if (col.kind === "jsonb") return encodeJson(value as JsonValue);
+  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
+  return encodeScalar(value);
+}
+
+/**
+ * Binds a whole value for the column as its stored form
+ * ({@link encodeColumnValue}) and returns its placeholder cast to the
+ * column's type (`$3::integer`).
+ * @throws Error when the shape does not fit the column
+ */
+export function bindColumnValue(col: ColumnDescriptor, value: ColumnValue | null, params: Params): string {
+  return params.typed(encodeColumnValue(col, value), col.sqlType);
 }

@@ -11,10 +11,14 @@ export const MAX_CACHED_PER_OBJECT = 256;
 /**
  * A cache from an object and a string key to a value, holding the object
  * weakly. `get(owner, key, build)` returns the cached value or builds it,
- * keeping at most {@link MAX_CACHED_PER_OBJECT} keys per owner.
+ * keeping at most `capacity` ({@link MAX_CACHED_PER_OBJECT} by default) keys
+ * per owner.
  */
 export class SchemaCache<O extends object, V> {
   private readonly byOwner = new WeakMap<O, Map<string, V>>();
+
+  /** @param capacity the most keys kept per owner; lower it for large values (a bulk create's text) */
+  constructor(private readonly capacity = MAX_CACHED_PER_OBJECT) {}
 
   /** The value for `owner` and `key`, from `build()` the first time. */
   get(owner: O, key: string, build: () => V): V {
@@ -23,7 +27,7 @@ export class SchemaCache<O extends object, V> {
     let value = byKey.get(key);
     if (value === undefined) {
       value = build();
-      if (byKey.size < MAX_CACHED_PER_OBJECT) byKey.set(key, value);
+      if (byKey.size < this.capacity) byKey.set(key, value);
     }
     return value;
   }

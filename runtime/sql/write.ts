@@ -9,7 +9,7 @@ import type { SqlStatement } from "../exec/executor.js";
 import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
-import { bindColumnValue, findColumn, type ColumnValue } from "./column.js";
+import { bindColumnValue, encodeColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { columnSqlName, tableSql } from "./ident.js";
 import { addressRow } from "./key.js";
 import { compileSearch } from "./search.js";
@@ -118,7 +118,9 @@ const MAX_PARAMETERS = 65535;
  * or `false`: PostgreSQL's `xmax` is 0 on a row this statement created),
  * and a row left as it was by `ignore` (or out of a merge's scope) is not
  * returned. Run them in one transaction (docs/decisions/1330-bulk-create.md,
- * 1332-upsert.md).
+ * 1332-upsert.md). Statements of the same shape (row count, columns, cells
+ * left `DEFAULT`) share one text object (1355).
+ * @throws Error when a value does not fit its column (the handlers check first)
  */
 export function compileInsertMany(
   service: ServiceDescriptor,
@@ -140,31 +142,56 @@ export function compileInsertMany(
   for (let start = 0; start < rows.length; start += perStatement) {
     const params = new Params();
     const end = Math.min(rows.length, start + perStatement);
-    const tuples: string[] = [];
+    // Each bound cell is `$n::<its column's type>`, `n` counting the bound cells, so the text depends on the
+    // row count, the columns and which cells are DEFAULT only: built once per such shape, and the same string
+    // object finds its prepared statement without hashing tens of kilobytes again (decision 1355).
+    let holes = "";
     for (let i = start; i < end; i++) {
-      const row = rows[i]!;
-      let tuple = "";
+      const values = rows[i]!;
       for (let k = 0; k < written.length; k++) {
         const col = written[k]!;
-        const value = row[col.name];
-        tuple += (k === 0 ? "(" : ", ") + (value === undefined ? "DEFAULT" : bindColumnValue(col, value, params));
+        const value = values[col.name];
+        if (value === undefined) holes += `${i - start},${k};`;
+        else params.push(encodeColumnValue(col, value));
       }
-      tuples.push(tuple + ")");
     }
-    const insert =
-      columns.length === 0
-        ? `INSERT INTO ${tableSql(table)} AS "t0" DEFAULT VALUES`
-        : `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`;
-    if (conflict === undefined) out.push(returningRow(table, insert, params));
-    else
-      out.push({
-        ...params.statement(
-          `${insert} ${onConflict(table, conflict, params)} RETURNING ${row.list}, ("t0".xmax = 0)::text AS "inserted"`,
-        ),
-        layout: row.layout,
-      });
+    const texts = insertTexts.get(table, `${end - start}\u0000${names}\u0000${holes}`, () => {
+      const insert = insertText(table, names, written, rows.slice(start, end));
+      return { insert, returning: returningText(table, insert) };
+    });
+    out.push({
+      ...params.statement(
+        conflict === undefined
+          ? texts.returning
+          : `${texts.insert} ${onConflict(table, conflict, params)} RETURNING ${row.list}, ("t0".xmax = 0)::text AS "inserted"`,
+      ),
+      layout: row.layout,
+    });
   }
   return out;
+}
+
+/** The texts of a bulk create's statements by shape; a few per table, each up to some tens of kilobytes. */
+const insertTexts = new SchemaCache<TableDescriptor, { insert: string; returning: string }>(16);
+
+/**
+ * `INSERT INTO … (names) VALUES (…), (…)` for `rows`, a cell the row lacks
+ * written `DEFAULT` and each other `$n::<type>` in row order, as
+ * {@link compileInsertMany} binds them; `DEFAULT VALUES` without columns.
+ */
+function insertText(
+  table: TableDescriptor,
+  names: string,
+  written: readonly ColumnDescriptor[],
+  rows: readonly WriteValues[],
+): string {
+  if (written.length === 0) return `INSERT INTO ${tableSql(table)} AS "t0" DEFAULT VALUES`;
+  const placeholders = new Params();
+  const tuples = rows.map(
+    (values) =>
+      `(${written.map((col) => (values[col.name] === undefined ? "DEFAULT" : placeholders.typed(null, col.sqlType))).join(", ")})`,
+  );
+  return `INSERT INTO ${tableSql(table)} AS "t0" (${names}) VALUES ${tuples.join(", ")}`;
 }
 
 /**

@@ -7,6 +7,7 @@
  * representation in what `v8.serialize` writes: `"` before a one-byte
  * string, `c` before a two-byte one.
  */
+import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import v8 from "node:v8";
 import { describe, expect, it } from "vitest";

@@ -70,6 +70,29 @@ describe("POST with a JSON array", () => {
     expect(committed.map((e) => e.key)).toEqual(stored.map((s) => s.id));
   });
 
+  it("binds each value in its cell when requests of one size differ in which cells are left to their default (decision 1355)", async () => {
+    const shapes = [
+      [true, false, true],
+      [false, true, true],
+      [true, false, true],
+      [true, true, false],
+    ];
+    for (const [n, shape] of shapes.entries()) {
+      const rows = shape.map((weighed, i) => ({
+        sku: `shape-${n}-${i}`,
+        name: `shape ${n} row ${i}`,
+        serial: `S${n}-${i}`,
+        ...(weighed ? { weight: `${n}.${i}0` } : {}),
+      }));
+      const r = await client.request("POST", "/gadgets", rows);
+      expect(r.status).toBe(201);
+      const stored = r.body as { sku: string; name: string; serial: string; weight: string | null }[];
+      expect(stored.map((s) => [s.sku, s.name, s.weight])).toEqual(
+        rows.map((x) => [x.sku, x.name, "weight" in x ? x.weight : null]),
+      );
+    }
+  });
+
   it("reports every element's problems at once, located in the element, and stores nothing", async () => {
     const before = await count("gadgets");
     const r = await client.request("POST", "/gadgets", [
