@@ -14,7 +14,10 @@ import { Buffer } from "node:buffer";
 /** A character a one-byte (Latin-1) string cannot hold. */
 const WIDE = /[^\u0000-\u00ff]/;
 
-/** True when `text` holds a character above U+00FF, which makes V8 keep it, and every part cut from it, two-byte. */
+/**
+ * True when `text` holds a character above U+00FF, which makes V8 keep it,
+ * and every part cut from it, two-byte. Throws nothing.
+ */
 export function holdsWide(text: string): boolean {
   return WIDE.test(text);
 }
@@ -23,7 +26,7 @@ export function holdsWide(text: string): boolean {
  * `part` as a one-byte string when all its characters are Latin-1 (the
  * same characters, a new string), else `part` itself. Cheap enough for
  * every token, but only worth calling on parts of a text for which
- * {@link holdsWide} is true: any other is one-byte already.
+ * {@link holdsWide} is true: any other is one-byte already. Throws nothing.
  */
 export function oneByte(part: string): string {
   return WIDE.test(part) ? part : Buffer.from(part, "latin1").toString("latin1");

@@ -29,7 +29,8 @@ export class SourceMap {
   /**
    * The text from `start` (inclusive) to `end` (exclusive), as a one-byte
    * string whenever its characters allow, even when the whole text is
-   * two-byte (decision 1354): such parts become names and SQL.
+   * two-byte (decision 1354): such parts become names and SQL. Offsets are
+   * clamped as `String.prototype.slice` clamps them; throws nothing.
    */
   cut(start: number, end: number): string {
     const part = this.text.slice(start, end);

@@ -67,7 +67,8 @@ export class Params {
 
   /**
    * Adds one parameter without building its placeholder, for a caller
-   * whose text already holds it: the `n`th parameter pushed is `$n`.
+   * whose text already holds it (a bulk create's cached text, decision
+   * 1355): the `n`th parameter added is `$n`. Throws nothing.
    */
   push(text: string | null): void {
     this.list.push(text);

@@ -59,8 +59,13 @@ function isScalar(v: unknown): v is ScalarValue {
  * runtime/query decodes it). Throws when `value` is not a scalar.
  */
 export function bindElement(col: ColumnDescriptor, value: unknown, params: Params): string {
+  return params.typed(encodeElement(col, value), elementType(col));
+}
+
+/** The text of one scalar of the column's element type; throws when `value` is not a scalar. */
+function encodeElement(col: ColumnDescriptor, value: unknown): string {
   if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
-  return params.typed(encodeScalar(value), elementType(col));
+  return encodeScalar(value);
 }
 
 /**
@@ -93,8 +98,7 @@ export function encodeColumnValue(col: ColumnDescriptor, value: ColumnValue | nu
     return encodeArray(value as ArrayElement[]);
   }
   if (col.kind === "jsonb") return encodeJson(value as JsonValue);
-  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
-  return encodeScalar(value);
+  return encodeElement(col, value);
 }
 
 /**
