@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** User + system CPU of process `pid` in milliseconds, or undefined when it cannot be read. */
-function processCpuMs(pid: number): number | undefined {
+/** User + system CPU of process `pid` (all its threads) in milliseconds, or undefined when it cannot be read. */
+export function processCpuMs(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may hold spaces) start at state, field 3.
@@ -20,6 +20,28 @@ function processCpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * User + system CPU in milliseconds of process `pid` and its children (the
+ * workers `resc serve --workers N` forks), or undefined when `pid` cannot
+ * be read. A child that ended is lost, as in {@link cpuBetween}.
+ */
+export function processTreeCpuMs(pid: number): number | undefined {
+  const own = processCpuMs(pid);
+  if (own === undefined) return undefined;
+  let total = own;
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      // Field 4, the parent's pid, is the second after the command name.
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) total += processCpuMs(Number(e)) ?? 0;
+    } catch {
+      // The process ended or is not ours to read.
+    }
+  }
+  return total;
 }
 
 /** Pids of the PostgreSQL backends connected to `database` (process title `postgres: … <user> <database> <client> …`). */

@@ -16,7 +16,8 @@
  *    process, `--rounds` rounds of `--duration` seconds per scenario and
  *    server, a different server going first in each round, each run
  *    after one second of load that reopens connections its pool closed
- *    while the other servers ran;
+ *    while the other servers ran; then measures the read by id's ceiling
+ *    (pgbench, bench/ceiling.ts) and HTTP floor (bench/floor.ts);
  * 5. prints a Markdown report (also written to `--out FILE`).
  *
  * Options: `--duration 5 --rounds 3 --warmup 3 --connections 10`,
@@ -31,6 +32,7 @@ import pg from "pg";
 import { readByIdCeiling } from "./ceiling.js";
 import { cpuBetween, markCpu } from "./cpu.js";
 import { createBenchDatabase, prepareOpenRentals } from "./database.js";
+import { httpFloor } from "./floor.js";
 import { loadOnce, type LoadOptions, type WriteRequest } from "./load.js";
 import { rawTable, summarize, summaryTable, type ScenarioResult } from "./report.js";
 import { SCENARIOS, firstDifference, getJson, sameAnswer, writeScenarios, writeShape } from "./scenarios.js";
@@ -173,6 +175,9 @@ async function main(): Promise<void> {
     const readById = results.find((r) => r.path.resc === "/films/133");
     const ceiling = readById ? await readByIdCeiling(db.url, load.duration, load.connections) : undefined;
     const readRps = readById ? summarize(readById.samples.resc).rps : 0;
+    const floor = readById
+      ? await httpFloor(await (await fetch(servers[0]!.base + "/films/133")).text(), load, db.url)
+      : undefined;
     const cpus = os.cpus();
     const loadAfter = os.loadavg()[0];
     const report = [
@@ -195,6 +200,17 @@ async function main(): Promise<void> {
             `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ${load.connections} clients, ` +
               `${load.duration} s, right after the rounds): ${ceiling.toFixed(0)} transactions/s; resc reaches ` +
               `${(readRps / ceiling).toFixed(2)} of it.`,
+            "",
+          ]),
+      ...(floor === undefined
+        ? []
+        : [
+            `HTTP floor of the read by id: the same load against \`node:http\` answering resc's body for \`/films/133\` from memory ` +
+              `(no framework, no database; right after the ceiling): ${floor.rps.toFixed(0)} requests/s` +
+              (ceiling === undefined ? "" : `, ${(floor.rps / ceiling).toFixed(2)} of the ceiling`) +
+              `; resc reaches ${(readRps / floor.rps).toFixed(2)} of it. CPU µs/req there: the server ` +
+              `${floor.serverCpu === undefined ? "unknown" : floor.serverCpu.toFixed(0)}, the load generator ` +
+              `${floor.generatorCpu.toFixed(0)}.`,
             "",
           ]),
       "Paths:",

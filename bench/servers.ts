@@ -34,12 +34,14 @@ export const SERVER_ENTRIES = {
   "resc bare": { file: path.join(BENCH_DIR, ".build/bench/resc-server.js"), env: { RESC_LAYER: "bare" } },
   "hand-written": { file: path.join(BENCH_DIR, ".build/bench/handwritten/server.js"), env: {} },
   generated: { file: path.join(BENCH_DIR, ".build/bench/generated-server.js"), env: {} },
+  /** node:http answering `CONSTANT_BODY` from memory: the HTTP floor of the read by id (bench/constant-server.ts). */
+  constant: { file: path.join(BENCH_DIR, ".build/bench/constant-server.js"), env: {} },
 } as const satisfies Record<string, { file: string; env: Record<string, string> }>;
 
 /** The schema the resc server serves. */
 export const PAGILA_SCHEMA = path.join(ROOT, "fixtures/pagila/pagila.resource");
 
-/** Compiles both server entries and what they import into `bench/.build/` (tsc; about 10 s). */
+/** Compiles the server entries and what they import into `bench/.build/` (tsc; about 10 s). */
 export async function buildServers(): Promise<void> {
   const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
   await promisify(execFile)(process.execPath, [tsc, "-p", path.join(BENCH_DIR, "tsconfig.json")], { cwd: ROOT });
@@ -50,6 +52,8 @@ export interface StartOptions {
   databaseUrl: string;
   /** Folder for V8 CPU profiles (`node --cpu-prof`), one subfolder per server, written when it stops; none when absent. */
   profileDir?: string;
+  /** More environment for the child (the constant server's `CONSTANT_BODY`). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -66,6 +70,7 @@ export async function startServer(label: keyof typeof SERVER_ENTRIES, options: S
     env: {
       ...process.env,
       ...entry.env,
+      ...options.env,
       DATABASE_URL: options.databaseUrl,
       SCHEMA_FILE: PAGILA_SCHEMA,
       PORT: "0",

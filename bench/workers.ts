@@ -12,12 +12,15 @@
  * one second of load that reopens what its pool closed while the others
  * ran, for `--duration` seconds (default 8) per scenario and server over
  * `--rounds` rounds (default 3). Prints requests/s (mean of the rounds),
- * the ratio to one worker on direct connections, and p99.
+ * the ratio to one worker on direct connections, p99, and the CPU time per
+ * request (median of the rounds, from /proc) of resc's processes, of the
+ * database's PostgreSQL backends and of PgBouncer, which share the cores.
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { PGBOUNCER, PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "../test/support/pgbouncer.js";
+import { cpuBetween, markCpu, processCpuMs, processTreeCpuMs } from "./cpu.js";
 import { createBenchDatabase } from "./database.js";
 import { startRescServe } from "./servers.js";
 
@@ -46,22 +49,41 @@ function startServe(
   ]);
 }
 
+/** CPU milliseconds of the PgBouncer a server goes through, or undefined for a direct connection. */
+function pidCpu(via: TestBouncer | undefined): number | undefined {
+  return via === undefined ? undefined : processCpuMs(via.pid);
+}
+
 const db = await createBenchDatabase();
 let bouncer: TestBouncer | undefined;
 let tracking: TestBouncer | undefined;
-const servers: { label: string; base: string; child: ChildProcess }[] = [];
-const rows: string[] = ["| scenario | server | req/s | / 1 worker | p99 ms |", "|---|---|---:|---:|---:|"];
+const servers: { label: string; base: string; child: ChildProcess; bouncer?: TestBouncer }[] = [];
+const rows: string[] = [
+  "| scenario | server | req/s | / 1 worker | p99 ms | CPU µs/req resc / PostgreSQL / PgBouncer |",
+  "|---|---|---:|---:|---:|---|",
+];
+/** The median of `xs` (the middle one of an odd count, the mean of the middle two of an even one). */
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 try {
   // 1 and 2 workers; 1 worker in --pgbouncer mode on the same direct connection, which isolates what
   // the mode costs (no prepared statements); and, with PgBouncer installed, that mode through it.
-  const runs: [string, number, string[], string][] = [
+  const runs: [string, number, string[], string, TestBouncer?][] = [
     ["1 worker", 1, [], db.url],
     ["2 workers", 2, [], db.url],
     ["1 worker, `--pgbouncer` mode, direct connection", 1, ["--pgbouncer"], db.url],
   ];
   if (PGBOUNCER) {
     bouncer = await startPgBouncer(db.url, 10);
-    runs.push(["1 worker, `--pgbouncer` mode, through PgBouncer", 1, ["--pgbouncer"], bouncer.through(db.url)]);
+    runs.push([
+      "1 worker, `--pgbouncer` mode, through PgBouncer",
+      1,
+      ["--pgbouncer"],
+      bouncer.through(db.url),
+      bouncer,
+    ]);
   }
   if (PGBOUNCER_TRACKING) {
     tracking = await startPgBouncer(db.url, 10, { binary: PGBOUNCER_TRACKING, maxPreparedStatements: 200 });
@@ -70,18 +92,39 @@ try {
       1,
       ["--pgbouncer", "--prepared-statements", "200"],
       tracking.through(db.url),
+      tracking,
     ]);
   }
-  for (const [label, workers, extra, url] of runs) servers.push({ label, ...(await startServe(url, workers, extra)) });
+  for (const [label, workers, extra, url, via] of runs)
+    servers.push({ label, ...(await startServe(url, workers, extra)), ...(via ? { bouncer: via } : {}) });
+  const database = decodeURIComponent(new URL(db.url).pathname.slice(1));
   const rps = new Map<string, number[]>();
   const p99 = new Map<string, number[]>();
+  const cpu = new Map<string, { resc: number; database: number; bouncer?: number }[]>();
   for (let round = 1; round <= Number(opts.rounds); round++) {
     for (const path of PATHS) {
       for (const s of servers) {
         await autocannon({ url: s.base + path, connections: 10, duration: 1 });
+        const pid = s.child.pid!;
+        const before = { tree: processTreeCpuMs(pid), mark: markCpu(pid, database), bouncer: pidCpu(s.bouncer) };
         const r = await autocannon({ url: s.base + path, connections: 10, duration: Number(opts.duration) });
+        const after = { tree: processTreeCpuMs(pid), mark: markCpu(pid, database), bouncer: pidCpu(s.bouncer) };
         const key = `${path}\u0000${s.label}`;
         rps.set(key, [...(rps.get(key) ?? []), r.requests.total / r.duration]);
+        const used = cpuBetween(before.mark, after.mark);
+        if (used && before.tree !== undefined && after.tree !== undefined && r.requests.total > 0) {
+          const per = (ms: number): number => (ms * 1000) / r.requests.total;
+          const bouncerMs =
+            before.bouncer !== undefined && after.bouncer !== undefined ? after.bouncer - before.bouncer : undefined;
+          cpu.set(key, [
+            ...(cpu.get(key) ?? []),
+            {
+              resc: per(after.tree - before.tree),
+              database: per(used.database),
+              ...(bouncerMs !== undefined ? { bouncer: per(bouncerMs) } : {}),
+            },
+          ]);
+        }
         p99.set(key, [...(p99.get(key) ?? []), r.latency.p99]);
         process.stderr.write(`round ${round} ${path} ${s.label}: ${Math.round(r.requests.total / r.duration)} req/s\n`);
       }
@@ -94,8 +137,20 @@ try {
       const key = `${path}\u0000${s.label}`;
       const m = mean(rps.get(key)!);
       const sortedP99 = [...p99.get(key)!].sort((a, b) => a - b);
+      const used = cpu.get(key) ?? [];
+      const bouncerCpu = used.flatMap((u) => (u.bouncer === undefined ? [] : [u.bouncer]));
+      const cpuCell =
+        used.length === 0
+          ? "unknown"
+          : [
+              median(used.map((u) => u.resc)),
+              median(used.map((u) => u.database)),
+              ...(bouncerCpu.length > 0 ? [median(bouncerCpu)] : []),
+            ]
+              .map((x) => x.toFixed(0))
+              .join(" / ");
       rows.push(
-        `| \`${path}\` | ${s.label} | ${Math.round(m)} | ${(m / base).toFixed(2)} | ${sortedP99[sortedP99.length >> 1]} |`,
+        `| \`${path}\` | ${s.label} | ${Math.round(m)} | ${(m / base).toFixed(2)} | ${sortedP99[sortedP99.length >> 1]} | ${cpuCell} |`,
       );
     }
   }

@@ -56,6 +56,8 @@ export interface BouncerOptions {
 export interface TestBouncer {
   /** `url` with host and port replaced by PgBouncer's. */
   through(url: string): string;
+  /** The PgBouncer process (the benchmark reads its CPU time, bench/workers.ts). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ export async function startPgBouncer(
     throw new Error(`pgbouncer did not start: ${log}`);
   }
   return {
+    pid: child.pid!,
     through(url) {
       const t = new URL(url);
       t.hostname = "127.0.0.1";
