@@ -24,6 +24,9 @@ export interface FloorSample {
  * Starts the constant server with `body`, loads it for one second, then
  * for `load.duration` seconds, and stops it. Throws when a request fails,
  * as a round of the benchmark does.
+ * @param body the answer's text (the run passes resc's body for `/films/133`)
+ * @param load the rounds' duration and connections, so the floor is loaded as they were
+ * @param databaseUrl passed on as to every server process; the constant server opens no connection
  */
 export async function httpFloor(body: string, load: LoadOptions, databaseUrl: string): Promise<FloorSample> {
   const server = await startServer("constant", { databaseUrl, env: { CONSTANT_BODY: body } });
