@@ -10,16 +10,25 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** User + system CPU of process `pid` (all its threads) in milliseconds, or undefined when it cannot be read. */
-export function processCpuMs(pid: number): number | undefined {
+/**
+ * The fields of `/proc/<pid>/stat` from field 3 (state) on: the command name
+ * before them may hold spaces, so they start after its last `)`. Undefined
+ * when the process is gone or not ours to read.
+ */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces) start at state, field 3.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU of process `pid` (all its threads) in milliseconds, or undefined when it cannot be read. */
+export function processCpuMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  // Fields 14 and 15 (utime, stime), in clock ticks.
+  return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
 /**
@@ -32,14 +41,8 @@ export function processTreeCpuMs(pid: number): number | undefined {
   if (own === undefined) return undefined;
   let total = own;
   for (const e of readdirSync("/proc")) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
-      // Field 4, the parent's pid, is the second after the command name.
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) total += processCpuMs(Number(e)) ?? 0;
-    } catch {
-      // The process ended or is not ours to read.
-    }
+    // Field 4, the parent's pid, is the second from the state on.
+    if (/^\d+$/.test(e) && Number(statFields(e)?.[1]) === pid) total += processCpuMs(Number(e)) ?? 0;
   }
   return total;
 }

@@ -15,7 +15,8 @@ export interface ScenarioResult {
   samples: Samples;
 }
 
-function median(xs: readonly number[]): number {
+/** The median of `xs`: the middle value of an odd count, the mean of the middle two of an even one (NaN when empty). */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;

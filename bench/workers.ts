@@ -22,6 +22,7 @@ import autocannon from "autocannon";
 import { PGBOUNCER, PGBOUNCER_TRACKING, startPgBouncer, type TestBouncer } from "../test/support/pgbouncer.js";
 import { cpuBetween, markCpu, processCpuMs, processTreeCpuMs } from "./cpu.js";
 import { createBenchDatabase } from "./database.js";
+import { median } from "./report.js";
 import { startRescServe } from "./servers.js";
 
 const { values: opts } = parseArgs({
@@ -62,11 +63,6 @@ const rows: string[] = [
   "| scenario | server | req/s | / 1 worker | p99 ms | CPU µs/req resc / PostgreSQL / PgBouncer |",
   "|---|---|---:|---:|---:|---|",
 ];
-/** The median of `xs` (the middle one of an odd count, the mean of the middle two of an even one). */
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 try {
   // 1 and 2 workers; 1 worker in --pgbouncer mode on the same direct connection, which isolates what
   // the mode costs (no prepared statements); and, with PgBouncer installed, that mode through it.
