@@ -1,8 +1,16 @@
 /**
- * One bounded load run with autocannon, from the benchmark's own process
- * (neither server runs in it).
+ * One bounded load run, with autocannon from the benchmark's own process or
+ * with wrk in a child process (bench/wrk.ts); neither server runs in the
+ * benchmark's process.
  */
 import autocannon from "autocannon";
+import { loadWithWrk } from "./wrk.js";
+
+/** The load generators the benchmark can drive (`--generator`). */
+export type Generator = "autocannon" | "wrk";
+
+/** Every {@link Generator}, in step with the type. */
+export const GENERATORS = Object.keys({ autocannon: true, wrk: true } satisfies Record<Generator, true>) as Generator[];
 
 /** Options of {@link loadOnce}. */
 export interface LoadOptions {
@@ -10,6 +18,8 @@ export interface LoadOptions {
   duration: number;
   /** Concurrent connections (each with one request in flight). */
   connections: number;
+  /** Which program loads the server; autocannon when absent. */
+  generator?: Generator;
 }
 
 /** What one run measured. Latencies in milliseconds. */
@@ -24,19 +34,49 @@ export interface LoadSample {
   failures: number;
   /** CPU time per request in microseconds, when /proc could be read (bench/cpu.ts). */
   cpu?: { server: number; database: number };
+  /** The load generator's own CPU time per completed request, in microseconds. */
+  generatorCpu?: number;
 }
 
-/** A write to load instead of a GET: its method, JSON body and, when each request needs its own, the next path. */
+/**
+ * The paths of an action on fresh rows: `before + id + after` for id =
+ * `next`, `next + 1`, … up to `last`. A run moves `next` past the ids it
+ * used, so the next run never acts on a row twice.
+ */
+export interface RowPaths {
+  before: string;
+  after: string;
+  next: number;
+  last: number;
+}
+
+/** A write to load instead of a GET: its method, JSON body, and the one path or the row paths it goes to. */
 export interface WriteRequest {
   method: "POST";
   body: string;
-  /** The path of the next request (an action on a fresh row each time); the URL's path when absent. */
-  nextPath?: () => string;
+  path: string | RowPaths;
 }
 
-/** Loads `url` for `duration` seconds (with `write`, POSTs) and summarizes the run. */
+/**
+ * The path of `write`'s next request; with row paths, takes the next id.
+ * @throws Error when the row paths are used up
+ */
+export function nextPath(write: WriteRequest): string {
+  if (typeof write.path === "string") return write.path;
+  const rows = write.path;
+  if (rows.next > rows.last) throw new Error(`the ${rows.last} rows of ${rows.before}{id}${rows.after} are used up`);
+  return `${rows.before}${rows.next++}${rows.after}`;
+}
+
+/**
+ * Loads `url` (the server's base with a GET's path; for a write, the base
+ * and `/`) for `duration` seconds with the chosen generator (with `write`,
+ * POSTs) and summarizes the run.
+ */
 export async function loadOnce(url: string, options: LoadOptions, write?: WriteRequest): Promise<LoadSample> {
+  if (options.generator === "wrk") return loadWithWrk(url, options, write);
   const base = { url, connections: options.connections, duration: options.duration, pipelining: 1 };
+  const mine = process.cpuUsage();
   const r = await autocannon(
     write === undefined
       ? base
@@ -47,16 +87,18 @@ export async function loadOnce(url: string, options: LoadOptions, write?: WriteR
               method: write.method,
               headers: { "content-type": "application/json" },
               body: write.body,
-              ...(write.nextPath ? { setupRequest: (req) => ({ ...req, path: write.nextPath!() }) } : {}),
+              setupRequest: (req) => ({ ...req, path: nextPath(write) }),
             },
           ],
         },
   );
+  const used = process.cpuUsage(mine);
   return {
     requests: r.requests.total,
     rps: r.requests.total / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
     failures: r.non2xx + r.errors + r.timeouts,
+    ...(r.requests.total > 0 ? { generatorCpu: (used.user + used.system) / r.requests.total } : {}),
   };
 }

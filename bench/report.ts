@@ -90,15 +90,15 @@ export function summaryTable(results: readonly ScenarioResult[]): string {
 /** Every round's raw figures, in the order they were measured. */
 export function rawTable(results: readonly ScenarioResult[]): string {
   const lines = [
-    "| scenario | server | round | req/s | p50 ms | p99 ms | failures | CPU µs/req Node | CPU µs/req PostgreSQL |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | server | round | req/s | p50 ms | p99 ms | failures | CPU µs/req Node | CPU µs/req PostgreSQL | CPU µs/req load generator |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of results) {
     for (const [label, samples] of Object.entries(r.samples)) {
       samples.forEach((s, i) => {
         lines.push(
           `| ${r.name} | ${label} | ${i + 1} | ${f0(s.rps)} | ${f1(s.p50)} | ${f1(s.p99)} | ${s.failures} | ` +
-            `${orDash(s.cpu?.server, f0)} | ${orDash(s.cpu?.database, f0)} |`,
+            `${orDash(s.cpu?.server, f0)} | ${orDash(s.cpu?.database, f0)} | ${orDash(s.generatorCpu, f0)} |`,
         );
       });
     }

@@ -12,8 +12,9 @@
  * 3. checks that all answer every scenario with the same JSON (the writes:
  *    the same status and row members), and stops if not: a faster wrong
  *    answer measures nothing;
- * 4. warms them up, then loads them in turn with autocannon from this
- *    process, `--rounds` rounds of `--duration` seconds per scenario and
+ * 4. warms them up, then loads them in turn (autocannon from this process,
+ *    or `--generator wrk`, the setup the goals were set on: bench/wrk.ts),
+ *    `--rounds` rounds of `--duration` seconds per scenario and
  *    server, a different server going first in each round, each run
  *    after one second of load that reopens connections its pool closed
  *    while the other servers ran; then measures the read by id's ceiling
@@ -21,6 +22,8 @@
  * 5. prints a Markdown report (also written to `--out FILE`).
  *
  * Options: `--duration 5 --rounds 3 --warmup 3 --connections 10`,
+ * `--generator autocannon` (or `wrk`; the side-by-side setup of
+ * bench/RESULTS.md is `--generator wrk --connections 32 --duration 20 --rounds 2`),
  * `--only 1,3` (scenario numbers), `--profile DIR` (a V8 CPU profile of each
  * server, written when it stops), `--database-url URL` (reuse a loaded
  * database; it is not dropped).
@@ -29,11 +32,11 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { readByIdCeiling } from "./ceiling.js";
+import { bestReadByIdCeiling } from "./ceiling.js";
 import { cpuBetween, markCpu } from "./cpu.js";
 import { createBenchDatabase, prepareOpenRentals } from "./database.js";
 import { httpFloor } from "./floor.js";
-import { loadOnce, type LoadOptions, type WriteRequest } from "./load.js";
+import { GENERATORS, loadOnce, nextPath, type Generator, type LoadOptions, type WriteRequest } from "./load.js";
 import { rawTable, summarize, summaryTable, type ScenarioResult } from "./report.js";
 import { SCENARIOS, firstDifference, getJson, sameAnswer, writeScenarios, writeShape } from "./scenarios.js";
 import { buildServers, startServer, type ServerProcess } from "./servers.js";
@@ -44,6 +47,7 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "3" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
+    generator: { type: "string", default: "autocannon" },
     only: { type: "string" },
     profile: { type: "string" },
     out: { type: "string" },
@@ -51,7 +55,14 @@ const { values: opts } = parseArgs({
   },
 });
 
-const load: LoadOptions = { duration: Number(opts.duration), connections: Number(opts.connections) };
+if (!(GENERATORS as string[]).includes(opts.generator)) {
+  throw new Error(`--generator takes ${GENERATORS.join(" or ")}, not ${opts.generator}`);
+}
+const load: LoadOptions = {
+  duration: Number(opts.duration),
+  connections: Number(opts.connections),
+  generator: opts.generator as Generator,
+};
 const rounds = Number(opts.rounds);
 const warmup = Number(opts.warmup);
 const only = opts.only?.split(",").map(Number);
@@ -118,14 +129,14 @@ async function main(): Promise<void> {
       writes[w.name] = {};
       const path: Record<string, string> = {};
       for (const server of servers) {
-        const next = w.paths(server.label);
-        const res = await fetch(server.base + next(), {
+        const write: WriteRequest = { method: "POST", body: w.body, path: w.path(server.label) };
+        const res = await fetch(server.base + nextPath(write), {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: w.body,
         });
         shapes.push(writeShape(res.status, await res.json()));
-        writes[w.name][server.label] = { method: "POST", body: w.body, nextPath: next };
+        writes[w.name][server.label] = write;
         path[server.label] = w.shown;
       }
       if (shapes.some((x) => x !== shapes[0]) || !/^20[01] /.test(shapes[0]!))
@@ -173,7 +184,8 @@ async function main(): Promise<void> {
     }
     // Measured right after the rounds, so the machine is in the same state as for them.
     const readById = results.find((r) => r.path.resc === "/films/133");
-    const ceiling = readById ? await readByIdCeiling(db.url, load.duration, load.connections) : undefined;
+    // Two clients (one a core here), the load generator's ten by default, and this run's connections.
+    const ceiling = readById ? await bestReadByIdCeiling(db.url, load.duration, [2, 10, load.connections]) : undefined;
     const readRps = readById ? summarize(readById.samples.resc).rps : 0;
     const floor = readById
       ? await httpFloor(await (await fetch(servers[0]!.base + "/films/133")).text(), load, db.url)
@@ -185,7 +197,7 @@ async function main(): Promise<void> {
       "",
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; ` +
         `Node ${process.version}; PostgreSQL ${await serverVersion(db.url)} on the same machine.`,
-      `Load: autocannon, ${load.connections} connections, ${warmup} s warm-up, then ${rounds} alternating rounds of ${load.duration} s per scenario and server.`,
+      `Load: ${load.generator === "wrk" ? "wrk -t1" : "autocannon"}, ${load.connections} connections, ${warmup} s warm-up, then ${rounds} alternating rounds of ${load.duration} s per scenario and server.`,
       `Every server uses a node-postgres pool of 10; requests/s is the mean over the rounds, latencies the median of the rounds' percentiles.`,
       `CPU µs/req: the server process (Node) and the PostgreSQL backends of the benchmark database, each per completed request (median of the rounds; from /proc).`,
       `resc is the app \`resc serve\` runs; resc bare the same routes without the production layer (request ids, metrics, logging at \`warn\`).`,
@@ -197,9 +209,10 @@ async function main(): Promise<void> {
       ...(ceiling === undefined
         ? []
         : [
-            `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ${load.connections} clients, ` +
-              `${load.duration} s, right after the rounds): ${ceiling.toFixed(0)} transactions/s; resc reaches ` +
-              `${(readRps / ceiling).toFixed(2)} of it.`,
+            `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ` +
+              `${load.duration} s each with 2, 10 and ${load.connections} clients, right after the rounds; the best, ` +
+              `with ${ceiling.clients}): ${ceiling.tps.toFixed(0)} transactions/s; resc reaches ` +
+              `${(readRps / ceiling.tps).toFixed(2)} of it.`,
             "",
           ]),
       ...(floor === undefined
@@ -207,10 +220,10 @@ async function main(): Promise<void> {
         : [
             `HTTP floor of the read by id: the same load against \`node:http\` answering resc's body for \`/films/133\` from memory ` +
               `(no framework, no database; right after the ceiling): ${floor.rps.toFixed(0)} requests/s` +
-              (ceiling === undefined ? "" : `, ${(floor.rps / ceiling).toFixed(2)} of the ceiling`) +
+              (ceiling === undefined ? "" : `, ${(floor.rps / ceiling.tps).toFixed(2)} of the ceiling`) +
               `; resc reaches ${(readRps / floor.rps).toFixed(2)} of it. CPU µs/req there: the server ` +
               `${floor.serverCpu === undefined ? "unknown" : floor.serverCpu.toFixed(0)}, the load generator ` +
-              `${floor.generatorCpu.toFixed(0)}.`,
+              `${floor.generatorCpu === undefined ? "unknown" : floor.generatorCpu.toFixed(0)}.`,
             "",
           ]),
       "Paths:",

@@ -4,6 +4,7 @@
  * check that both servers answer each alike before anything is measured.
  */
 import { isDeepStrictEqual } from "node:util";
+import type { RowPaths } from "./load.js";
 
 /** One measured request shape. */
 export interface Scenario {
@@ -98,10 +99,10 @@ export interface WriteScenario {
   shown: string;
   body: string;
   /**
-   * A path generator for one server: the same path every time, or (an
-   * action on one row) the next of the rows prepared for that server.
+   * Where one server's requests go: the same path every time, or (an
+   * action on one row) the rows prepared for that server, each once.
    */
-  paths(label: string): () => string;
+  path(label: string): string | RowPaths;
 }
 
 /** 1,000 actors in one POST, the most one request may carry (max_batch). */
@@ -119,20 +120,16 @@ export function writeScenarios(openRentals: Record<string, [number, number]>): W
       name: "5 bulk create, 1,000 actors",
       shown: "POST /actors with a JSON array of 1,000 rows",
       body: JSON.stringify(actors),
-      paths: () => () => "/actors",
+      path: () => "/actors",
     },
     {
       name: "6 action: POST /rentals/{id}/return",
       shown: 'POST /rentals/{id}/return {"staff_id":1}, a fresh rental each time',
       body: JSON.stringify({ staff_id: 1 }),
-      paths(label) {
+      path(label) {
         const range = openRentals[label];
         if (!range) throw new Error(`no rentals prepared for ${label}`);
-        let next = range[0];
-        return () => {
-          if (next > range[1]) throw new Error(`${label}: the ${range[1] - range[0] + 1} prepared rentals are used up`);
-          return `/rentals/${next++}/return`;
-        };
+        return { before: "/rentals/", after: "/return", next: range[0], last: range[1] };
       },
     },
   ];
