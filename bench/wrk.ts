@@ -65,7 +65,9 @@ export async function loadWithWrk(url: string, options: LoadOptions, write?: Wri
   if (wrk === undefined) throw new Error("wrk is not installed (apt-get install wrk)");
   const dir = await mkdtemp(path.join(os.tmpdir(), "resc-wrk-"));
   try {
+    // load.lua reads its whole configuration from these; none may come from the caller's environment.
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+    for (const name of ["WRK_METHOD", "WRK_BODY_FILE", "WRK_ROWS"]) delete env[name];
     let target = url;
     if (write !== undefined) {
       const bodyFile = path.join(dir, "body.json");

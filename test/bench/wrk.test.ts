@@ -86,7 +86,14 @@ describe.skipIf(!wrk)("bench: load with wrk", () => {
 
   it("loads a GET and reports requests, latencies and its own CPU", async () => {
     seen.length = 0;
-    const s = await loadOnce(`${base}/films/133`, { duration: 1, connections: 2, generator: "wrk" });
+    // load.lua's settings come from the driver alone, never from the caller's environment.
+    process.env.WRK_METHOD = "DELETE";
+    let s;
+    try {
+      s = await loadOnce(`${base}/films/133`, { duration: 1, connections: 2, generator: "wrk" });
+    } finally {
+      delete process.env.WRK_METHOD;
+    }
     expect(s.failures).toBe(0);
     expect(s.requests).toBeGreaterThan(10);
     // wrk counts the answers it read; the server may have answered a few more as the run was cut.
