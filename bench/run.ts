@@ -185,7 +185,8 @@ async function main(): Promise<void> {
     // Measured right after the rounds, so the machine is in the same state as for them.
     const readById = results.find((r) => r.path.resc === "/films/133");
     // Two clients (one a core here), the load generator's ten by default, and this run's connections.
-    const ceiling = readById ? await bestReadByIdCeiling(db.url, load.duration, [2, 10, load.connections]) : undefined;
+    const clientCounts = [...new Set([2, 10, load.connections])];
+    const ceiling = readById ? await bestReadByIdCeiling(db.url, load.duration, clientCounts) : undefined;
     const readRps = readById ? summarize(readById.samples.resc).rps : 0;
     const floor = readById
       ? await httpFloor(await (await fetch(servers[0]!.base + "/films/133")).text(), load, db.url)
@@ -210,7 +211,7 @@ async function main(): Promise<void> {
         ? []
         : [
             `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ` +
-              `${load.duration} s each with 2, 10 and ${load.connections} clients, right after the rounds; the best, ` +
+              `${load.duration} s each with ${clientCounts.join(", ")} clients, right after the rounds; the best, ` +
               `with ${ceiling.clients}): ${ceiling.tps.toFixed(0)} transactions/s; resc reaches ` +
               `${(readRps / ceiling.tps).toFixed(2)} of it.`,
             "",
