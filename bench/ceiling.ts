@@ -5,7 +5,8 @@
  * database answers that statement; resc's requests/s divided by this is the
  * share of the ceiling it reaches (README, "Benchmark"). pgbench's own rate
  * depends on its client count (on two cores two clients beat ten and ten
- * beat thirty-two), so {@link bestReadByIdCeiling} takes the best of a few.
+ * beat thirty-two), so {@link bestReadByIdCeiling} takes the best of a few
+ * (docs/decisions/1356-benchmark-load-generators.md).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

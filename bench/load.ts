@@ -1,7 +1,7 @@
 /**
  * One bounded load run, with autocannon from the benchmark's own process or
- * with wrk in a child process (bench/wrk.ts); neither server runs in the
- * benchmark's process.
+ * with wrk in a child process (bench/wrk.ts; docs/decisions/1356-benchmark-load-generators.md);
+ * neither server runs in the benchmark's process.
  */
 import autocannon from "autocannon";
 import { loadWithWrk } from "./wrk.js";

@@ -1,7 +1,7 @@
 /**
  * One bounded load run with wrk (Debian's `wrk`, C and one thread), the
  * load generator of the side-by-side setup the benchmark's goals were set on
- * (bench/RESULTS.md, "Load generators"). wrk spends a third to a half of
+ * (docs/decisions/1356-benchmark-load-generators.md). wrk spends about a third of
  * autocannon's CPU per request, so on a machine where the generator shares the
  * cores with the servers and PostgreSQL more of them is left to what is
  * measured. The request and the report are bench/wrk/load.lua's.
