@@ -16,20 +16,12 @@ import { promisify } from "node:util";
 import { buildDescriptor, compileSource } from "../compiler/index.js";
 import { parseKey } from "../runtime/query/index.js";
 import { compileRead } from "../runtime/sql/index.js";
+import { findProgram } from "./program.js";
 import { PAGILA_SCHEMA } from "./servers.js";
 
 /** The pgbench binary on the PATH or in Debian's PostgreSQL folders, or undefined. */
-async function pgbenchBinary(): Promise<string | undefined> {
-  const run = promisify(execFile);
-  for (const candidate of ["pgbench", "/usr/lib/postgresql/15/bin/pgbench", "/usr/lib/postgresql/16/bin/pgbench"]) {
-    try {
-      await run(candidate, ["--version"]);
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
+function pgbenchBinary(): Promise<string | undefined> {
+  return findProgram(["pgbench", "/usr/lib/postgresql/15/bin/pgbench", "/usr/lib/postgresql/16/bin/pgbench"]);
 }
 
 /**
@@ -77,23 +69,31 @@ export async function readByIdCeiling(url: string, seconds: number, clients: num
 
 /** The best of {@link readByIdCeiling} over several client counts, and the count that reached it. */
 export interface Ceiling {
+  /** pgbench's transactions per second. */
   tps: number;
+  /** The client count (`-c`) that reached it. */
   clients: number;
 }
 
 /**
- * Runs {@link readByIdCeiling} for each of `clientCounts` (duplicates run
- * once) and returns the highest rate: the ceiling is the most the database
- * answers, not what it answers at one concurrency. Undefined without pgbench.
+ * Measures each of `clientCounts` (duplicates once, in order) and returns the
+ * highest rate: the ceiling is the most the database answers, not what it
+ * answers at one concurrency (docs/decisions/1356-benchmark-load-generators.md).
+ * @param url the loaded Pagila database
+ * @param seconds how long each pgbench run lasts
+ * @param measure one run at a client count; {@link readByIdCeiling} unless a test passes its own
+ * @returns undefined when a run gives none (pgbench not installed)
+ * @throws Error when pgbench fails or prints no rate, as {@link readByIdCeiling}
  */
 export async function bestReadByIdCeiling(
   url: string,
   seconds: number,
   clientCounts: readonly number[],
+  measure: (clients: number) => Promise<number | undefined> = (clients) => readByIdCeiling(url, seconds, clients),
 ): Promise<Ceiling | undefined> {
   let best: Ceiling | undefined;
   for (const clients of [...new Set(clientCounts)]) {
-    const tps = await readByIdCeiling(url, seconds, clients);
+    const tps = await measure(clients);
     if (tps === undefined) return undefined;
     if (best === undefined || tps > best.tps) best = { tps, clients };
   }

@@ -2,7 +2,7 @@
  * Process entry of the benchmark's HTTP floor: Node's own `node:http`
  * server, no framework and no database, answering every request with the
  * body in `CONSTANT_BODY` (the run passes resc's answer to the read by id)
- * as `application/json`. What autocannon drives against it on the same
+ * as `application/json`. What the load generator drives against it on the same
  * cores is the most any Node server could answer with that body here, so
  * the report sets the read by id beside it as well as beside pgbench's
  * ceiling (README, "Benchmark"). `PORT` as for the other servers; prints

@@ -44,9 +44,13 @@ export interface LoadSample {
  * used, so the next run never acts on a row twice.
  */
 export interface RowPaths {
+  /** The path before the id (`/rentals/`). */
   before: string;
+  /** The path after the id (`/return`, or empty). */
   after: string;
+  /** The next id no request has used. */
   next: number;
+  /** The last id there is a fresh row for. */
   last: number;
 }
 

@@ -177,7 +177,8 @@ async function main(): Promise<void> {
           if (sample.failures > 0) throw new Error(`${server.label}, ${r.name}: ${sample.failures} failed requests`);
           r.samples[server.label].push(sample);
           log(
-            `round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`,
+            `round ${round} ${r.name} ${server.label}: ${sample.rps.toFixed(0)} req/s, ` +
+              `p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms`,
           );
         }
       }
@@ -211,7 +212,7 @@ async function main(): Promise<void> {
         ? []
         : [
             `Ceiling of the read by id: pgbench running resc's statement for \`/films/133\` (prepared, ` +
-              `${load.duration} s each with ${clientCounts.join(", ")} clients, right after the rounds; the best, ` +
+              `${load.duration} s each with ${clientCounts.slice(0, -1).join(", ")} and ${clientCounts[clientCounts.length - 1]} clients, right after the rounds; the best, ` +
               `with ${ceiling.clients}): ${ceiling.tps.toFixed(0)} transactions/s; resc reaches ` +
               `${(readRps / ceiling.tps).toFixed(2)} of it.`,
             "",

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LoadOptions, LoadSample, WriteRequest } from "./load.js";
+import { findProgram } from "./program.js";
 
 /** Run from source by tsx, as every bench script is. */
 const SCRIPT = fileURLToPath(new URL("./wrk/load.lua", import.meta.url));
@@ -28,14 +29,9 @@ interface WrkResult {
 }
 
 /** The `wrk` binary on PATH or where Debian puts it; undefined when neither exists. */
-export async function wrkBinary(): Promise<string | undefined> {
-  for (const candidate of ["wrk", "/usr/bin/wrk"]) {
-    const found = await new Promise<boolean>((resolve) =>
-      execFile(candidate, ["--version"], (error) => resolve(error === null || error.code === 1)),
-    );
-    if (found) return candidate;
-  }
-  return undefined;
+export function wrkBinary(): Promise<string | undefined> {
+  // wrk has no version flag: it prints its usage and exits 1.
+  return findProgram(["wrk", "/usr/bin/wrk"], [0, 1]);
 }
 
 /**
@@ -115,9 +111,10 @@ export async function loadWithWrk(url: string, options: LoadOptions, write?: Wri
 }
 
 /**
- * The children's user + system time, in milliseconds, from the last two
- * lines `times` printed (`0m1.230000s 0m0.450000s` each); undefined when
- * absent.
+ * The children's user + system time, in milliseconds, from the last line of
+ * `stdout`: the second of the two `times` prints (`0m1.230000s 0m0.450000s`,
+ * minutes and seconds of user, then of system time); undefined when that
+ * line is not there.
  */
 export function childCpuMs(stdout: string): number | undefined {
   const lines = stdout.trimEnd().split("\n");

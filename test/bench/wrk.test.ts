@@ -2,8 +2,9 @@
  * The benchmark's wrk driver (bench/wrk.ts with bench/wrk/load.lua) against
  * the real `wrk` and a `node:http` server made here that records what it
  * is sent: the GET, the POST with its body, the row sequence each id once
- * and in order, a failure counted, and the parsing of what wrk and the
- * shell's `times` print. Correctness only; nothing here is timed. Skipped
+ * and in order, a failure counted, the parsing of what wrk and the
+ * shell's `times` print, and the ceiling's best-of. Correctness only; nothing
+ * here is timed. The wrk runs are skipped
  * where wrk is not installed (`.ci/run` installs Debian's).
  */
 import { once } from "node:events";
@@ -11,6 +12,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOnce, nextPath, type RowPaths, type WriteRequest } from "../../bench/load.js";
+import { bestReadByIdCeiling } from "../../bench/ceiling.js";
 import { rawTable } from "../../bench/report.js";
 import { childCpuMs, parseWrkResult, wrkBinary } from "../../bench/wrk.js";
 
@@ -148,5 +150,19 @@ describe.skipIf(!wrk)("bench: load with wrk", () => {
     expect(seen.slice(sent.length).every((r) => r.path === "/r/used-up")).toBe(true);
     expect(s.failures).toBeGreaterThan(0);
     expect(s.failures).toBeGreaterThanOrEqual(s.requests - sent.length);
+  });
+});
+
+describe("bench: the read by id's ceiling", () => {
+  it("is the best rate over the client counts, each measured once, and undefined without pgbench", async () => {
+    const measured: number[] = [];
+    const rates: Record<number, number> = { 2: 30_500, 10: 31_574, 32: 24_800 };
+    const measure = async (clients: number): Promise<number> => {
+      measured.push(clients);
+      return rates[clients]!;
+    };
+    expect(await bestReadByIdCeiling("unused", 1, [2, 10, 32, 10], measure)).toEqual({ tps: 31_574, clients: 10 });
+    expect(measured).toEqual([2, 10, 32]);
+    expect(await bestReadByIdCeiling("unused", 1, [2, 10], async () => undefined)).toBeUndefined();
   });
 });
