@@ -2,12 +2,14 @@
  * The idempotency store's table, stated once for the runtime that uses it
  * (runtime/http/idempotency.ts) and the commands that create it or must
  * leave it alone (`resc migrate deploy`, `resc pull`, the drift gate);
- * docs/decisions/1335-idempotency-keys.md. Imports nothing, so a command
- * reading these constants loads no HTTP code.
+ * docs/decisions/1335-idempotency-keys.md. Imports only the list of resc's
+ * own objects, so a command reading these constants loads no HTTP code.
  */
 
-/** The table's name, in the connection's search path (`public`). */
-export const IDEMPOTENCY_TABLE = "resc_idempotency";
+import { IDEMPOTENCY_TABLE } from "./own-objects.js";
+
+// The table's name is stated with resc's other own objects (runtime/own-objects.ts); re-exported where it always was.
+export { IDEMPOTENCY_TABLE };
 
 /** How long a stored response answers retries unless the application says otherwise: 24 hours, in seconds. */
 export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;

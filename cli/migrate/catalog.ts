@@ -11,7 +11,7 @@ import { regclassParts } from "../../compiler/backends/sql/sequences.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import { tableSql } from "../../runtime/sql/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
-import { CAPTURE_FUNCTION } from "../../runtime/events/outbox.js";
+import { CAPTURE_TRIGGER, isOwnRelation, isOwnTable } from "../../runtime/own-objects.js";
 
 /** Where an object of the catalog lives: its namespace and its name there, as stored. */
 export interface Placed {
@@ -193,7 +193,8 @@ async function rows(db: Executor, text: string, values: string[]): Promise<Recor
 }
 
 /**
- * Reads the catalog of the namespaces `schemas` (default `public`). Views,
+ * Reads the catalog of the namespaces `schemas` (default `public`), leaving
+ * out resc's own objects (runtime/own-objects.ts). Views,
  * partitions' children and functions are not read: the language has no
  * way to say them. Sequences are read by name only (what a `nextval`
  * default needs to exist), never their position. Types and references in
@@ -295,7 +296,7 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
      from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = any($1::text[]) and t.tgname = $2 and not t.tgisinternal
      order by n.nspname, c.relname`,
-    [schema, CAPTURE_FUNCTION],
+    [schema, CAPTURE_TRIGGER],
   );
 
   const sequences = await rows(
@@ -407,10 +408,14 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
       if (r.def !== null) d.default = r.def;
       return d;
     }),
-    tables: [...tables.values()].sort((a, b) => a.schema.localeCompare(b.schema) || a.name.localeCompare(b.name)),
+    // resc's own tables and what comes with them are never a schema's (docs/decisions/1357-resc-own-objects.md): left
+    // out here, where every comparison and `resc pull` read, so no caller can forget to.
+    tables: [...tables.values()]
+      .filter((t) => !isOwnTable(t.name))
+      .sort((a, b) => a.schema.localeCompare(b.schema) || a.name.localeCompare(b.name)),
     sequences: sequences
       .map((r): Placed => ({ schema: r.ns!, name: r.name! }))
-      .filter((s) => !serialSequences.has(placedKey(s))),
+      .filter((s) => !serialSequences.has(placedKey(s)) && !isOwnRelation(s.name)),
     extensions: extensions.map((r) => r.name!),
   };
 }

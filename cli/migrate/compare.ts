@@ -11,10 +11,10 @@ import { expressibleCatalog } from "../pull/expressible.js";
 import { placedKey, readCatalog, type Catalog } from "./catalog.js";
 import { diffCatalogs, type Step } from "./diff.js";
 import { readMigrations, type MigrationFile } from "./files.js";
-import { isRescTable } from "./history.js";
 import { readPrelude } from "./functions.js";
 import { catalogOfDdl, scratchStates } from "./scratch.js";
 import type { ScratchDatabase } from "./scratch-database.js";
+import { isOwnTable } from "../../runtime/own-objects.js";
 
 /** The migrations directory of a schema file: `migrations/` beside it, unless given. */
 export function migrationsDir(schemaFile: string, dir?: string): string {
@@ -35,9 +35,12 @@ export function withoutComments(catalog: Catalog): Catalog {
   };
 }
 
-/** `catalog` without resc's own tables (the migration history, the idempotency store, the change feed's outbox and webhook queue). */
+/**
+ * `catalog` without resc's own tables (runtime/own-objects.ts, docs/decisions/1357-resc-own-objects.md). `readCatalog`
+ * already leaves them out; this keeps a catalog built some other way to the same rule.
+ */
 export function withoutHistory(catalog: Catalog): Catalog {
-  return { ...catalog, tables: catalog.tables.filter((t) => !isRescTable(t)) };
+  return { ...catalog, tables: catalog.tables.filter((t) => !isOwnTable(t.name)) };
 }
 
 /**

@@ -6,7 +6,8 @@
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
 import { quoteIdent } from "../../compiler/ident.js";
-import { CAPTURE_DDL, CAPTURE_FUNCTION, captureTrigger } from "../../runtime/events/outbox.js";
+import { CAPTURE_DDL, captureTrigger } from "../../runtime/events/outbox.js";
+import { CAPTURE_TRIGGER } from "../../runtime/own-objects.js";
 import {
   INDEX_HEAD,
   placedKey,
@@ -496,7 +497,7 @@ function tableSteps(from: Catalog, to: Catalog, renames: ReadonlyMap<string, str
     constraintSteps(t, old, t, added, ctx);
     indexSteps(t, old, t, added, ctx);
     if (old.capture !== undefined && old.capture !== t.capture)
-      ctx.early.push({ sql: `DROP TRIGGER ${CAPTURE_FUNCTION} ON ${placedSql(old)};` });
+      ctx.early.push({ sql: `DROP TRIGGER ${CAPTURE_TRIGGER} ON ${placedSql(old)};` });
   }
   captureSteps(from, to, ctx);
   const toTables = byPlace(to.tables);

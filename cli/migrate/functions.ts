@@ -9,6 +9,8 @@
  */
 import { quoteIdent } from "../../compiler/ident.js";
 import type { Executor } from "../../runtime/exec/executor.js";
+import { OWN_FUNCTIONS } from "../../runtime/own-objects.js";
+import { encodeArray } from "../../runtime/sql/bind.js";
 
 /** Namespaces a user made: not PostgreSQL's own, not `information_schema`, not an extension's. */
 const USER_NAMESPACE = `n.nspname !~ '^pg_' AND n.nspname <> 'information_schema'
@@ -19,7 +21,9 @@ const USER_NAMESPACE = `n.nspname !~ '^pg_' AND n.nspname <> 'information_schema
  * EXISTS`, but `plpgsql`) and then its own functions and procedures
  * (`pg_get_functiondef`, each namespace created first), in that order:
  * extensions first, since functions may use their types; functions by
- * namespace and name. Aggregates and functions of extensions are left out.
+ * namespace and name. Aggregates, functions of extensions and resc's own
+ * (the change feed's capture, which the schema's DDL states itself:
+ * runtime/own-objects.ts) are left out.
  * @throws the driver's error when the database cannot be read
  */
 export async function readPrelude(db: Executor): Promise<string[]> {
@@ -31,10 +35,10 @@ export async function readPrelude(db: Executor): Promise<string[]> {
   const functions = await db.query({
     text: `SELECT n.nspname AS ns, pg_get_functiondef(p.oid) || ';' AS s
            FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-           WHERE ${USER_NAMESPACE} AND p.prokind IN ('f', 'p')
+           WHERE ${USER_NAMESPACE} AND p.prokind IN ('f', 'p') AND p.proname <> ALL($1::text[])
              AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
            ORDER BY n.nspname, p.proname, p.oid`,
-    values: [],
+    values: [encodeArray(OWN_FUNCTIONS)],
   });
   const out = extensions.rows.map((r) => r.s!);
   const namespaces = new Set<string>();

@@ -9,24 +9,26 @@
  */
 import pg from "pg";
 import type { MigrationFile } from "./files.js";
-import { IDEMPOTENCY_TABLE, IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
-import { DELIVERIES_TABLE, EVENTS_TABLE } from "../../runtime/events/outbox.js";
+import { IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
+import { HISTORY_TABLE, isOwnTable, OWN_TABLE_NAMES } from "../../runtime/own-objects.js";
 
-/** The history table's name; the catalog comparisons leave it out. */
-export const HISTORY_TABLE = "resc_migrations";
+// The history table is one of resc's own objects, stated in runtime/own-objects.ts; re-exported where it always was.
+export { HISTORY_TABLE };
+
+/** The history table's DDL, safe to run again: one row per applied migration. */
+export const HISTORY_TABLE_DDL =
+  `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} ` +
+  "(name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())";
 
 /**
- * resc's own tables in `public`: the migration history, the idempotency
- * store (docs/decisions/1335-idempotency-keys.md), the change feed's outbox
- * and the webhook deliveries (docs/decisions/1337-change-feed.md). Never part of a schema:
- * `resc pull` and the drift gate leave them out, and a deploy does not count
- * them as tables a user made.
+ * resc's own tables (`OWN_TABLE_NAMES` of runtime/own-objects.ts, docs/decisions/1357-resc-own-objects.md):
+ * never part of a schema. Kept for the callers that read it here.
  */
-export const RESC_TABLES: readonly string[] = [HISTORY_TABLE, IDEMPOTENCY_TABLE, EVENTS_TABLE, DELIVERIES_TABLE];
+export const RESC_TABLES: readonly string[] = OWN_TABLE_NAMES;
 
-/** Whether a table of the catalog is one of {@link RESC_TABLES}. */
+/** Whether a table of the catalog is one of resc's own, in whichever namespace (`isOwnTable`, runtime/own-objects.ts). */
 export function isRescTable(t: { name: string; schema: string }): boolean {
-  return t.schema === "public" && RESC_TABLES.includes(t.name);
+  return isOwnTable(t.name);
 }
 
 /** Key of the advisory lock every `deploy` takes (an arbitrary constant: "resc" in ASCII). */
@@ -44,9 +46,7 @@ export interface MigrationStatus {
 
 /** The history table, and the idempotency store every node of the service shares (docs/decisions/1335-idempotency-keys.md). */
 async function ensureHistory(client: pg.Client): Promise<void> {
-  await client.query(
-    `CREATE TABLE IF NOT EXISTS ${HISTORY_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-  );
+  await client.query(HISTORY_TABLE_DDL);
   await client.query(IDEMPOTENCY_TABLE_DDL);
 }
 
@@ -89,15 +89,16 @@ export async function migrationStatus(url: string, files: readonly MigrationFile
 
 /**
  * The number of tables a user made, in any namespace (a schema may place its tables with `@@schema`), other
- * than the history table: what a deploy would build over.
+ * than resc's own (runtime/own-objects.ts: the history, the outbox, the tables a running service made for its
+ * webhooks and idempotency keys): what a deploy would build over.
  */
 async function tablesOutsideHistory(client: pg.Client): Promise<number> {
   const r = await client.query<{ n: string }>(
     `SELECT count(*)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
      WHERE s.nspname !~ '^pg_' AND s.nspname <> 'information_schema' AND c.relkind IN ('r', 'p')
-       AND NOT c.relispartition AND NOT (s.nspname = 'public' AND c.relname = ANY($1::text[]))
+       AND NOT c.relispartition AND c.relname <> ALL($1::text[])
        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`,
-    [RESC_TABLES],
+    [OWN_TABLE_NAMES],
   );
   return Number(r.rows[0]?.n ?? 0);
 }

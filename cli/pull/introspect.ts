@@ -6,14 +6,19 @@
 import pg from "pg";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { readCatalog, type Catalog } from "../migrate/catalog.js";
-import { isRescTable } from "../migrate/history.js";
+import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../../runtime/own-objects.js";
+import { encodeArray } from "../../runtime/sql/bind.js";
 import type { Extras } from "./render.js";
 
-/** Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`. */
+/**
+ * Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`, not one
+ * holding only resc's own tables (`$1`, runtime/own-objects.ts).
+ */
 const USER_NAMESPACES = `SELECT n.nspname AS n FROM pg_namespace n
   WHERE n.nspname !~ '^pg_' AND n.nspname <> 'information_schema'
     AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = n.oid AND d.deptype = 'e')
-    AND (EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm'))
+    AND (EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm')
+                   AND c.relname <> ALL($1::text[]))
       OR EXISTS (SELECT 1 FROM pg_type t WHERE t.typnamespace = n.oid AND t.typtype IN ('e', 'd')))
   ORDER BY n.nspname = 'public' DESC, n.nspname`;
 
@@ -46,9 +51,12 @@ export async function introspect(
       close: async () => {},
     };
     const read =
-      schemas === "all" ? (await client.query<{ n: string }>(USER_NAMESPACES)).rows.map((r) => r.n) : [...schemas];
+      schemas === "all"
+        ? (await client.query<{ n: string }>(USER_NAMESPACES, [encodeArray(OWN_TABLE_NAMES)])).rows.map((r) => r.n)
+        : [...schemas];
+    // resc's own tables, their capture triggers and function are neither served nor reported as left out
+    // (docs/decisions/1357-resc-own-objects.md): `readCatalog` leaves the tables out, the reads below the rest.
     const catalog = await readCatalog(db, read);
-    catalog.tables = catalog.tables.filter((t) => !isRescTable(t));
     const where = "s.nspname = ANY($1::text[])";
     const qualified = (rel: string): string =>
       `CASE WHEN s.nspname = 'public' THEN ${rel} ELSE s.nspname || '.' || ${rel} END`;
@@ -59,13 +67,15 @@ export async function introspect(
     );
     const triggers = await client.query<{ n: string }>(
       `SELECT ${qualified("c.relname")} || '.' || t.tgname AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE ${where} AND NOT t.tgisinternal ORDER BY 1`,
-      [read],
+       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE ${where} AND NOT t.tgisinternal AND t.tgname <> ALL($2::text[])
+       ORDER BY 1`,
+      [read, OWN_TRIGGERS],
     );
     const functions = await client.query<{ n: string }>(
       `SELECT count(*)::text AS n FROM pg_proc p JOIN pg_namespace s ON s.oid = p.pronamespace
-       WHERE ${where} AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
-      [read],
+       WHERE ${where} AND p.proname <> ALL($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
+      [read, OWN_FUNCTIONS],
     );
     return {
       catalog,

@@ -3,13 +3,16 @@
  * --database-url` serves it and whenever `resc serve`'s /ready is asked: every declared table, column (computed columns
  * excepted: they are expressions), enum or domain type, enum value and index
  * must exist. Extra objects in the database are fine: resc describes an
- * existing database, it does not own it.
+ * existing database, it does not own it. Of resc's own objects
+ * (runtime/own-objects.ts) only the outbox and its triggers are asked for,
+ * when a resource declares `events`; the others are made by the service
+ * that needs them.
  */
 import { namespaces } from "../../compiler/backends/sql/index.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import { storedColumns, type Schema } from "../../language/ir.js";
 import type { Executor } from "../../runtime/exec/executor.js";
-import { CAPTURE_FUNCTION, EVENTS_TABLE } from "../../runtime/events/outbox.js";
+import { CAPTURE_TRIGGER, EVENTS_TABLE, OWN_TABLES } from "../../runtime/own-objects.js";
 
 async function rows(db: Executor, text: string, named: readonly string[]): Promise<Record<string, string | null>[]> {
   return (await db.query({ text, values: [encodeArray(named)] })).rows;
@@ -69,7 +72,7 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
     rows(
       db,
       `select ${visible}, c.relname as t from pg_trigger g join pg_class c on c.oid = g.tgrelid
-       join pg_namespace ns on ns.oid = c.relnamespace where g.tgname = '${CAPTURE_FUNCTION}' and not g.tgisinternal and ${READ}`,
+       join pg_namespace ns on ns.oid = c.relnamespace where g.tgname = '${CAPTURE_TRIGGER}' and not g.tgisinternal and ${READ}`,
       named,
     ),
   ]);
@@ -83,6 +86,7 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
   const key = (d: { name: string; dbName?: string; schema?: string }, rest = ""): string =>
     `${d.schema !== undefined ? `${d.schema}.` : ""}${d.dbName ?? d.name}${rest}`;
   const shown = (d: { name: string; dbName?: string; schema?: string }): string => key(d);
+  const outbox = OWN_TABLES.find((t) => t.name === EVENTS_TABLE)!.holds;
 
   for (const en of schema.enums) {
     if (!typeSet.has(key(en))) problems.push(`enum type "${shown(en)}" is missing`);
@@ -92,7 +96,7 @@ export async function findSchemaMismatches(db: Executor, schema: Schema): Promis
   }
   for (const d of schema.domains) if (!typeSet.has(key(d))) problems.push(`domain "${shown(d)}" is missing`);
   if (schema.tables.some((t) => t.resource?.events) && !tableSet.has(EVENTS_TABLE))
-    problems.push(`table "${EVENTS_TABLE}", the change feed's outbox, is missing (resc migrate diff adds it)`);
+    problems.push(`table "${EVENTS_TABLE}", ${outbox}, is missing (resc migrate diff adds it)`);
   for (const t of schema.tables) {
     if (!tableSet.has(key(t))) {
       problems.push(`table "${shown(t)}" is missing`);

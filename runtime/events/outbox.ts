@@ -3,18 +3,21 @@
  * change is written to, the trigger function writing it and the trigger
  * each table with `events = true` carries, for the SQL backend that emits
  * them, the migrations that create and drop them and the runtime that
- * reads the outbox (docs/decisions/1337-change-feed.md). Imports nothing,
- * so a command reading these constants loads no HTTP code.
+ * reads the outbox (docs/decisions/1337-change-feed.md). Imports only the
+ * list of resc's own objects, so a command reading these constants loads no
+ * HTTP code.
  */
 
-/** The outbox table, in the connection's search path (`public`), as the idempotency store is. */
-export const EVENTS_TABLE = "resc_events";
+import {
+  CAPTURE_FUNCTION,
+  CAPTURE_TRIGGER,
+  DELIVERIES_TABLE,
+  EVENTS_POSITION_INDEX,
+  EVENTS_TABLE,
+} from "../own-objects.js";
 
-/** The webhook delivery queue, beside the outbox (docs/decisions/1338-webhooks.md). */
-export const DELIVERIES_TABLE = "resc_deliveries";
-
-/** The trigger function, and the name of the trigger on each captured table. */
-export const CAPTURE_FUNCTION = "resc_capture";
+// The names are resc's own objects', stated in runtime/own-objects.ts; re-exported where they always were.
+export { CAPTURE_FUNCTION, DELIVERIES_TABLE, EVENTS_TABLE };
 
 /** The LISTEN/NOTIFY channel the trigger wakes the nodes on; the payload is the table's name. */
 export const EVENTS_CHANNEL = "resc_events";
@@ -47,7 +50,7 @@ export const CAPTURE_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS ${EVENTS_TABLE} (` +
     "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, xid xid8 NOT NULL DEFAULT pg_current_xact_id(), " +
     'tbl text NOT NULL, op "char" NOT NULL, old jsonb, new jsonb, at timestamptz NOT NULL DEFAULT now());',
-  `CREATE INDEX IF NOT EXISTS ${EVENTS_TABLE}_position ON ${EVENTS_TABLE} (xid, id);`,
+  `CREATE INDEX IF NOT EXISTS ${EVENTS_POSITION_INDEX} ON ${EVENTS_TABLE} (xid, id);`,
   `CREATE OR REPLACE FUNCTION ${CAPTURE_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $resc$
 BEGIN
   INSERT INTO ${EVENTS_TABLE} (tbl, op, old, new) VALUES (
@@ -67,7 +70,7 @@ $resc$;`,
  */
 export function captureTrigger(tableSql: string, literal: string): string {
   return (
-    `CREATE TRIGGER ${CAPTURE_FUNCTION} AFTER INSERT OR UPDATE OR DELETE ON ${tableSql} ` +
+    `CREATE TRIGGER ${CAPTURE_TRIGGER} AFTER INSERT OR UPDATE OR DELETE ON ${tableSql} ` +
     `FOR EACH ROW EXECUTE FUNCTION ${CAPTURE_FUNCTION}(${literal});`
   );
 }

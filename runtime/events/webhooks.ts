@@ -22,6 +22,7 @@ import { encodeArray } from "../sql/bind.js";
 import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
 import type { Subscription } from "./match.js";
 import { DELIVERIES_TABLE } from "./outbox.js";
+import { WEBHOOK_CURSORS_TABLE } from "../own-objects.js";
 import type { Position } from "./position.js";
 
 /** The kinds of change a subscription may ask for. */
@@ -70,7 +71,7 @@ export interface Webhooks {
 }
 
 /** The positions of each subscription: where its feed resumes after a restart. */
-export const WEBHOOK_CURSORS_TABLE = "resc_webhook_cursors";
+export { WEBHOOK_CURSORS_TABLE }; // stated with resc's other own objects, runtime/own-objects.ts
 
 /** The delivery queue and the positions, safe to run again. */
 export const WEBHOOK_DDL: readonly string[] = [

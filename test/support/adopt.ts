@@ -12,15 +12,15 @@ import { compileSource } from "../../compiler/index.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import type { TestDatabase } from "./db.js";
 import { freePort } from "./ports.js";
-import { RESC_TABLES } from "../../cli/migrate/history.js";
+import { OWN_TABLE_NAMES } from "../../runtime/own-objects.js";
 
 /** Row counts of every table of `schemas` but resc's own (a partitioned table counted whole, its partitions not), by `schema.table`. */
 export async function tableCounts(db: TestDatabase, schemas: readonly string[]): Promise<Record<string, number>> {
   const tables = await db.executor.query({
     text: `SELECT n.nspname AS s, c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
            WHERE n.nspname = ANY($1::text[]) AND relkind IN ('r', 'p') AND NOT relispartition
-             AND NOT (n.nspname = 'public' AND relname = ANY($2::text[])) ORDER BY 1, 2`,
-    values: [encodeArray(schemas), encodeArray(RESC_TABLES)],
+             AND relname <> ALL($2::text[]) ORDER BY 1, 2`,
+    values: [encodeArray(schemas), encodeArray(OWN_TABLE_NAMES)],
   });
   const out: Record<string, number> = {};
   for (const { s, t } of tables.rows)
