@@ -5,7 +5,8 @@
  * DDL applies to an empty database, pulling, applying `resc sql` of the
  * pulled file to an empty database and pulling again gives the same
  * declarations; what cannot be described is left out with a comment and
- * reported; secret-looking columns are hidden.
+ * reported; secret-looking columns are hidden; resc's own tables, triggers
+ * and function are neither served nor named (docs/decisions/1357-resc-own-objects.md).
  */
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -19,6 +20,9 @@ import { createTestDatabase, findServer, type TestDatabase } from "../support/db
 import { loadPagila } from "../support/pagila.js";
 import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
+import { WEBHOOK_DDL } from "../../runtime/events/webhooks.js";
+import { IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
+import { HISTORY_TABLE_DDL } from "../../cli/migrate/history.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
 const databases: TestDatabase[] = [];
@@ -73,7 +77,9 @@ describe.skipIf(!server)("resc pull", () => {
     expect(text).toMatch(/@@primary_key\(\[payment_date, payment_id\]\)|@@primary_key\(\[payment_id, payment_date\]\)/);
     expect(text).toMatch(/@@index\(\[special_features\], using: gin|special_features +text\[\]\?/);
     // Pagila's keys draw on sequences they do not own: the nextval stays (docs/decisions/1250-sequences.md).
-    expect(text).toMatch(/film_id +integer +@primary_key\s+@default\(sql\("nextval\('film_film_id_seq'::regclass\)"\)\)/);
+    expect(text).toMatch(
+      /film_id +integer +@primary_key\s+@default\(sql\("nextval\('film_film_id_seq'::regclass\)"\)\)/,
+    );
     expect(leftOut).toContain("view film_list: the language describes tables only");
     await expectFixpoint(db.url!, "pull_pagila");
   });
@@ -120,5 +126,34 @@ describe.skipIf(!server)("resc pull", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^table t \{/m);
     expect(r.stderr).toContain("left out: view v");
+  });
+
+  it("neither serves nor names resc's own tables, capture triggers and function once webhooks have run", async () => {
+    const db = await fresh("pull_own");
+    const schema = compileSource(
+      `table visits {\n  id bigint @primary_key @default(identity)\n  at date\n\n` +
+        `  resource "/visits" { ops = [crud, list], events = true }\n}\n`,
+      "visits.resource",
+    ).schema;
+    await db.executor.script(emitSql(schema));
+    // What a service with webhooks and idempotency keys and a deploy leave behind, with a row each; the same again
+    // where a connection whose search path starts elsewhere (a schema named after its role) would put them.
+    const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, HISTORY_TABLE_DDL].join(";\n");
+    await db.executor.script(
+      `${own};\nINSERT INTO visits (at) VALUES ('2024-02-29');\n` +
+        `INSERT INTO resc_webhook_cursors VALUES ('big', '1', 1);\n` +
+        `CREATE SCHEMA app; SET search_path = app, public;\n${own};\nRESET search_path;`,
+    );
+    for (const schemas of [["public"], "all"] as const) {
+      const { catalog, extras } = await introspect(db.url!, schemas);
+      const r = renderCatalog(catalog, extras);
+      expect(r.text, String(schemas)).not.toMatch(/resc_/);
+      expect(r.leftOut, String(schemas)).toEqual([]);
+      expect(r.text).toMatch(/resource "\/visits" \{ ops = \[reads\], events = true \}/);
+      expect(extras.schemas).toEqual(["public"]);
+    }
+    const cli = await runNode(["bin/resc.js", "pull", db.url!, "--all-schemas"], { timeout: 60_000 });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout + cli.stderr).not.toMatch(/resc_|left out/);
   });
 });
