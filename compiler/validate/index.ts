@@ -20,7 +20,7 @@ import { checkKeys } from "./keys.js";
 import { checkLint } from "./lint.js";
 import { checkNames } from "./names.js";
 import { checkRelations } from "./relations.js";
-import { checkReservedNames } from "./reserved-names.js";
+import { checkOwnTableNames, checkReservedNames } from "./reserved-names.js";
 import { checkResources } from "./resources.js";
 import { checkSoftDelete } from "./soft-delete.js";
 import { checkSorting } from "./sorting.js";
@@ -43,6 +43,7 @@ const RULES: Rule[] = [
   checkSoftDelete,
   checkRelations,
   checkReservedNames,
+  checkOwnTableNames,
   checkDefaults,
   checkLint,
 ];
