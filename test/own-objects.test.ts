@@ -9,7 +9,7 @@
  * deploy` and `baseline` and `resc check --database-url` leave them alone.
  * On PostgreSQL and on the embedded database where the command takes one.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitSql } from "../compiler/backends/sql/index.js";
 import { migrateEmbedded } from "../cli/dev/evolve.js";
 import { readCatalog } from "../cli/migrate/catalog.js";
-import { declaredRenames, driftSteps } from "../cli/migrate/compare.js";
+import { declaredRenames, driftSteps, pendingSteps } from "../cli/migrate/compare.js";
 import { readPrelude } from "../cli/migrate/functions.js";
 import { deployMigrations, HISTORY_TABLE_DDL } from "../cli/migrate/history.js";
 import { findSchemaMismatches } from "../cli/serving/schema-check.js";
@@ -244,6 +244,25 @@ describe.each(KINDS)("a database where webhooks have run, on %s", (kind) => {
     const back = await migrateEmbedded(db.executor, v1.ddl, declaredRenames(v1.schema), false);
     expect(back).toEqual({ refused: [expect.stringMatching(/tag/)] });
     expect(JSON.stringify(back)).not.toMatch(/resc_/);
+  });
+});
+
+describe("resc migrate diff", () => {
+  it("proposes nothing about resc's own tables that the committed migrations create (scratch on PGlite)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "resc-own-diff-"));
+    try {
+      // A migration that provisions resc's tables beside the schema's, as one written by hand for a service might.
+      const v1 = compileText(V1, "schema.resource");
+      await mkdir(path.join(dir, "migrations"));
+      const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, HISTORY_TABLE_DDL].map((sql) => `${sql};`).join("\n");
+      await writeFile(path.join(dir, "migrations", "0001_init.sql"), `${v1.ddl}\n${own}\n`);
+      expect((await pendingSteps(v1.schema, path.join(dir, "migrations"))).steps).toEqual([]);
+      const v2 = compileText(V2, "schema.resource");
+      const steps = (await pendingSteps(v2.schema, path.join(dir, "migrations"))).steps.map((s) => s.sql);
+      expect(steps).toEqual([expect.stringMatching(/ADD COLUMN "tag" text/)]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
