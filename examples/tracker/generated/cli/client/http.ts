@@ -1219,7 +1219,7 @@ export async function* followEventStream(
       } catch (e) {
         if (options.signal?.aborted) return;
         failure = new TransportError(
-          "the stream from " + request.url + " broke: " + describeFailure(e),
+          "the stream of " + request.url + " broke: " + describeFailure(e),
           { cause: e },
         );
       }
