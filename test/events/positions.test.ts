@@ -119,6 +119,7 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
   it("keeps a fresh subscriber at the position it opened at, and resumes from it with exactly its own later events", async () => {
     const a = await watch("3");
     const b = await watch("4");
+    expect(await eventually(() => a.lastId() !== undefined)).toBe(true);
     const opened = a.lastId();
     expect(opened).toMatch(/^\d+\.\d+$/);
     for (let i = 0; i < 5; i++) await post("4", `d${i}`);
