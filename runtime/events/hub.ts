@@ -40,6 +40,18 @@ export interface FeedSink {
   end(reason: EndReason): void;
 }
 
+/**
+ * Thrown by {@link FeedHub.subscribe} for a resume position no service can have given: its transaction
+ * or its outbox id does not exist yet (docs/decisions/1361-feed-positions-and-client-retries.md). The
+ * HTTP route answers it 400, naming where the position came from.
+ */
+export class PositionAhead extends Error {
+  constructor(readonly position: Position) {
+    super(`position ${position.xid}.${position.id} does not exist yet`);
+    this.name = "PositionAhead";
+  }
+}
+
 /** A subscription made by {@link FeedHub.subscribe}. */
 export interface Subscribed {
   /** Every change up to here has been judged for this subscriber (its resume point when nothing matched). */
@@ -120,7 +132,7 @@ export class FeedHub {
    * position `after` (a resumed stream) or from now. An `after` the outbox
    * no longer holds gets one `reload` first. Resolves once the subscriber
    * is placed; its backlog, if any, follows asynchronously.
-   * @throws a 503 `retry` problem once the hub is closed; the driver's error when the outbox cannot be read (answered 503 by the caller)
+   * @throws a 503 `retry` problem once the hub is closed; {@link PositionAhead} when `after` does not exist yet; the driver's error when the outbox cannot be read (answered 503 by the caller)
    */
   async subscribe(
     table: TableDescriptor,
@@ -139,7 +151,9 @@ export class FeedHub {
       head = this.head!;
       position = head;
       if (after !== undefined) {
-        if (comparePositions(after, head) > 0 || (await this.kept(after))) position = after;
+        const found = await this.locate(after);
+        if (found === "ahead") throw new PositionAhead(after);
+        if (found === "kept") position = after;
         else sink.reload(head);
       }
     } catch (e) {
@@ -237,14 +251,23 @@ export class FeedHub {
     this.options.onError?.(e);
   }
 
-  /** Whether the outbox still holds the change at `p` (a resume point it has not purged). */
-  private async kept(p: Position): Promise<boolean> {
-    if (p.xid === ORIGIN.xid && p.id === ORIGIN.id) return true;
+  /**
+   * Where `p` stands (docs/decisions/1361-feed-positions-and-client-retries.md): `kept`, the outbox holds
+   * its change (a resume point; a node behind the writer's reads it later); `ahead`, its transaction id or
+   * its outbox id has not been handed out yet, so no service gave it; `gone`, neither (purged, or never a change).
+   */
+  private async locate(p: Position): Promise<"kept" | "ahead" | "gone"> {
+    if (p.xid === ORIGIN.xid && p.id === ORIGIN.id) return "kept";
+    // Assigned ids only grow (the sequence survives a purge, a rollback and a crash), so "ahead" never turns back.
     const r = await this.db.query({
-      text: `SELECT 1 AS k FROM ${EVENTS_TABLE} WHERE xid = $1::xid8 AND id = $2::bigint`,
+      text:
+        `SELECT EXISTS (SELECT 1 FROM ${EVENTS_TABLE} WHERE xid = $1::xid8 AND id = $2::bigint)::text AS k, ` +
+        `($1::xid8 >= pg_snapshot_xmax(pg_current_snapshot()) OR $2::bigint > coalesce(pg_sequence_last_value(` +
+        `pg_get_serial_sequence('${EVENTS_TABLE}', 'id')::regclass), 0))::text AS a`,
       values: [p.xid, p.id],
     });
-    return r.rows.length > 0;
+    const row = r.rows[0];
+    return row?.k === "true" ? "kept" : row?.a === "true" ? "ahead" : "gone";
   }
 
   private join(m: Member): void {

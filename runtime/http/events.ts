@@ -13,7 +13,14 @@
  */
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
-import type { EndReason, FeedEvent, FeedHub, FeedSink, Subscribed } from "../events/hub.js";
+import {
+  PositionAhead,
+  type EndReason,
+  type FeedEvent,
+  type FeedHub,
+  type FeedSink,
+  type Subscribed,
+} from "../events/hub.js";
 import { formatPosition, ORIGIN, parsePosition, type Position } from "../events/position.js";
 import { problem } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
@@ -22,7 +29,7 @@ import { scopeOf, type ResourceContext } from "./context.js";
 
 /** Limits of one stream (docs/decisions/1337-change-feed.md). */
 export interface StreamLimits {
-  /** A comment (or the current position) this often keeps proxies from closing an idle stream, in milliseconds; default 15000. */
+  /** A comment this often keeps proxies from closing an idle stream, in milliseconds; default 15000. */
   heartbeatMs?: number;
   /** Events written but not yet taken by the client before the stream is ended; default 1000. */
   bufferEvents?: number;
@@ -61,7 +68,6 @@ class SseStream implements FeedSink {
   private turn = false;
   private wake: (() => void) | undefined;
   private done = false;
-  private lastId: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private subscribed: Subscribed | undefined;
@@ -122,12 +128,10 @@ class SseStream implements FeedSink {
   }
 
   deliver(event: FeedEvent): void {
-    this.lastId = formatPosition(event.position);
     this.push(message(event.kind, event.data, event.position));
   }
 
   reload(position: Position): void {
-    this.lastId = formatPosition(position);
     const detail = "The position resumed from is older than the changes this service keeps: list again, then follow.";
     this.push(message("reload", JSON.stringify({ detail }), position));
   }
@@ -152,15 +156,14 @@ class SseStream implements FeedSink {
     }, 30_000).unref();
   }
 
-  /** A comment, or the position reached when it moved with nothing to send (so a resume skips what did not match). */
+  /**
+   * A comment: the subscriber's position stays the last one it was sent. The position the hub reached
+   * while nothing matched is never sent, since it counts every change captured meanwhile, other tenants'
+   * included (docs/decisions/1361-feed-positions-and-client-retries.md).
+   */
   private beat(): void {
     if (this.done || this.queue.length > 0) return;
-    const at = this.subscribed?.position();
-    const id = at ? formatPosition(at) : undefined;
-    if (id !== undefined && id !== this.lastId && id !== ORIGIN_ID) {
-      this.lastId = id;
-      this.push(`id: ${id}\n\n`);
-    } else this.push(": heartbeat\n\n");
+    this.push(": heartbeat\n\n");
   }
 
   private finish(): void {
@@ -178,7 +181,6 @@ class SseStream implements FeedSink {
   open(subscribed: Subscribed): void {
     this.subscribed = subscribed;
     const id = formatPosition(subscribed.position());
-    this.lastId = id;
     this.push(id === ORIGIN_ID ? "retry: 1000\n\n" : `retry: 1000\nid: ${id}\n\n`);
     // Already ended (a backlog past the bound before this point): nothing to keep alive.
     if (this.done) return subscribed.cancel();
@@ -221,24 +223,34 @@ export function eventsHandler(
     if (refused.length > 0) throw problem("invalid-query", "The change feed cannot take these parameters.", refused);
     const q = parseListQuery(rc.service, rc.table, query);
     let after: Position | undefined;
+    // The kind follows where the position came from: the header, or the query's `last_event_id`.
+    const refuse = (detail: string): Error =>
+      problem(
+        resumeAt.startsWith("query.") ? "invalid-query" : "invalid-header",
+        "The position to resume from (Last-Event-ID) is not one this service gave.",
+        [{ location: resumeAt, detail, value: (resumeText ?? "").slice(0, 64) }],
+      );
     if (resumeText !== undefined && resumeText !== "") {
       after = parsePosition(resumeText);
-      // The kind follows where the position came from: the header, or the query's `last_event_id`.
-      const kind = resumeAt.startsWith("query.") ? "invalid-query" : "invalid-header";
-      if (!after)
-        throw problem(kind, "The position to resume from is not one this service gave.", [
-          { location: resumeAt, detail: "expected the id of an event of this stream", value: resumeText.slice(0, 64) },
-        ]);
+      if (!after) throw refuse("expected the id of an event of this stream");
     }
     const scope = await scopeOf(rc, rc.table.name, "list", c);
     const stream = new SseStream(resolved);
     const sub = { ...(q.where ? { where: q.where } : {}), ...(q.search !== undefined ? { search: q.search } : {}) };
-    const subscription = await feed.subscribe(
-      rc.table,
-      { ...sub, ...(scope ? { scope } : {}), ...(q.select ? { select: q.select } : {}) },
-      after,
-      stream,
-    );
+    let subscription: Subscribed;
+    try {
+      subscription = await feed.subscribe(
+        rc.table,
+        { ...sub, ...(scope ? { scope } : {}), ...(q.select ? { select: q.select } : {}) },
+        after,
+        stream,
+      );
+    } catch (e) {
+      // Waiting for it would deliver nothing, perhaps ever: the client learns at once (decision 1361).
+      if (e instanceof PositionAhead)
+        throw refuse("this position does not exist yet: no change has been captured there");
+      throw e;
+    }
     stream.open(subscription);
     c.req.raw.signal.addEventListener("abort", () => subscription.cancel(), { once: true });
     return new Response(stream.body, {

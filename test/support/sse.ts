@@ -50,6 +50,8 @@ export interface Stream {
   messages: Received[];
   /** Ids of `id:`-only messages and comments too: the last id the stream gave, as a browser keeps it. */
   lastId(): string | undefined;
+  /** How many comment lines (heartbeats) have arrived. */
+  comments(): number;
   /** Resolves once `count` messages have arrived in all, or rejects after `ms` milliseconds with what came. */
   until(count: number, ms?: number): Promise<Received[]>;
   /** Resolves when the server ends the stream. */
@@ -66,6 +68,7 @@ export async function openStream(
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
   const messages: Received[] = [];
   let last: string | undefined;
+  let comments = 0;
   let waiters: (() => void)[] = [];
   if (res.status !== 200) {
     const body = (await res.json()) as unknown;
@@ -75,6 +78,7 @@ export async function openStream(
       messages,
       body,
       lastId: () => undefined,
+      comments: () => 0,
       until: () => Promise.reject(new Error(`status ${res.status}`)),
       ended: Promise.resolve(),
       close: () => abort.abort(),
@@ -99,6 +103,7 @@ export async function openStream(
         const text = decoder.decode(chunk, { stream: true });
         // An `id:` line without data sets the last id but dispatches nothing (the HTML standard's parsing).
         for (const m of text.matchAll(/^id: (.*)$/gm)) last = m[1];
+        comments += text.match(/^:/gm)?.length ?? 0;
         parser.feed(text);
       }
     } catch {
@@ -111,6 +116,7 @@ export async function openStream(
     headers: res.headers,
     messages,
     lastId: () => last,
+    comments: () => comments,
     async until(count, ms = 10_000) {
       const deadline = Date.now() + ms;
       while (messages.length < count) {

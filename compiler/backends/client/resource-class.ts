@@ -173,7 +173,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       `Pick<${n.row}, ${n.key}>`,
     ]);
     out.push({
-      doc: `GET ${resource.path}/events: each change of the rows \`query\` selects, as it commits (creates, updates, deletes, and \`leave\` when a row no longer matches); reconnects and resumes by itself. Pass the last \`id\` seen as \`options.lastEventId\` to resume later.\n@throws ProblemError when the service refuses the query (400 lists what is allowed)`,
+      doc: `GET ${resource.path}/events: each change of the rows \`query\` selects, as it commits (creates, updates, deletes, and \`leave\` when a row no longer matches); reconnects and resumes by itself, backing off after a failure (a 5xx, no connection), each told to \`options.onError\`. Pass the last \`id\` seen as \`options.lastEventId\` to resume later.\n@throws ProblemError when the service refuses the request (a 4xx: 400 lists what is allowed)`,
       code: method(
         "events",
         [typeParams[0]!],

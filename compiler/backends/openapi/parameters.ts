@@ -352,7 +352,7 @@ export function eventsParameters(
     v.selectable,
   );
   const resume =
-    "Resume after this event: the `id` of the last event received. An id older than the changes kept gets one `reload` event first.";
+    "Resume after this event: the `id` of the last event received. An id older than the changes kept gets one `reload` event first; one that does not exist yet is a 400.";
   return [
     ...filterParameters(table, treeSchema, shared),
     select,

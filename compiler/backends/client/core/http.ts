@@ -806,12 +806,73 @@ export interface EventsParams {
   search?: string | undefined;
 }
 
+/**
+ * One failure a feed recovers from by itself: the service answered 5xx,
+ * 408 or 429, could not be reached, or broke the stream. The feed waits
+ * `delayMs` (exponential from `backoff.initialMs`, capped at
+ * `backoff.maxMs`, with jitter) and tries again
+ * (docs/decisions/1361-feed-positions-and-client-retries.md).
+ */
+export interface FeedRetry {
+  /** What failed: the answer as a problem document, or the connection. */
+  error: ProblemError | TransportError;
+  /** Failures in a row, from 1; a stream that opens resets it. */
+  attempt: number;
+  /** Milliseconds until the next attempt. */
+  delayMs: number;
+}
+
+/** How long a feed waits after a failure: from `initialMs` (default 1000), doubling, at most `maxMs` (default 30000). */
+export interface FeedBackoff {
+  initialMs?: number | undefined;
+  maxMs?: number | undefined;
+}
+
 /** Options of a feed. */
 export interface EventsOptions {
   /** Resume after this event (an `id` of an earlier {@link ChangeEvent}); default: from now. */
   lastEventId?: string | undefined;
   /** Ends the iteration. */
   signal?: AbortSignal | undefined;
+  /**
+   * Told of each failure the feed retries, before it waits; throwing from
+   * it ends the iteration with that error. Without it, failures are retried
+   * silently. A refusal (another 4xx) is never retried: the iteration rejects.
+   */
+  onError?: ((retry: FeedRetry) => void) | undefined;
+  /** The wait after failures in a row; see {@link FeedBackoff}. */
+  backoff?: FeedBackoff | undefined;
+}
+
+/**
+ * The wait before attempt `attempt + 1` after `attempt` failures in a row:
+ * `initialMs * 2^(attempt-1)`, at most `maxMs`, up to half of it taken off
+ * at random (so clients a restart dropped together do not return together).
+ * In milliseconds, between half the step and the step.
+ */
+export function backoffDelay(
+  attempt: number,
+  backoff: FeedBackoff = {},
+): number {
+  const initial = backoff.initialMs ?? 1000;
+  const max = backoff.maxMs ?? 30_000;
+  const step = Math.min(
+    max,
+    initial * 2 ** Math.min(Math.max(attempt, 1) - 1, 30),
+  );
+  return Math.round(step / 2 + Math.random() * (step / 2));
+}
+
+/** Whether a status is worth retrying: the service failed (5xx), or asked to be asked again later (408, 429). */
+function retryable(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+/** A `Retry-After` of whole seconds, in milliseconds; undefined when absent or a date. */
+function retryAfterMs(header: string | null): number | undefined {
+  return header !== null && /^\d+$/.test(header.trim())
+    ? Number(header.trim()) * 1000
+    : undefined;
 }
 
 /** One message of a Server-Sent Events stream, as the HTML standard parses it. */
@@ -903,12 +964,15 @@ const CHANGE_TYPES: readonly string[] = [
 
 /**
  * Follows `GET <path>/events?<query>` and yields each message as sent,
- * reconnecting by itself (after the delay the service asks, one second by
- * default) and resuming after the last event received, so nothing is lost
- * or repeated across a dropped connection or a server restart. It uses
- * `fetch` itself, not the client's transport, since a transport answers
- * whole bodies. Ends when `options.signal` aborts or the loop breaks.
- * @throws ProblemError when the service refuses the request (a 4xx: a bad filter, a missing credential); other failures are retried
+ * reconnecting by itself and resuming after the last event received, so
+ * nothing is lost or repeated across a dropped connection or a server
+ * restart. A stream the service ends is reopened after the delay it asks
+ * (one second by default); a failure (5xx, 408, 429, no connection, a
+ * broken stream) is retried with exponential backoff and jitter, each told
+ * to `options.onError` (docs/decisions/1361-feed-positions-and-client-retries.md).
+ * It uses `fetch` itself, not the client's transport, since a transport
+ * answers whole bodies. Ends when `options.signal` aborts or the loop breaks.
+ * @throws ProblemError when the service refuses the request (any other 4xx: a bad filter, a missing credential, an unknown Last-Event-ID) or answers 2xx with no event stream; whatever `onError` throws
  */
 export async function* followEventStream(
   client: HttpClient,
@@ -918,6 +982,7 @@ export async function* followEventStream(
 ): AsyncGenerator<RawChangeEvent, void, undefined> {
   let lastId = options.lastEventId;
   let retry = 1000;
+  let attempt = 0;
   const request = client.prepare({
     method: "GET",
     path: path + "/events",
@@ -929,17 +994,42 @@ export async function* followEventStream(
       accept: "text/event-stream",
     };
     if (lastId !== undefined) headers["last-event-id"] = lastId;
+    let failure: ProblemError | TransportError | undefined;
+    let atLeast: number | undefined;
     let response: Response | undefined;
     try {
       const init: RequestInit = { headers };
       if (options.signal) init.signal = options.signal;
       response = await fetch(request.url, init);
-    } catch {
+    } catch (e) {
       if (options.signal?.aborted) return;
+      failure = new TransportError(
+        "cannot reach " + request.url + ": " + describeFailure(e),
+        { cause: e },
+      );
     }
-    if (response && response.status >= 400 && response.status < 500)
-      throw new ProblemError(problemOf(response.status, await response.text()));
-    if (response && response.ok && response.body) {
+    if (response && !response.ok) {
+      const problem = problemOf(response.status, await response.text());
+      if (!retryable(response.status)) throw new ProblemError(problem);
+      failure = new ProblemError(problem);
+      atLeast = retryAfterMs(response.headers.get("retry-after"));
+    } else if (response) {
+      const type = response.headers.get("content-type") ?? "";
+      if (!response.body || !/^text\/event-stream\b/i.test(type)) {
+        await response.body?.cancel().catch(() => {});
+        throw new ProblemError({
+          status: response.status,
+          title: "Not an event stream",
+          detail:
+            request.url +
+            " answered HTTP " +
+            response.status +
+            " with " +
+            (type || "no content type") +
+            ", not text/event-stream: is the feed enabled (events = true) on this resource?",
+        });
+      }
+      attempt = 0;
       try {
         for await (const m of sseMessages(response.body, lastId)) {
           lastId = m.id;
@@ -952,13 +1042,23 @@ export async function* followEventStream(
               data: m.data,
             };
         }
-      } catch {
+      } catch (e) {
         if (options.signal?.aborted) return;
+        failure = new TransportError(
+          "the stream of " + request.url + " broke: " + describeFailure(e),
+          { cause: e },
+        );
       }
     }
     if (options.signal?.aborted) return;
+    let delay = retry;
+    if (failure) {
+      attempt++;
+      delay = Math.max(backoffDelay(attempt, options.backoff), atLeast ?? 0);
+      options.onError?.({ error: failure, attempt, delayMs: delay });
+    }
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, retry);
+      const t = setTimeout(resolve, delay);
       options.signal?.addEventListener(
         "abort",
         () => {
@@ -974,7 +1074,7 @@ export async function* followEventStream(
 /**
  * {@link followEventStream} of the rows `query` selects, each event's data
  * parsed: the row of a create or update, the key of a delete or leave.
- * @throws ProblemError when the service refuses the query (400 lists what is allowed)
+ * @throws ProblemError when the service refuses the query (400 lists what is allowed); see {@link followEventStream}
  */
 export async function* followEvents<Item, Key>(
   client: HttpClient,

@@ -453,8 +453,8 @@ export class TasksResource {
   }
 
   /**
-   * GET /tasks/events: each change of the rows `query` selects, as it commits (creates, updates, deletes, and `leave` when a row no longer matches); reconnects and resumes by itself. Pass the last `id` seen as `options.lastEventId` to resume later.
-   * @throws ProblemError when the service refuses the query (400 lists what is allowed)
+   * GET /tasks/events: each change of the rows `query` selects, as it commits (creates, updates, deletes, and `leave` when a row no longer matches); reconnects and resumes by itself, backing off after a failure (a 5xx, no connection), each told to `options.onError`. Pass the last `id` seen as `options.lastEventId` to resume later.
+   * @throws ProblemError when the service refuses the request (a 4xx: 400 lists what is allowed)
    */
   events<const S extends readonly TasksColumn[] | undefined = undefined>(
     query: TasksEventsQuery<S> = {},

@@ -43,6 +43,7 @@ import {
   upsertRequest,
   type ApiRequest,
   type CallOptions,
+  type FeedRetry,
   type RawResponse,
   type OperatorName,
 } from "../client/http.js";
@@ -294,6 +295,28 @@ function reportFailure(e: unknown): number | undefined {
   }
   stderr.write(lines.join("\n") + "\n");
   return e instanceof UsageError ? 2 : 1;
+}
+
+/**
+ * A failure `watch` retries, told on stderr (stdout stays one JSON object
+ * per line): what failed, how long it waits and how many failed in a row
+ * (docs/decisions/1361-feed-positions-and-client-retries.md).
+ */
+function reportRetry(retry: FeedRetry): void {
+  const e = retry.error;
+  const what =
+    e instanceof ProblemError
+      ? e.message + " (HTTP " + e.status + ")"
+      : e.message;
+  stderr.write(
+    "Warning: " +
+      what +
+      "; retrying in " +
+      (retry.delayMs / 1000).toFixed(1) +
+      " s (attempt " +
+      retry.attempt +
+      ")\n",
+  );
 }
 
 /** The value of a create or update flag in the JSON body (docs/decisions/1052-command-tree.md). */
@@ -692,7 +715,9 @@ function listCommand(
  * `<resource> watch`: the change feed (docs/decisions/1337-change-feed.md),
  * one JSON object per line (`{"id", "event", "data"}`, the data as the
  * service sent it) until interrupted; it reconnects and resumes by itself,
- * and `--last-event-id` resumes a watch that stopped.
+ * telling each failure it retries on stderr, and `--last-event-id` resumes
+ * a watch that stopped. A refusal (a 4xx) ends it: the problem on stderr,
+ * exit code 1.
  */
 function watchCommand(
   ctx: Context,
@@ -738,6 +763,7 @@ function watchCommand(
       if (typeof f["search"] === "string") query.push(["search", f["search"]]);
       const events = followEventStream(this.client(f), r.path, query, {
         lastEventId: f["last-event-id"] as string | undefined,
+        onError: reportRetry,
       });
       for await (const e of events)
         writeOut(

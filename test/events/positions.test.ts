@@ -1,0 +1,213 @@
+/**
+ * Feed positions reveal nothing across tenants
+ * (docs/decisions/1361-feed-positions-and-client-retries.md), on PostgreSQL
+ * and on PGlite: an idle subscriber's heartbeats carry no position (its
+ * position stays the last one it was sent, whatever other tenants write),
+ * resuming from it loses nothing of its own and repeats nothing, and a
+ * position that does not exist yet, or is no position at all, is a 400
+ * problem naming `Last-Event-ID`. The tenant comes from a request header,
+ * as test/fixtures-hooks/tenant.ts takes it; keys are uuids, the tenant a bigint.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServiceDescriptor } from "../../runtime/descriptor.js";
+import type { Executor } from "../../runtime/exec/executor.js";
+import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
+import { cmp } from "../../runtime/predicate.js";
+import { createTestDatabase } from "../support/db.js";
+import { compileText } from "../support/service.js";
+import { openStream, serveService, type Served, type Stream } from "../support/sse.js";
+
+const SCHEMA = `
+table ledger {
+  id     uuid    @primary_key @default(gen_random_uuid())
+  tenant bigint  @filterable
+  amount numeric @filterable
+  memo   text    @filterable
+  resource "/ledger" { ops = [crud, list], events = true }
+}
+`;
+
+const { service, ddl } = compileText(SCHEMA, "positions.resource");
+
+/** Polls `ok` every 20 ms for at most `ms`; true once it held. */
+async function eventually(ok: () => boolean, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+const kinds: [string, () => Promise<{ db: Executor; drop: () => Promise<void> }>][] = [
+  [
+    "PostgreSQL (or what the test database support finds)",
+    async () => {
+      const t = await createTestDatabase("feed_positions");
+      return { db: t.executor, drop: () => t.drop() };
+    },
+  ],
+  [
+    "PGlite",
+    async () => {
+      const p = new PGlite();
+      await p.waitReady;
+      return { db: createPgliteExecutor(p), drop: () => p.close() };
+    },
+  ],
+];
+
+describe.each(kinds)("feed positions on %s", (_name, open) => {
+  let served: Served;
+  let drop: () => Promise<void>;
+  let db: Executor;
+  const streams: Stream[] = [];
+  const watch = async (tenant: string, headers: Record<string, string> = {}, query = ""): Promise<Stream> => {
+    const st = await openStream(`${served.url}/ledger/events${query}`, { "x-tenant": tenant, ...headers });
+    streams.push(st);
+    return st;
+  };
+  /** One row of `tenant`, written through resc. */
+  const post = async (tenant: string, memo: string): Promise<void> => {
+    const r = await fetch(`${served.url}/ledger`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tenant": tenant },
+      body: JSON.stringify({ tenant: Number(tenant), amount: "12.50", memo }),
+    });
+    expect(r.status, await r.clone().text()).toBe(201);
+  };
+  const memos = (ms: { data: unknown }[]): string[] => ms.map((m) => (m.data as { memo: string }).memo);
+
+  beforeAll(async () => {
+    const o = await open();
+    drop = o.drop;
+    db = o.db;
+    await o.db.script(ddl);
+    served = await serveService(service as ServiceDescriptor, {
+      db: o.db,
+      events: { heartbeatMs: 50, pollMs: 100 },
+      hooks: {
+        beforeQuery: { ledger: (ctx) => cmp("tenant", "eq", ctx.http?.req.header("x-tenant") ?? "0") },
+      },
+    });
+  });
+  afterAll(async () => {
+    for (const st of streams) st.close();
+    await served?.close();
+    await drop?.();
+  });
+
+  it("keeps an idle subscriber's position where its own events left it while another tenant writes", async () => {
+    const a = await watch("1");
+    const b = await watch("2");
+    expect(a.status).toBe(200);
+    await post("1", "a-own");
+    const [own] = await a.until(1);
+    const mine = own!.id!;
+    expect(a.lastId()).toBe(mine);
+    // Tenant 2 writes seven rows; its own subscriber receiving them shows the feed has passed them.
+    for (let i = 0; i < 7; i++) await post("2", `b${i}`);
+    expect(memos(await b.until(7))).toEqual(["b0", "b1", "b2", "b3", "b4", "b5", "b6"]);
+    // Heartbeats keep arriving; none moves tenant 1's position.
+    const beats = a.comments();
+    expect(await eventually(() => a.comments() >= beats + 3)).toBe(true);
+    expect(a.lastId()).toBe(mine);
+    expect(a.messages).toHaveLength(1);
+  });
+
+  it("keeps a fresh subscriber at the position it opened at, and resumes from it with exactly its own later events", async () => {
+    const a = await watch("3");
+    const b = await watch("4");
+    expect(await eventually(() => a.lastId() !== undefined)).toBe(true);
+    const opened = a.lastId();
+    expect(opened).toMatch(/^\d+\.\d+$/);
+    for (let i = 0; i < 5; i++) await post("4", `d${i}`);
+    await b.until(5);
+    const beats = a.comments();
+    expect(await eventually(() => a.comments() >= beats + 3)).toBe(true);
+    expect(a.lastId()).toBe(opened);
+    a.close();
+    // While it is away: the other tenant's rows around its own.
+    await post("4", "d5");
+    await post("3", "c1");
+    await post("4", "d6");
+    await post("3", "c2");
+    await b.until(7);
+    const again = await watch("3", { "last-event-id": a.lastId()! });
+    expect(again.status).toBe(200);
+    await post("3", "c3");
+    expect(memos(await again.until(3))).toEqual(["c1", "c2", "c3"]);
+    // Nothing more comes: the last own event was the sentinel, and the other tenant's rows never arrive.
+    await post("4", "d7");
+    await b.until(8);
+    const beats2 = again.comments();
+    expect(await eventually(() => again.comments() >= beats2 + 2)).toBe(true);
+    expect(again.messages).toHaveLength(3);
+    expect(new Set(again.messages.map((m) => m.id)).size).toBe(3);
+  });
+
+  it("refuses a position that does not exist yet, by header or parameter, naming Last-Event-ID", async () => {
+    const a = await watch("5");
+    await post("5", "now");
+    const [now] = await a.until(1);
+    const [xid, id] = now!.id!.split(".") as [string, string];
+    // A transaction id not handed out yet, an outbox id not handed out yet, both far ahead.
+    for (const future of [`${BigInt(xid) + 1_000_000n}.${id}`, `${xid}.${BigInt(id) + 1_000_000n}`, "99999999999.1"]) {
+      const header = await openStream(`${served.url}/ledger/events`, {
+        "x-tenant": "5",
+        "last-event-id": future,
+      });
+      expect(header.status, future).toBe(400);
+      expect(header.body).toMatchObject({
+        type: "/problems/invalid-header",
+        detail: expect.stringContaining("Last-Event-ID"),
+        errors: [{ location: "header.last-event-id", value: future }],
+      });
+      const param = await openStream(`${served.url}/ledger/events?last_event_id=${future}`, { "x-tenant": "5" });
+      expect(param.status, future).toBe(400);
+      expect(param.body).toMatchObject({
+        type: "/problems/invalid-query",
+        errors: [{ location: "query.last_event_id", value: future }],
+      });
+    }
+    // Not a position at all.
+    for (const malformed of ["tomorrow", "1.2.3", "-1.5", "1.99999999999999999999"]) {
+      const r = await openStream(`${served.url}/ledger/events`, {
+        "x-tenant": "5",
+        "last-event-id": malformed,
+      });
+      expect(r.status, malformed).toBe(400);
+      expect(r.body, malformed).toMatchObject({
+        detail: expect.stringContaining("Last-Event-ID"),
+      });
+    }
+    // The position just given is accepted, and the stream starts there.
+    const ok = await watch("5", { "last-event-id": now!.id! });
+    expect(ok.status).toBe(200);
+    expect(await eventually(() => ok.lastId() === now!.id!)).toBe(true);
+  });
+
+  it("tells a subscriber resuming from a purged position to reload, then follows", async () => {
+    const a = await watch("6");
+    await post("6", "old");
+    const [old] = await a.until(1);
+    a.close();
+    // As the retention purge does: the change at the position is gone; later ones stay.
+    await post("6", "kept");
+    const [xid, id] = old!.id!.split(".") as [string, string];
+    await db.query({
+      text: "DELETE FROM resc_events WHERE xid = $1::xid8 AND id = $2::bigint",
+      values: [xid, id],
+    });
+    const resumed = await watch("6", { "last-event-id": old!.id! });
+    expect(resumed.status).toBe(200);
+    const [reload] = await resumed.until(1);
+    expect(reload!.event).toBe("reload");
+    await post("6", "after");
+    expect((await resumed.until(2))[1]).toMatchObject({
+      event: "create",
+      data: { memo: "after" },
+    });
+  });
+});
