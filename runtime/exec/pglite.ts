@@ -31,7 +31,12 @@ async function run(h: Queryable, stmt: SqlStatement): Promise<QueryResult> {
   return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
 }
 
-/** Runs `fn` in a savepoint of the open transaction `h`: its failure undoes its own statements only. */
+/**
+ * Runs `fn` in a savepoint of the open transaction `h`: its failure undoes
+ * its own statements only. For `transaction()` of the executor itself called
+ * from within an open transaction's work, which on a server would take a
+ * connection of its own.
+ */
 async function nested<T>(h: Queryable, fn: (tx: Executor) => Promise<T>): Promise<T> {
   const name = `resc_nested_${++savepoints}`;
   await h.exec(`SAVEPOINT ${name}`);
@@ -48,7 +53,10 @@ async function nested<T>(h: Queryable, fn: (tx: Executor) => Promise<T>): Promis
 function onHandle(h: Queryable): Executor {
   return {
     query: (stmt) => run(h, stmt),
-    transaction: (fn) => nested(h, fn),
+    // As on a pg transaction handle (pg.ts): code written against the embedded database must run on a server too.
+    transaction: () => {
+      throw new Error("nested transactions are not supported");
+    },
     async script(sql: string) {
       await h.exec(sql);
     },
