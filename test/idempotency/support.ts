@@ -13,10 +13,10 @@ import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Hooks } from "../../runtime/hooks.js";
-import { ProblemError } from "../../runtime/problem.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 import { compileFile, sendTo, type Answer } from "../support/service.js";
 import { hookData as tenantData, hooks as tenantHooks } from "../fixtures-hooks/tenant.js";
+import { backOfficeActions as officeActions } from "./fixtures/back-office-actions.js";
 
 /** The kinds the suites run on: `pg` when a server answers (and PGlite is not forced), `pglite` always. */
 export async function databaseKinds(): Promise<("pg" | "pglite")[]> {
@@ -62,22 +62,8 @@ export const ORG_DEFAULT = "00000000-0000-4000-8000-000000000001";
 
 export const BACK_OFFICE = "test/idempotency/fixtures/back-office.resource";
 
-/** The back office's action implementations: `settle` pays one invoice, `send_drafts` sends the org's drafts. */
-export const backOfficeActions: NonNullable<Hooks["actions"]> = {
-  invoices: {
-    settle: async (ctx) => {
-      if (ctx.row?.state === "paid") throw new ProblemError(409, "conflict", "the invoice is already paid");
-      await ctx.update!({ state: "paid" });
-    },
-    send_drafts: async (ctx) => {
-      const r = await ctx.tx.query({
-        text: `UPDATE invoices SET state = 'sent' WHERE org_id = $1::uuid AND state = 'draft'`,
-        values: [String(ctx.data?.orgId)],
-      });
-      return { sent: r.rowCount };
-    },
-  },
-};
+/** The back office's actions, finding the org as the x-org-id module does (its hook data). */
+export const backOfficeActions = officeActions((ctx) => String(ctx.data?.orgId));
 
 /** A served back office: its app, a sender, and SQL on its database. */
 export interface BackOffice {
@@ -92,7 +78,7 @@ export interface BackOfficeOptions {
   /** Default: the x-org-id module's `hookData`; `null` for none. */
   hookData?: ((c: Context) => object | undefined) | null;
   idempotencyScope?: (c: Context) => unknown;
-  /** Replaces the x-org-id module's hooks (the actions are added). */
+  /** Replaces the x-org-id module's hooks (the back office's actions are added when it has none). */
   hooks?: Hooks;
 }
 
@@ -111,7 +97,7 @@ export async function createBackOffice(db: Executor): Promise<ServiceDescriptor>
 export function serveBackOffice(db: Executor, service: ServiceDescriptor, options: BackOfficeOptions = {}): BackOffice {
   const hooks = {
     ...(options.hooks ?? tenantHooks(service)),
-    actions: backOfficeActions,
+    actions: options.hooks?.actions ?? backOfficeActions,
   };
   const hookData = options.hookData === undefined ? tenantData : (options.hookData ?? undefined);
   const { app, mounted } = createDevApp(service, {
