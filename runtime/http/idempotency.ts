@@ -220,14 +220,19 @@ export interface IdempotencyOptions {
  * retry (docs/decisions/1335-idempotency-keys.md). Without the header the
  * handler runs as it is.
  *
- * With it, in one transaction: `pg_try_advisory_xact_lock` on the key (not
+ * The key is the caller's: it is looked up under the scope of the caller's
+ * identity, `options.scope(c)` or else the request's hook data
+ * ({@link idempotencyScopeOf}; docs/decisions/1360-idempotency-scope.md).
+ * Then, in one transaction: `pg_try_advisory_xact_lock` on scope and key (not
  * granted: 409 `request-in-flight`, `Retry-After: 1`); a live stored
  * response for the key is replayed when the request's fingerprint matches
  * (with `Idempotent-Replayed: true`) and is a 422 `idempotency-key-reused`
  * otherwise; else the handler runs inside the transaction and, when it
  * answers 2xx, its response is stored before the commit. A refusal writes
  * nothing and stores nothing, so a retry is answered afresh. AfterCommit
- * hooks run after the commit.
+ * hooks run after the commit. A missing store is created once (see
+ * `storeCreated`) and the request run again.
+ * @throws ProblemError 500 `hook-misconfigured` when the identity is not plain data
  */
 export function idempotent(
   handler: (rc: ResourceContext, c: Context) => Promise<Response>,
