@@ -152,6 +152,7 @@ export default class Dev extends RescCommand {
       openapi: emitOpenApi(schema),
       hooks: loaded.hooks,
       hookData: loaded.hookData,
+      ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
       log: (l) => this.log(l),
       signal: this.stopping.signal,
       ...(loaded.webhooks ? { webhooks: loaded.webhooks } : {}),
@@ -181,7 +182,13 @@ export default class Dev extends RescCommand {
       db,
       ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
       acceptDataLoss: flags["accept-data-loss"],
-      app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l), signal: this.stopping.signal },
+      app: {
+        hooks: loaded.hooks,
+        hookData: loaded.hookData,
+        ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
+        log: (l) => this.log(l),
+        signal: this.stopping.signal,
+      },
       swap: use,
       log: (l) => this.log(l),
     });

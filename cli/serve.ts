@@ -169,6 +169,7 @@ export default class Serve extends RescCommand {
       ...(readDb ? { readDb } : {}),
       hooks: loaded.hooks,
       ...(loaded.hookData ? { hookData: loaded.hookData } : {}),
+      ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
       ...(middleware ? { middleware } : {}),
       logLevel: flags["log-level"],
       logger: logs.out,

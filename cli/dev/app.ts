@@ -19,6 +19,8 @@ export interface DevAppOptions {
   hooks?: Hooks;
   /** Derives each request's hook data (`MountOptions.hookData`). */
   hookData?: (c: Context) => object | undefined;
+  /** `MountOptions.idempotencyScope` (docs/decisions/1360-idempotency-scope.md). */
+  idempotencyScope?: (c: Context) => unknown;
   /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
   log?: (line: string) => void;
   /**
@@ -56,6 +58,7 @@ export function createDevApp(
     db: options.db,
     hooks: options.hooks,
     hookData: options.hookData,
+    ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.webhooks && options.webhooks.length > 0 ? { webhooks: { subscriptions: options.webhooks } } : {}),
   });

@@ -25,6 +25,8 @@ export interface ServeAppOptions {
   readDb?: ReplicaRouter;
   hooks?: Hooks;
   hookData?: (c: Context) => object | undefined;
+  /** `MountOptions.idempotencyScope` (docs/decisions/1360-idempotency-scope.md). */
+  idempotencyScope?: (c: Context) => unknown;
   middleware?: MiddlewareHandler;
   /** pino level. */
   logLevel: string;
@@ -61,6 +63,7 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
     ...(o.readDb ? { readDb: o.readDb } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
     ...(o.hookData ? { hookData: o.hookData } : {}),
+    ...(o.idempotencyScope ? { idempotencyScope: o.idempotencyScope } : {}),
     ...(o.idempotencyRetentionSeconds !== undefined
       ? { idempotencyRetentionSeconds: o.idempotencyRetentionSeconds }
       : {}),

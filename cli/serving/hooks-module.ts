@@ -17,6 +17,11 @@ export interface HooksModule {
   /** Derives each request's hook data (`MountOptions.hookData`), when the module exports one. */
   hookData?: (c: Context) => object | undefined;
   /**
+   * The caller's identity `Idempotency-Key`s are scoped by (`MountOptions.idempotencyScope`,
+   * docs/decisions/1360-idempotency-scope.md), when the module exports `idempotencyScope(c)`.
+   */
+  idempotencyScope?: (c: Context) => unknown;
+  /**
    * Webhook subscriptions, when the module exports `webhooks`: an array of them, or a function of the
    * service descriptor returning one (docs/decisions/1338-webhooks.md). URLs and secrets come from the
    * module, which reads them from its configuration (the environment), never from the schema.
@@ -77,7 +82,8 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
  * Loads the hooks module `file` for `service`. The module exports `hooks`
  * (or, failing that, a default export): a {@link Hooks} object, or a
  * function of the service descriptor returning one (possibly async). An
- * optional named export `hookData(c)` gives each request's hook data.
+ * optional named export `hookData(c)` gives each request's hook data, and
+ * `idempotencyScope(c)` the caller's identity `Idempotency-Key`s are scoped by.
  * @throws Error with a one-line reason when the module cannot be loaded or
  *   does not follow the contract
  */
@@ -98,6 +104,11 @@ export async function loadHooksModule(file: string, service: ServiceDescriptor):
   if (mod.hookData !== undefined) {
     if (typeof mod.hookData !== "function") throw new Error(`hooks module ${file}: hookData is not a function`);
     out.hookData = mod.hookData as (c: Context) => object | undefined;
+  }
+  if (mod.idempotencyScope !== undefined) {
+    if (typeof mod.idempotencyScope !== "function")
+      throw new Error(`hooks module ${file}: idempotencyScope is not a function`);
+    out.idempotencyScope = mod.idempotencyScope as (c: Context) => unknown;
   }
   if (mod.webhooks !== undefined) {
     const subs: unknown =

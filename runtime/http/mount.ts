@@ -21,7 +21,7 @@ import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
 import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 import { actionHandler } from "./action.js";
-import { idempotent } from "./idempotency.js";
+import { idempotent, type IdempotencyOptions } from "./idempotency.js";
 import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
@@ -74,6 +74,16 @@ export interface MountOptions {
    * in seconds; default 86400 (24 hours; docs/decisions/1335-idempotency-keys.md).
    */
   idempotencyRetentionSeconds?: number;
+  /**
+   * The caller's identity an `Idempotency-Key` is scoped by, as plain data
+   * (docs/decisions/1360-idempotency-scope.md): the same for every
+   * credential of one caller, different for every caller the service tells
+   * apart. Default: what `hookData` returns for the request; with neither,
+   * every request shares one scope (the service knows no callers apart).
+   * Give it when the hooks tell callers apart by reading the request itself
+   * rather than their `data`, or when the data holds more than the caller.
+   */
+  idempotencyScope?: (c: Context) => unknown;
   /**
    * The change feed of resources declaring `events = true` (docs/decisions/1337-change-feed.md): how
    * long changes are kept, the heartbeat and the bound on a slow reader. Defaults: 24 hours, 15 s,
@@ -141,12 +151,12 @@ function route(rc: ResourceContext, handler: Handler, admission: Admission | und
 
 /**
  * Whether application code may see a request's context while resc answers
- * it: a `hookData` function, or any hook other than a declared action's
+ * it: a `hookData` or `idempotencyScope` function, or any hook other than a declared action's
  * (actions' routes are never declared header-free). BeforeQuery hooks run
  * for other tables' expansions too, so any hook of the mount counts.
  */
 function contextReachesApplication(hooks: Hooks, options: MountOptions): boolean {
-  if (options.hookData !== undefined) return true;
+  if (options.hookData !== undefined || options.idempotencyScope !== undefined) return true;
   const byTable = [hooks.beforeQuery, hooks.beforeCreate, hooks.validateCreate, hooks.afterCommit];
   return byTable.some((m) => m !== undefined && Object.keys(m).length > 0);
 }
@@ -243,8 +253,12 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
       return res;
     }),
   );
-  const keys =
-    options.idempotencyRetentionSeconds === undefined ? {} : { retentionSeconds: options.idempotencyRetentionSeconds };
+  const keys: IdempotencyOptions = {
+    ...(options.idempotencyRetentionSeconds === undefined
+      ? {}
+      : { retentionSeconds: options.idempotencyRetentionSeconds }),
+    ...(options.idempotencyScope === undefined ? {} : { scope: options.idempotencyScope }),
+  };
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;

@@ -3,9 +3,10 @@
  * Pagila against PostgreSQL: a retry replays the first answer and writes
  * nothing; another request under the same key is a 422; a request while the
  * first runs is a 409; twenty concurrent creates with one key make one row;
- * keys are per credential; a refusal stores nothing; actions and bulk
- * creates are covered; AfterCommit runs once, after the commit. The store's
- * table is created on first use here (the test database is the shipped dump).
+ * keys are per caller, as the hooks' data names it (decision 1360); a
+ * refusal stores nothing; actions and bulk creates are covered; AfterCommit
+ * runs once, after the commit. The store's table is created on first use
+ * here (the test database is the shipped dump).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupPagila, type PagilaContext } from "../pagila/setup.js";
@@ -85,10 +86,24 @@ describe("Idempotency-Key", () => {
     expect(await count("REUSED")).toBe(1);
   });
 
-  it("keys belong to a credential: another caller's same key is its own request", async () => {
+  it("keys belong to the caller the hooks' data names: another caller's same key is its own request", async () => {
+    // The caller as this service knows it (docs/decisions/1360-idempotency-scope.md), whatever its credential.
+    const { app } = createDevApp(ctx.service, {
+      db: ctx.db.executor,
+      hooks,
+      hookData: (c) => ({ staff: c.req.header("x-staff") }),
+    });
+    const as = (staff: string, token: string) => ({
+      "idempotency-key": "shared",
+      "x-staff": staff,
+      authorization: token,
+    });
     const body = { first_name: "C", last_name: "SCOPED" };
-    const a = await post("/actors", body, { "idempotency-key": "shared", authorization: "Bearer a" });
-    const b = await post("/actors", body, { "idempotency-key": "shared", authorization: "Bearer b" });
+    const a = await sendTo<any>(app, "POST", "/actors", body, as("1", "Bearer a"));
+    const b = await sendTo<any>(app, "POST", "/actors", body, as("2", "Bearer a"));
+    const again = await sendTo<any>(app, "POST", "/actors", body, as("2", "Bearer renewed"));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(b.text);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.headers.get("idempotent-replayed")).toBeNull();
     expect(a.body.actor_id).not.toBe(b.body.actor_id);
