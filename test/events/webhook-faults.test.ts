@@ -247,6 +247,27 @@ async function cursor(name: string): Promise<string | undefined> {
   return r.rows[0]?.p as string | undefined;
 }
 
+/**
+ * Whether a node started after `since` (the server's clock) listens: its feed has read where "now" is, so a
+ * subscription's first run follows every change committed from here on.
+ */
+async function listeningSince(since: string): Promise<boolean> {
+  const r = await admin.query(
+    "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND backend_start > $1",
+    [since],
+  );
+  return r.rows.length > 0;
+}
+
+/** Whether every delivery of `name` is marked delivered (so no statement of it is still to come). */
+async function settled(name: string): Promise<boolean> {
+  const r = await admin.query(
+    "SELECT count(*)::int AS n FROM resc_deliveries WHERE subscription = $1 AND state <> 'delivered'",
+    [name],
+  );
+  return r.rows[0].n === 0;
+}
+
 /** The gates: a BEFORE trigger waiting on advisory lock `key` while the test holds it. */
 const GATES = { queue: 1, claim: 2, cursor: 3 } as const;
 
@@ -365,9 +386,12 @@ describe("webhook delivery on resc serve, at least once", () => {
     );
     try {
       // After capture, before queueing, on the subscription's first run: the change is in resc_events only.
-      let n = await serve(name);
-      await until("the first position saved", () => cursor(name));
+      const since = (await admin.query("SELECT now()::text AS t")).rows[0]
+        .t as string;
       await admin.query("SELECT pg_advisory_lock($1)", [GATES.queue]);
+      let n = await serve(name);
+      // Not the saved position: a first run killed before it saved one is the case looked at.
+      await until("the new node listening", () => listeningSince(since));
       await psql(insert("after-capture"));
       await killAtGate(n, GATES.queue);
       const queued = await admin.query(
@@ -380,7 +404,8 @@ describe("webhook delivery on resc serve, at least once", () => {
         delivered(name).has("after-capture"),
       );
 
-      // After queueing, before the POST: the row is in resc_deliveries, the claim waits.
+      // After queueing, before the POST: the row is in resc_deliveries, the claim waits (the only update to come).
+      await until("after-capture marked delivered", () => settled(name));
       await admin.query("SELECT pg_advisory_lock($1)", [GATES.claim]);
       await psql(insert("after-queue"));
       await killAtGate(n, GATES.claim);
@@ -416,6 +441,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       ).toBe(1);
 
       // Before the position moves: queued (and perhaps sent), the position still before it.
+      await until("during-post marked delivered", () => settled(name));
       await admin.query("SELECT pg_advisory_lock($1)", [GATES.cursor]);
       const before = await cursor(name);
       await psql(insert("before-cursor"));

@@ -102,6 +102,9 @@ const closing: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   db = await createTestDatabase("webhook_retry");
   await db.executor.script(ddl);
+  // The outbox is not empty: what these cases show does not hang on a subscription's first run on an empty one
+  // (test/events/webhook-faults.test.ts has that).
+  await write("seed", ["seed"]);
 });
 afterAll(async () => {
   for (const c of closing.reverse()) await c().catch(() => {});
