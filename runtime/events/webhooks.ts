@@ -6,10 +6,13 @@
  * nodes that all follow the outbox queue it once. Workers on every node
  * claim due deliveries with `FOR UPDATE SKIP LOCKED`, POST them signed as
  * the Standard Webhooks specification says (the `standardwebhooks`
- * package), and retry failures with exponential backoff and jitter until
- * a bounded number of attempts marks them failed. Deliveries and each
- * subscription's position are in the database, so they survive a restart:
- * delivery is at least once, never lost.
+ * package), and retry failures with exponential backoff and jitter; a
+ * delivery past its last scheduled attempt is marked failed and still
+ * tried, slowly, and at once after a success. Deliveries and each
+ * subscription's position are in the database, the position saved only
+ * once what precedes it is queued, so a process killed at any step loses
+ * nothing: delivery is at least once
+ * (docs/decisions/1359-webhook-delivery-at-least-once.md).
  */
 import { Counter, type Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";

@@ -349,6 +349,18 @@ describe("webhook delivery on resc serve, at least once", () => {
       await until("A, B and D delivered", () =>
         ["idle-a", "idle-b", "idle-d"].every((x) => delivered("idle").has(x)),
       );
+      // Order is not promised (docs/decisions/1359-webhook-delivery-at-least-once.md); the webhook-id carries the
+      // feed's order: A, which wrote first, comes before B, which committed first.
+      const at = (note: string): bigint[] =>
+        receiver.got
+          .find((g) => g.note === note)!
+          .id.split(".")
+          .slice(1)
+          .map((x) => BigInt(x));
+      const [a1, b1] = [at("idle-a"), at("idle-b")];
+      expect(a1[0]! < b1[0]! || (a1[0] === b1[0] && a1[1]! < b1[1]!)).toBe(
+        true,
+      );
 
       // The LISTEN connection cut: the next write still arrives (the poll, then the listener reconnected).
       await admin.query(

@@ -6,6 +6,7 @@
  *   marked `failed`, kept, and still delivered once it is back: by the slow
  *   retry (every `retryMaxMs`), and at once when a delivery of the same
  *   subscription next succeeds;
+ * - a start that fails (a hook throwing, the database away) is tried again;
  * - retention never deletes a change a subscription has yet to queue;
  * - `resc dev` on the embedded database, left idle, delivers writes made
  *   through HTTP.
@@ -202,6 +203,51 @@ describe("a receiver down for longer than the retry schedule", () => {
     await write("revive", ["r3"]);
     await until("all three delivered", () => new Set(r.notes).size >= 3);
     expect([...new Set(r.notes)].sort()).toEqual(["r1", "r2", "r3"]);
+  }, 60_000);
+});
+
+describe("starting", () => {
+  it("tries a failed start again instead of serving without delivery", async () => {
+    const r = await receiver();
+    await r.up();
+    closing.push(r.down);
+    let calls = 0;
+    const errors: string[] = [];
+    const s = await serveService(service, {
+      db: db.executor,
+      events: { pollMs: 100 },
+      // The subscription's BeforeQuery scope fails the first time (as a database away at boot would).
+      hooks: {
+        beforeQuery: {
+          parcels: () => {
+            if (++calls === 1) throw new Error("not yet");
+            return undefined;
+          },
+        },
+      },
+      logError: (e) => errors.push(String(e)),
+      webhooks: {
+        pollMs: 100,
+        subscriptions: [
+          {
+            name: "late",
+            table: "parcels",
+            filter: "team=eq.late",
+            url: r.url,
+            secret: SECRET,
+          },
+        ],
+      },
+    });
+    closing.push(() => s.close());
+    await until("the position saved", () => savedPosition("late"));
+    expect(
+      errors.some(
+        (e) => e.includes("webhooks could not start") && e.includes("not yet"),
+      ),
+    ).toBe(true);
+    await write("late", ["l1"]);
+    await until("l1 delivered", () => r.notes.includes("l1"));
   }, 60_000);
 });
 
