@@ -94,8 +94,11 @@ export const WEBHOOK_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS ${WEBHOOK_CURSORS_TABLE} (subscription text PRIMARY KEY, xid xid8 NOT NULL, id bigint NOT NULL)`,
 ];
 
-/** Deliveries one worker pass claims. */
-const CLAIM = 16;
+/**
+ * Deliveries one node POSTs at once. A pass claims only what fits and never waits for the POSTs, so a
+ * receiver that hangs until the timeout holds its own deliveries back, not those of the other subscriptions.
+ */
+const IN_FLIGHT = 32;
 
 /** Why a subscription cannot run: an unknown table, one without events, a filter the list grammar refuses. */
 export class WebhookConfigError extends Error {}
@@ -394,18 +397,26 @@ export async function startWebhooks(
     counter?.inc({ subscription: sub.name, outcome });
   };
 
-  /** Claims due deliveries (a lease: their next attempt is pushed past the POST's timeout) and sends them. */
+  /**
+   * Claims due deliveries of this node's subscriptions, as many as {@link IN_FLIGHT} leaves room for (a
+   * lease: their next attempt is pushed past the POST's timeout), and starts sending them; each one ending
+   * wakes the workers again.
+   */
+  const names = encodeArray(prepared.map((p) => p.sub.name));
   const pass = async (): Promise<void> => {
     const lease = ((options.timeoutMs ?? 10_000) + 5000) / 1000;
     for (;;) {
+      const room = IN_FLIGHT - inFlight.size;
+      if (room <= 0) return;
       const r = await db.query({
         text:
           `UPDATE ${DELIVERIES_TABLE} AS d SET attempts = d.attempts + 1, next_at = now() + make_interval(secs => $1::double precision) ` +
           `FROM (SELECT id FROM ${DELIVERIES_TABLE} WHERE state <> 'delivered' AND next_at <= now() ` +
-          `ORDER BY next_at, id LIMIT ${CLAIM} FOR UPDATE SKIP LOCKED) AS c WHERE d.id = c.id ` +
+          `AND subscription = ANY($2::text[]) ` +
+          `ORDER BY next_at, id LIMIT ${room} FOR UPDATE SKIP LOCKED) AS c WHERE d.id = c.id ` +
           `RETURNING d.id::text AS id, d.subscription, d.event_xid::text AS x, d.event_id::text AS i, d.payload, ` +
           `d.attempts::text AS attempts, (d.state = 'failed')::text AS failed`,
-        values: [String(lease)],
+        values: [String(lease), names],
       });
       if (r.rows.length === 0) return;
       if (stopped) {
@@ -418,11 +429,16 @@ export async function startWebhooks(
         });
         return;
       }
-      const sends = r.rows.map((row) => attempt(row).catch(onError));
-      const all = Promise.all(sends).then(() => undefined);
-      inFlight.add(all);
-      await all;
-      inFlight.delete(all);
+      for (const row of r.rows) {
+        const sending: Promise<void> = attempt(row)
+          .catch(onError)
+          .finally(() => {
+            inFlight.delete(sending);
+            wake();
+          });
+        inFlight.add(sending);
+      }
+      if (r.rows.length < room) return;
     }
   };
   // `again` is set before `running` is looked at, and `running` cleared in the same turn as the loop's last
@@ -499,7 +515,7 @@ export async function startWebhooks(
       }
       await Promise.all(fanouts.map((f) => f.flush()));
       await running;
-      await Promise.all(inFlight);
+      await Promise.all([...inFlight]);
     },
   };
 }

@@ -104,11 +104,11 @@ async function until<T>(
   what: string,
   f: () => T | Promise<T>,
   ms = 30_000,
-): Promise<NonNullable<T>> {
+): Promise<Exclude<NonNullable<T>, false>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
-    if (v) return v as NonNullable<T>;
+    if (v) return v as Exclude<NonNullable<T>, false>;
     if (Date.now() > deadline)
       throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

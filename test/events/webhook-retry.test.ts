@@ -6,6 +6,7 @@
  *   marked `failed`, kept, and still delivered once it is back: by the slow
  *   retry (every `retryMaxMs`), and at once when a delivery of the same
  *   subscription next succeeds;
+ * - a receiver that hangs holds back only its own deliveries;
  * - a start that fails (a hook throwing, the database away) is tried again;
  * - retention never deletes a change a subscription has yet to queue;
  * - `resc dev` on the embedded database, left idle, delivers writes made
@@ -17,6 +18,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -86,11 +88,11 @@ async function until<T>(
   what: string,
   f: () => T | Promise<T>,
   ms = 30_000,
-): Promise<NonNullable<T>> {
+): Promise<Exclude<NonNullable<T>, false>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
-    if (v) return v as NonNullable<T>;
+    if (v) return v as Exclude<NonNullable<T>, false>;
     if (Date.now() > deadline)
       throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -203,6 +205,64 @@ describe("a receiver down for longer than the retry schedule", () => {
     await write("revive", ["r3"]);
     await until("all three delivered", () => new Set(r.notes).size >= 3);
     expect([...new Set(r.notes)].sort()).toEqual(["r1", "r2", "r3"]);
+  }, 60_000);
+});
+
+describe("a receiver that hangs", () => {
+  it("holds back its own deliveries only, not another subscription's", async () => {
+    const quick = await receiver();
+    await quick.up();
+    closing.push(quick.down);
+    // The hanging receiver: takes each request and never answers; `open` counts those still open.
+    let open = 0;
+    const hang = createServer((req) => {
+      open++;
+      req.socket.on("close", () => open--);
+    });
+    await new Promise<void>((res) => hang.listen(0, "127.0.0.1", () => res()));
+    closing.push(
+      () =>
+        new Promise<void>((res) => {
+          hang.closeAllConnections();
+          hang.close(() => res());
+        }),
+    );
+    const hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/in`;
+    const s = await serveService(service, {
+      db: db.executor,
+      events: { pollMs: 100 },
+      webhooks: {
+        pollMs: 100,
+        // Far longer than the wait below: the hanging POSTs are still open when the other delivery is checked.
+        timeoutMs: 120_000,
+        subscriptions: [
+          {
+            name: "hangs",
+            table: "parcels",
+            filter: "team=eq.hangs",
+            url: hangUrl,
+            secret: SECRET,
+          },
+          {
+            name: "quick",
+            table: "parcels",
+            filter: "team=eq.quick",
+            url: quick.url,
+            secret: SECRET,
+          },
+        ],
+      },
+    });
+    closing.push(() => s.close());
+    await until(
+      "both positions saved",
+      async () => (await savedPosition("hangs")) && savedPosition("quick"),
+    );
+    await write("hangs", ["h1", "h2", "h3"]);
+    await until("the three POSTs hanging", () => open >= 3);
+    await write("quick", ["q1"]);
+    await until("q1 delivered", () => quick.notes.includes("q1"));
+    expect(open).toBe(3);
   }, 60_000);
 });
 
