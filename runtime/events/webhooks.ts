@@ -25,7 +25,7 @@ import { encodeArray } from "../sql/bind.js";
 import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
 import type { Subscription } from "./match.js";
 import { DELIVERIES_TABLE } from "./outbox.js";
-import type { Position } from "./position.js";
+import { comparePositions, type Position } from "./position.js";
 
 /** The kinds of change a subscription may ask for. */
 export type WebhookEventKind = FeedEvent["kind"];
@@ -487,7 +487,33 @@ export async function startWebhooks(
       fanout.subscribed = await feed.subscribe(table, s, after, fanout);
       // The first start follows from now, and "now" is saved at once: a process stopped before its first
       // delivery resumes there, instead of from a later now that skips what was written meanwhile.
-      if (!row) await fanout.savePosition(fanout.subscribed.position());
+      if (!row) {
+        const mine = fanout.subscribed.position();
+        const first = await db.query({
+          text:
+            `INSERT INTO ${WEBHOOK_CURSORS_TABLE} (subscription, xid, id) VALUES ($1, $2::xid8, $3::bigint) ` +
+            `ON CONFLICT (subscription) DO NOTHING RETURNING subscription`,
+          values: [sub.name, mine.xid, mine.id],
+        });
+        if (first.rows.length === 0) {
+          // Another node started it first, perhaps from an earlier now: follow from there, or the changes
+          // between its start and ours would rest on that node alone, and a position saved here would pass them.
+          const other = await db.query({
+            text: `SELECT xid::text AS x, id::text AS i FROM ${WEBHOOK_CURSORS_TABLE} WHERE subscription = $1`,
+            values: [sub.name],
+          });
+          const at = other.rows[0];
+          if (at && comparePositions({ xid: at.x!, id: at.i! }, mine) < 0) {
+            fanout.subscribed.cancel();
+            fanout.subscribed = await feed.subscribe(
+              table,
+              s,
+              { xid: at.x!, id: at.i! },
+              fanout,
+            );
+          }
+        }
+      }
     }
   } catch (e) {
     for (const f of fanouts) {

@@ -8,6 +8,7 @@
  *   subscription next succeeds;
  * - a receiver that hangs holds back only its own deliveries;
  * - a start that fails (a hook throwing, the database away) is tried again;
+ * - a node starting a subscription just as another did follows from the earlier position;
  * - retention never deletes a change a subscription has yet to queue;
  * - `resc dev` on the embedded database, left idle, delivers writes made
  *   through HTTP.
@@ -24,9 +25,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedHub } from "../../runtime/events/hub.js";
 import {
+  WEBHOOK_DDL,
   webhookRetentionFloor,
   type WebhookOptions,
 } from "../../runtime/events/webhooks.js";
+import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { freePort } from "../support/ports.js";
 import { compileText } from "../support/service.js";
@@ -308,6 +311,63 @@ describe("starting", () => {
     ).toBe(true);
     await write("late", ["l1"]);
     await until("l1 delivered", () => r.notes.includes("l1"));
+  }, 60_000);
+});
+
+describe("two nodes starting a subscription at once", () => {
+  it("follows from the position the first one saved, when it is earlier than its own now", async () => {
+    const r = await receiver();
+    await r.up();
+    closing.push(r.down);
+    for (const text of WEBHOOK_DDL)
+      await db.executor.query({ text, values: [] });
+    // The other node's start: its position, then e1 and e2 written, which that node alone would have queued.
+    await db.executor.query({
+      text:
+        "INSERT INTO resc_webhook_cursors (subscription, xid, id) SELECT 'race', xid, id FROM resc_events " +
+        "ORDER BY xid DESC, id DESC LIMIT 1",
+      values: [],
+    });
+    await write("race", ["e1", "e2"]);
+    // This node read "no position yet" just before the other saved its own.
+    let hidden = false;
+    const racing: Executor = {
+      ...db.executor,
+      query: async (stmt) => {
+        if (
+          !hidden &&
+          stmt.text.startsWith(
+            "SELECT xid::text AS x, id::text AS i FROM resc_webhook_cursors",
+          )
+        ) {
+          hidden = true;
+          return { rows: [], rowCount: 0 };
+        }
+        return db.executor.query(stmt);
+      },
+    };
+    const s = await serveService(service, {
+      db: racing,
+      events: { pollMs: 100 },
+      webhooks: {
+        pollMs: 100,
+        subscriptions: [
+          {
+            name: "race",
+            table: "parcels",
+            filter: "team=eq.race",
+            url: r.url,
+            secret: SECRET,
+          },
+        ],
+      },
+    });
+    closing.push(() => s.close());
+    await until(
+      "e1 and e2 delivered",
+      () => r.notes.includes("e1") && r.notes.includes("e2"),
+    );
+    expect(hidden).toBe(true);
   }, 60_000);
 });
 
