@@ -15,20 +15,8 @@
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor, Listening, SqlStatement } from "../exec/executor.js";
 import { problem } from "../problem.js";
-import {
-  compileMatch,
-  projections,
-  readMatch,
-  withRange,
-  type MatchedChange,
-  type Subscription,
-} from "./match.js";
-import {
-  DEFAULT_EVENT_RETENTION_SECONDS,
-  EVENTS_CHANNEL,
-  EVENTS_TABLE,
-  OUTBOX_OPS,
-} from "./outbox.js";
+import { compileMatch, projections, readMatch, withRange, type MatchedChange, type Subscription } from "./match.js";
+import { DEFAULT_EVENT_RETENTION_SECONDS, EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
 
 /** What a subscriber receives: one change, as the SSE event carries it. */
@@ -116,10 +104,7 @@ export class FeedHub {
   private retry: NodeJS.Timeout | undefined;
   private withheldPause = 20;
   /** Per table, its subscriptions in chunks with their statements, and the {@link version} they were built at. */
-  private readonly plans = new Map<
-    string,
-    { version: number; chunks: Chunk[] }
-  >();
+  private readonly plans = new Map<string, { version: number; chunks: Chunk[] }>();
   /** Moves whenever a subscription (a group) is added or removed. */
   private version = 0;
   private closed = false;
@@ -144,11 +129,7 @@ export class FeedHub {
     sink: FeedSink,
   ): Promise<Subscribed> {
     // A 503: the client reconnects, to another node or to this one once it is back.
-    if (this.closed)
-      throw problem(
-        "retry",
-        "The service is stopping; reconnect with the last event id.",
-      );
+    if (this.closed) throw problem("retry", "The service is stopping; reconnect with the last event id.");
     // Counted before the first await: another subscriber leaving meanwhile must not stop the hub under this one.
     this.members++;
     let head: Position;
@@ -158,26 +139,18 @@ export class FeedHub {
       head = this.head!;
       position = head;
       if (after !== undefined) {
-        if (comparePositions(after, head) > 0 || (await this.kept(after)))
-          position = after;
+        if (comparePositions(after, head) > 0 || (await this.kept(after))) position = after;
         else sink.reload(head);
       }
     } catch (e) {
       this.members--;
-      if (this.members === 0 && !this.closed)
-        void this.stop().catch((err) => this.fail(err));
+      if (this.members === 0 && !this.closed) void this.stop().catch((err) => this.fail(err));
       throw e;
     }
     const m: Member = {
       table,
       sub,
-      key: JSON.stringify([
-        table.name,
-        sub.where,
-        sub.scope,
-        sub.search,
-        sub.select,
-      ]),
+      key: JSON.stringify([table.name, sub.where, sub.scope, sub.search, sub.select]),
       position,
       sink,
       live: false,
@@ -187,10 +160,7 @@ export class FeedHub {
     else void this.catchUp(m).catch((e) => this.fail(e));
     return {
       // A live member has seen everything up to the head, unless it resumed further on.
-      position: () =>
-        m.live && this.head && comparePositions(this.head, m.position) > 0
-          ? this.head
-          : m.position,
+      position: () => (m.live && this.head && comparePositions(this.head, m.position) > 0 ? this.head : m.position),
       cancel: () => this.leave(m),
     };
   }
@@ -200,8 +170,7 @@ export class FeedHub {
     this.closed = true;
     // Ending a stream cancels its subscription, which edits these collections: end from a copy.
     const everyone = [...this.joining];
-    for (const byKey of this.groups.values())
-      for (const g of byKey.values()) everyone.push(...g.members);
+    for (const byKey of this.groups.values()) for (const g of byKey.values()) everyone.push(...g.members);
     for (const m of everyone) m.sink.end("shutdown");
     this.groups.clear();
     this.joining.clear();
@@ -215,8 +184,7 @@ export class FeedHub {
    * docs/decisions/1359-webhook-delivery-at-least-once.md).
    */
   async purge(keepFrom?: Position): Promise<number> {
-    const seconds =
-      this.options.retentionSeconds ?? DEFAULT_EVENT_RETENTION_SECONDS;
+    const seconds = this.options.retentionSeconds ?? DEFAULT_EVENT_RETENTION_SECONDS;
     const floor = keepFrom ? ` AND (xid, id) < ($2::xid8, $3::bigint)` : "";
     let total = 0;
     for (;;) {
@@ -225,9 +193,7 @@ export class FeedHub {
           `DELETE FROM ${EVENTS_TABLE} WHERE id IN (SELECT id FROM ${EVENTS_TABLE} ` +
           `WHERE at < now() - make_interval(secs => $1::double precision) ` +
           `AND id <> (SELECT max(id) FROM ${EVENTS_TABLE})${floor} LIMIT 5000)`,
-        values: keepFrom
-          ? [String(seconds), keepFrom.xid, keepFrom.id]
-          : [String(seconds)],
+        values: keepFrom ? [String(seconds), keepFrom.xid, keepFrom.id] : [String(seconds)],
       });
       total += r.rowCount;
       if (r.rowCount < 5000) return total;
@@ -307,8 +273,7 @@ export class FeedHub {
         this.version++;
       }
     }
-    if (this.members === 0 && !this.closed)
-      void this.stop().catch((e) => this.fail(e));
+    if (this.members === 0 && !this.closed) void this.stop().catch((e) => this.fail(e));
   }
 
   /**
@@ -317,11 +282,7 @@ export class FeedHub {
    * then hands it to the loop, which sends the last few and makes it live.
    */
   private async catchUp(m: Member): Promise<void> {
-    while (
-      !m.cancelled &&
-      this.head &&
-      comparePositions(m.position, this.head) < 0
-    ) {
+    while (!m.cancelled && this.head && comparePositions(m.position, this.head) < 0) {
       const got = await this.backlog(m, this.head);
       if (got < BATCH) break;
     }
@@ -332,14 +293,8 @@ export class FeedHub {
   private async backlog(m: Member, upTo: Position): Promise<number> {
     const stmt = compileMatch(m.table, [m.sub], m.position, upTo, BATCH);
     const r = await this.db.query(stmt);
-    for (const row of r.rows)
-      this.dispatch(readMatch(row, 1, 1), [m.sub], [0], (i) =>
-        i === 0 ? [m] : [],
-      );
-    m.position =
-      r.rows.length < BATCH
-        ? upTo
-        : { xid: r.rows.at(-1)!.x!, id: r.rows.at(-1)!.i! };
+    for (const row of r.rows) this.dispatch(readMatch(row, 1, 1), [m.sub], [0], (i) => (i === 0 ? [m] : []));
+    m.position = r.rows.length < BATCH ? upTo : { xid: r.rows.at(-1)!.x!, id: r.rows.at(-1)!.i! };
     return r.rows.length;
   }
 
@@ -430,36 +385,22 @@ export class FeedHub {
       this.wake();
     }, this.withheldPause);
     this.retry.unref();
-    this.withheldPause = Math.min(
-      this.withheldPause * 2,
-      this.options.pollMs ?? 1000,
-    );
+    this.withheldPause = Math.min(this.withheldPause * 2, this.options.pollMs ?? 1000);
   }
 
   /** Judges every live subscription of table `name` on its changes in (`after`, `upTo`] and delivers. */
-  private async deliverTable(
-    name: string,
-    after: Position,
-    upTo: Position,
-  ): Promise<void> {
+  private async deliverTable(name: string, after: Position, upTo: Position): Promise<void> {
     const byKey = this.groups.get(name);
     const table = this.service.tables.find((t) => t.name === name);
     if (!byKey || byKey.size === 0 || !table) return;
     const plan = this.planFor(table, byKey);
     // The chunks' statements run at once (each subscriber is in one chunk, so its order holds), on as many
     // connections as the pool lends; the deliveries follow in chunk order.
-    const results = await Promise.all(
-      plan.map((c) => this.db.query(withRange(c.statement, after, upTo))),
-    );
+    const results = await Promise.all(plan.map((c) => this.db.query(withRange(c.statement, after, upTo))));
     results.forEach((r, i) => {
       const c = plan[i]!;
       for (const row of r.rows)
-        this.dispatch(
-          readMatch(row, c.subs.length, c.projections),
-          c.subs,
-          c.of,
-          (g) => c.groups[g]!.members,
-        );
+        this.dispatch(readMatch(row, c.subs.length, c.projections), c.subs, c.of, (g) => c.groups[g]!.members);
     });
   }
 
@@ -503,8 +444,7 @@ export class FeedHub {
     for (let i = 0; i < subs.length; i++) {
       let event: FeedEvent | undefined;
       if (c.op === "d") {
-        if (c.before[i])
-          event = { kind: "delete", position: c.position, data: c.key };
+        if (c.before[i]) event = { kind: "delete", position: c.position, data: c.key };
       } else if (c.after[i]) {
         event = {
           kind: OUTBOX_OPS[c.op],
@@ -516,8 +456,7 @@ export class FeedHub {
       }
       if (!event) continue;
       for (const m of members(i)) {
-        if (m.cancelled || comparePositions(c.position, m.position) <= 0)
-          continue;
+        if (m.cancelled || comparePositions(c.position, m.position) <= 0) continue;
         m.sink.deliver(event);
       }
     }

@@ -43,8 +43,7 @@ table parcels {
   resource "/parcels" { ops = [crud, list], events = true }
 }
 `;
-const SECRET =
-  "whsec_" + Buffer.from("webhook faults secret").toString("base64");
+const SECRET = "whsec_" + Buffer.from("webhook faults secret").toString("base64");
 
 /** One request the receiver got. */
 interface Got {
@@ -100,17 +99,12 @@ function startReceiver(): Promise<{
 }
 
 /** Polls `f` every 50 ms until it is truthy; fails naming `what` after `ms`. */
-async function until<T>(
-  what: string,
-  f: () => T | Promise<T>,
-  ms = 30_000,
-): Promise<Exclude<NonNullable<T>, false>> {
+async function until<T>(what: string, f: () => T | Promise<T>, ms = 30_000): Promise<Exclude<NonNullable<T>, false>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
     if (v) return v as Exclude<NonNullable<T>, false>;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -160,14 +154,9 @@ async function serve(name: string): Promise<Node> {
   let out = "";
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
-  const exited = new Promise<void>((r) =>
-    child.once("exit", () => (children.delete(child), r())),
-  );
+  const exited = new Promise<void>((r) => child.once("exit", () => (children.delete(child), r())));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`resc serve did not start: ${out}`)),
-      30_000,
-    );
+    const timer = setTimeout(() => reject(new Error(`resc serve did not start: ${out}`)), 30_000);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`resc serve exited (${code ?? signal}): ${out}`));
@@ -185,18 +174,14 @@ async function serve(name: string): Promise<Node> {
     child,
     output: () => out,
     async kill() {
-      if (child.exitCode === null && child.signalCode === null)
-        child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
   };
 }
 
 /** Runs `sql` on a connection of its own (as psql would), closing it after. */
-async function psql(
-  sql: string,
-  values: unknown[] = [],
-): Promise<pg.QueryResult> {
+async function psql(sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
@@ -228,18 +213,13 @@ const insert = (note: string, size = "small"): string =>
 
 /** The notes delivered to subscription `name` (each once, however often it was sent). */
 function delivered(name: string): Set<string> {
-  return new Set(
-    receiver.got.filter((g) => g.id.startsWith(`${name}.`)).map((g) => g.note),
-  );
+  return new Set(receiver.got.filter((g) => g.id.startsWith(`${name}.`)).map((g) => g.note));
 }
 
 /** The saved position of `name`, or undefined (also while the first start has not made the table yet). */
 async function cursor(name: string): Promise<string | undefined> {
   const r = await admin
-    .query(
-      "SELECT xid::text || '.' || id::text AS p FROM resc_webhook_cursors WHERE subscription = $1",
-      [name],
-    )
+    .query("SELECT xid::text || '.' || id::text AS p FROM resc_webhook_cursors WHERE subscription = $1", [name])
     .catch((e: { code?: string }) => {
       if (e.code === "42P01") return { rows: [] };
       throw e;
@@ -292,8 +272,7 @@ async function killAtGate(n: Node, key: number): Promise<void> {
     return p.length > 0 && p;
   });
   await n.kill();
-  for (const pid of pids)
-    await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+  for (const pid of pids) await admin.query("SELECT pg_terminate_backend($1)", [pid]);
   await admin.query("SELECT pg_advisory_unlock($1)", [key]);
 }
 
@@ -330,9 +309,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       // Idle for longer than the fan-out's periodic save (5 s), with nothing captured yet.
       await new Promise((r) => setTimeout(r, 6000));
       await psql(insert("idle-1"));
-      await until("the first write delivered", () =>
-        delivered("idle").has("idle-1"),
-      );
+      await until("the first write delivered", () => delivered("idle").has("idle-1"));
 
       // A takes a lower transaction id and writes first; B writes and commits; A commits last.
       const a = await openTx();
@@ -346,9 +323,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       await c.q("SELECT pg_current_xact_id()");
       await psql(insert("idle-d"));
       await c.commit();
-      await until("A, B and D delivered", () =>
-        ["idle-a", "idle-b", "idle-d"].every((x) => delivered("idle").has(x)),
-      );
+      await until("A, B and D delivered", () => ["idle-a", "idle-b", "idle-d"].every((x) => delivered("idle").has(x)));
       // Order is not promised (docs/decisions/1359-webhook-delivery-at-least-once.md); the webhook-id carries the
       // feed's order: A, which wrote first, comes before B, which committed first.
       const at = (note: string): bigint[] =>
@@ -358,9 +333,7 @@ describe("webhook delivery on resc serve, at least once", () => {
           .slice(1)
           .map((x) => BigInt(x));
       const [a1, b1] = [at("idle-a"), at("idle-b")];
-      expect(a1[0]! < b1[0]! || (a1[0] === b1[0] && a1[1]! < b1[1]!)).toBe(
-        true,
-      );
+      expect(a1[0]! < b1[0]! || (a1[0] === b1[0] && a1[1]! < b1[1]!)).toBe(true);
 
       // The LISTEN connection cut: the next write still arrives (the poll, then the listener reconnected).
       await admin.query(
@@ -368,13 +341,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       );
       await psql(insert("idle-e"));
       await until("E delivered", () => delivered("idle").has("idle-e"));
-      expect([...delivered("idle")].sort()).toEqual([
-        "idle-1",
-        "idle-a",
-        "idle-b",
-        "idle-d",
-        "idle-e",
-      ]);
+      expect([...delivered("idle")].sort()).toEqual(["idle-1", "idle-a", "idle-b", "idle-d", "idle-e"]);
     } finally {
       await n.kill();
     }
@@ -398,23 +365,19 @@ describe("webhook delivery on resc serve, at least once", () => {
     );
     try {
       // After capture, before queueing, on the subscription's first run: the change is in resc_events only.
-      const since = (await admin.query("SELECT now()::text AS t")).rows[0]
-        .t as string;
+      const since = (await admin.query("SELECT now()::text AS t")).rows[0].t as string;
       await admin.query("SELECT pg_advisory_lock($1)", [GATES.queue]);
       let n = await serve(name);
       // Not the saved position: a first run killed before it saved one is the case looked at.
       await until("the new node listening", () => listeningSince(since));
       await psql(insert("after-capture"));
       await killAtGate(n, GATES.queue);
-      const queued = await admin.query(
-        "SELECT count(*)::int AS n FROM resc_deliveries WHERE subscription = $1",
-        [name],
-      );
+      const queued = await admin.query("SELECT count(*)::int AS n FROM resc_deliveries WHERE subscription = $1", [
+        name,
+      ]);
       expect(queued.rows[0].n).toBe(0);
       n = await serve(name);
-      await until("after-capture delivered", () =>
-        delivered(name).has("after-capture"),
-      );
+      await until("after-capture delivered", () => delivered(name).has("after-capture"));
 
       // After queueing, before the POST: the row is in resc_deliveries, the claim waits (the only update to come).
       await until("after-capture marked delivered", () => settled(name));
@@ -428,9 +391,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       expect(row.rows).toEqual([{ state: "pending", attempts: 0 }]);
       expect(receiver.got.some((g) => g.note === "after-queue")).toBe(false);
       n = await serve(name);
-      await until("after-queue delivered", () =>
-        delivered(name).has("after-queue"),
-      );
+      await until("after-queue delivered", () => delivered(name).has("after-queue"));
 
       // During the POST: the receiver holds the request; the process dies; the lease runs out and it is sent again.
       receiver.setHold(true);
@@ -446,11 +407,7 @@ describe("webhook delivery on resc serve, at least once", () => {
         () => receiver.got.filter((g) => g.note === "during-post").length >= 2,
         60_000,
       );
-      expect(
-        new Set(
-          receiver.got.filter((g) => g.note === "during-post").map((g) => g.id),
-        ).size,
-      ).toBe(1);
+      expect(new Set(receiver.got.filter((g) => g.note === "during-post").map((g) => g.id)).size).toBe(1);
 
       // Before the position moves: queued (and perhaps sent), the position still before it.
       await until("during-post marked delivered", () => settled(name));
@@ -458,47 +415,26 @@ describe("webhook delivery on resc serve, at least once", () => {
       const before = await cursor(name);
       await psql(insert("before-cursor"));
       await until("before-cursor queued", async () => {
-        const r = await admin.query(
-          "SELECT 1 FROM resc_deliveries WHERE payload LIKE '%before-cursor%'",
-        );
+        const r = await admin.query("SELECT 1 FROM resc_deliveries WHERE payload LIKE '%before-cursor%'");
         return r.rows.length > 0;
       });
       await killAtGate(n, GATES.cursor);
       expect(await cursor(name)).toBe(before);
       n = await serve(name);
-      await until("before-cursor delivered", () =>
-        delivered(name).has("before-cursor"),
-      );
+      await until("before-cursor delivered", () => delivered(name).has("before-cursor"));
       // Judged again after the restart, queued once: one row, one webhook-id.
       const rows = await admin.query(
         "SELECT count(*)::int AS n FROM resc_deliveries WHERE payload LIKE '%before-cursor%'",
       );
       expect(rows.rows[0].n).toBe(1);
-      expect(
-        new Set(
-          receiver.got
-            .filter((g) => g.note === "before-cursor")
-            .map((g) => g.id),
-        ).size,
-      ).toBe(1);
+      expect(new Set(receiver.got.filter((g) => g.note === "before-cursor").map((g) => g.id)).size).toBe(1);
       await n.kill();
-      expect([...delivered(name)].sort()).toEqual([
-        "after-capture",
-        "after-queue",
-        "before-cursor",
-        "during-post",
-      ]);
+      expect([...delivered(name)].sort()).toEqual(["after-capture", "after-queue", "before-cursor", "during-post"]);
     } finally {
       await admin.query("SELECT pg_advisory_unlock_all()");
-      await admin.query(
-        "DROP TRIGGER IF EXISTS test_gate_queue ON resc_deliveries",
-      );
-      await admin.query(
-        "DROP TRIGGER IF EXISTS test_gate_claim ON resc_deliveries",
-      );
-      await admin.query(
-        "DROP TRIGGER IF EXISTS test_gate_cursor ON resc_webhook_cursors",
-      );
+      await admin.query("DROP TRIGGER IF EXISTS test_gate_queue ON resc_deliveries");
+      await admin.query("DROP TRIGGER IF EXISTS test_gate_claim ON resc_deliveries");
+      await admin.query("DROP TRIGGER IF EXISTS test_gate_cursor ON resc_webhook_cursors");
     }
   }, 180_000);
 
@@ -536,9 +472,7 @@ describe("webhook delivery on resc serve, at least once", () => {
     try {
       for (let kill = 0; kill < 20; kill++) {
         // Anywhere from the first statements after "serving" to well into steady delivery.
-        await new Promise((r) =>
-          setTimeout(r, Math.floor(Math.random() * 1500)),
-        );
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1500)));
         await n.kill();
         n = await serve(name);
       }
@@ -552,9 +486,7 @@ describe("webhook delivery on resc serve, at least once", () => {
         90_000,
       ).catch((e: Error) => {
         const missing = committed.filter((x) => !delivered(name).has(x));
-        throw new Error(
-          `${e.message}; missing ${missing.join(", ")}\n${n.output().slice(-3000)}`,
-        );
+        throw new Error(`${e.message}; missing ${missing.join(", ")}\n${n.output().slice(-3000)}`);
       });
       // A change sent twice is a retry of the same message: one webhook-id per change.
       const ids = new Map<string, Set<string>>();

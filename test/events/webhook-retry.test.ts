@@ -24,11 +24,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FeedHub } from "../../runtime/events/hub.js";
-import {
-  WEBHOOK_DDL,
-  webhookRetentionFloor,
-  type WebhookOptions,
-} from "../../runtime/events/webhooks.js";
+import { WEBHOOK_DDL, webhookRetentionFloor, type WebhookOptions } from "../../runtime/events/webhooks.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { freePort } from "../support/ports.js";
@@ -47,8 +43,7 @@ table parcels {
 }
 `;
 const { service, ddl } = compileText(SCHEMA, "parcels.resource");
-const SECRET =
-  "whsec_" + Buffer.from("webhook retry secret").toString("base64");
+const SECRET = "whsec_" + Buffer.from("webhook retry secret").toString("base64");
 
 /** A receiver on a fixed port that can be taken down (nothing listens: connection refused) and brought back. */
 async function receiver(): Promise<{
@@ -69,9 +64,7 @@ async function receiver(): Promise<{
           let body = "";
           req.on("data", (c) => (body += c));
           req.on("end", () => {
-            notes.push(
-              (JSON.parse(body) as { data: { note: string } }).data.note,
-            );
+            notes.push((JSON.parse(body) as { data: { note: string } }).data.note);
             res.writeHead(204).end();
           });
         });
@@ -87,17 +80,12 @@ async function receiver(): Promise<{
   };
 }
 
-async function until<T>(
-  what: string,
-  f: () => T | Promise<T>,
-  ms = 30_000,
-): Promise<Exclude<NonNullable<T>, false>> {
+async function until<T>(what: string, f: () => T | Promise<T>, ms = 30_000): Promise<Exclude<NonNullable<T>, false>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
     if (v) return v as Exclude<NonNullable<T>, false>;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -117,11 +105,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function node(
-  name: string,
-  url: string,
-  options: Partial<WebhookOptions> = {},
-): Promise<Served> {
+async function node(name: string, url: string, options: Partial<WebhookOptions> = {}): Promise<Served> {
   const s = await serveService(service, {
     db: db.executor,
     events: { pollMs: 100 },
@@ -145,9 +129,7 @@ async function node(
 }
 
 const write = (team: string, notes: string[]): Promise<void> =>
-  db.executor.script(
-    `INSERT INTO parcels (team, note) VALUES ${notes.map((n) => `('${team}', '${n}')`).join(", ")}`,
-  );
+  db.executor.script(`INSERT INTO parcels (team, note) VALUES ${notes.map((n) => `('${team}', '${n}')`).join(", ")}`);
 
 async function states(name: string): Promise<Record<string, string | null>[]> {
   const r = await db.executor.query({
@@ -188,9 +170,7 @@ describe("a receiver down for longer than the retry schedule", () => {
     await r.up();
     await until("all three delivered", () => r.notes.length >= 3);
     expect([...new Set(r.notes)].sort()).toEqual(["s1", "s2", "s3"]);
-    await until("all three marked delivered", async () =>
-      (await states("slow")).every((x) => x.state === "delivered"),
-    );
+    await until("all three marked delivered", async () => (await states("slow")).every((x) => x.state === "delivered"));
   }, 60_000);
 
   it("sends the failed deliveries at once when a later delivery of the subscription succeeds", async () => {
@@ -257,10 +237,7 @@ describe("a receiver that hangs", () => {
       },
     });
     closing.push(() => s.close());
-    await until(
-      "both positions saved",
-      async () => (await savedPosition("hangs")) && savedPosition("quick"),
-    );
+    await until("both positions saved", async () => (await savedPosition("hangs")) && savedPosition("quick"));
     await write("hangs", ["h1", "h2", "h3"]);
     await until("the three POSTs hanging", () => open >= 3);
     await write("quick", ["q1"]);
@@ -304,11 +281,7 @@ describe("starting", () => {
     });
     closing.push(() => s.close());
     await until("the position saved", () => savedPosition("late"));
-    expect(
-      errors.some(
-        (e) => e.includes("webhooks could not start") && e.includes("not yet"),
-      ),
-    ).toBe(true);
+    expect(errors.some((e) => e.includes("webhooks could not start") && e.includes("not yet"))).toBe(true);
     await write("late", ["l1"]);
     await until("l1 delivered", () => r.notes.includes("l1"));
   }, 60_000);
@@ -319,8 +292,7 @@ describe("two nodes starting a subscription at once", () => {
     const r = await receiver();
     await r.up();
     closing.push(r.down);
-    for (const text of WEBHOOK_DDL)
-      await db.executor.query({ text, values: [] });
+    for (const text of WEBHOOK_DDL) await db.executor.query({ text, values: [] });
     // The other node's start: its position, then e1 and e2 written, which that node alone would have queued.
     await db.executor.query({
       text:
@@ -334,12 +306,7 @@ describe("two nodes starting a subscription at once", () => {
     const racing: Executor = {
       ...db.executor,
       query: async (stmt) => {
-        if (
-          !hidden &&
-          stmt.text.startsWith(
-            "SELECT xid::text AS x, id::text AS i FROM resc_webhook_cursors",
-          )
-        ) {
+        if (!hidden && stmt.text.startsWith("SELECT xid::text AS x, id::text AS i FROM resc_webhook_cursors")) {
           hidden = true;
           return { rows: [], rowCount: 0 };
         }
@@ -363,10 +330,7 @@ describe("two nodes starting a subscription at once", () => {
       },
     });
     closing.push(() => s.close());
-    await until(
-      "e1 and e2 delivered",
-      () => r.notes.includes("e1") && r.notes.includes("e2"),
-    );
+    await until("e1 and e2 delivered", () => r.notes.includes("e1") && r.notes.includes("e2"));
     expect(hidden).toBe(true);
   }, 60_000);
 });
@@ -386,10 +350,7 @@ describe("retention", () => {
     const hub = new FeedHub(db.executor, service, { retentionSeconds: 0 });
     await hub.purge(await webhookRetentionFloor(db.executor, ["kept"]));
     await node("kept", r.url);
-    await until(
-      "k2 and k3 delivered",
-      () => r.notes.includes("k2") && r.notes.includes("k3"),
-    );
+    await until("k2 and k3 delivered", () => r.notes.includes("k2") && r.notes.includes("k3"));
     expect([...new Set(r.notes)].sort()).toEqual(["k1", "k2", "k3"]);
   }, 60_000);
 });
@@ -432,9 +393,7 @@ describe("resc dev on the embedded database", () => {
     const exited = new Promise((res) => child.once("exit", res));
     try {
       await new Promise<void>((resolve, reject) => {
-        child.once("exit", (code) =>
-          reject(new Error(`resc dev exited with ${code}: ${out}`)),
-        );
+        child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
         child.stdout.on("data", () => out.includes("serving") && resolve());
       });
       // Idle for longer than the fan-out's periodic save (5 s), nothing captured yet.
@@ -451,10 +410,7 @@ describe("resc dev on the embedded database", () => {
           }),
         }).then((res) => res.status);
       expect(await Promise.all([post("d1"), post("d2")])).toEqual([201, 201]);
-      await until(
-        "d1 and d2 delivered",
-        () => r.notes.includes("d1") && r.notes.includes("d2"),
-      ).catch((e: Error) => {
+      await until("d1 and d2 delivered", () => r.notes.includes("d1") && r.notes.includes("d2")).catch((e: Error) => {
         throw new Error(`${e.message}\n${out}`);
       });
       // Idle again, then one more.
