@@ -446,11 +446,7 @@ export class FeedHub {
       if (c.op === "d") {
         if (c.before[i]) event = { kind: "delete", position: c.position, data: c.key };
       } else if (c.after[i]) {
-        event = {
-          kind: OUTBOX_OPS[c.op],
-          position: c.position,
-          data: c.rows[of[i]!]!,
-        };
+        event = { kind: OUTBOX_OPS[c.op], position: c.position, data: c.rows[of[i]!]! };
       } else if (c.op === "u" && c.before[i]) {
         event = { kind: "leave", position: c.position, data: c.key };
       }

@@ -269,11 +269,7 @@ export function webhookProblems(service: ServiceDescriptor, subs: readonly Webho
 function prepare(service: ServiceDescriptor, sub: WebhookSubscription) {
   const table = tableOf(service, sub);
   try {
-    return {
-      sub,
-      table,
-      q: parseListQuery(service, table, new URLSearchParams(sub.filter ?? "")),
-    };
+    return { sub, table, q: parseListQuery(service, table, new URLSearchParams(sub.filter ?? "")) };
   } catch (e) {
     const items = (e as { errors?: { location: string; detail: string }[] }).errors ?? [];
     const why = items.map((i) => `${i.location}: ${i.detail}`).join("; ") || (e as Error).message;
@@ -540,8 +536,14 @@ export async function keepStartingWebhooks(
       if (e instanceof WebhookConfigError) return undefined;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pause);
-      signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      // The listener goes with its pause: a start failing for hours must not pile them up on the signal.
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, pause);
+      signal?.addEventListener("abort", done, { once: true });
     });
     pause = Math.min(pause * 2, MAX_START_PAUSE_MS);
   }

@@ -242,12 +242,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   const base = (options.basePath ?? "").replace(/\/$/, "");
   const errors = registrationErrors(service, hooks, base);
   for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
-    errors.push({
-      kind: "invalid-webhook",
-      resource: "webhooks",
-      table: "",
-      message,
-    });
+    errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
   const limit = preparesNoHeaders(
     limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
@@ -283,14 +278,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
         requestId: requestIdOf(c),
         error: e,
       });
-    const rc: ResourceContext = {
-      service,
-      table,
-      db: options.db,
-      hooks,
-      collectionPath,
-      logError,
-    };
+    const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
     if (options.readDb) rc.readDb = options.readDb;
     const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
     if (admission) rc.admission = admission;
