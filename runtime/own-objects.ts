@@ -42,8 +42,19 @@ export const CAPTURE_TRIGGER = CAPTURE_FUNCTION;
 /** The outbox's index by position (`xid`, `id`), which every follower of the feed reads by. */
 export const EVENTS_POSITION_INDEX = `${EVENTS_TABLE}_position`;
 
-/** The delivery queue's index of pending deliveries by when they are due. */
-export const DELIVERIES_DUE_INDEX = `${DELIVERIES_TABLE}_due`;
+/** The delivery queue's index of undelivered rows (pending and failed) by when they are next due (decision 1359). */
+export const DELIVERIES_WAITING_INDEX = `${DELIVERIES_TABLE}_waiting`;
+
+/**
+ * Relations earlier versions of resc created and a later start drops (`resc_deliveries_due`, replaced by
+ * {@link DELIVERIES_WAITING_INDEX}): still resc's own on a database that has not been started since.
+ */
+export const FORMER_OWN_RELATIONS: readonly string[] = [
+  `${DELIVERIES_TABLE}_due`,
+];
+
+/** The index of pending deliveries earlier versions made; webhooks drop it at start (decision 1359). */
+export const FORMER_DELIVERIES_DUE_INDEX = FORMER_OWN_RELATIONS[0]!;
 
 /** One table of resc's own. */
 export interface OwnTable {
@@ -66,7 +77,11 @@ export const OWN_TABLES: readonly OwnTable[] = [
   {
     name: EVENTS_TABLE,
     holds: "the change feed's outbox",
-    relations: [`${EVENTS_TABLE}_pkey`, `${EVENTS_TABLE}_id_seq`, EVENTS_POSITION_INDEX],
+    relations: [
+      `${EVENTS_TABLE}_pkey`,
+      `${EVENTS_TABLE}_id_seq`,
+      EVENTS_POSITION_INDEX,
+    ],
   },
   {
     name: DELIVERIES_TABLE,
@@ -75,7 +90,7 @@ export const OWN_TABLES: readonly OwnTable[] = [
       `${DELIVERIES_TABLE}_pkey`,
       `${DELIVERIES_TABLE}_id_seq`,
       `${DELIVERIES_TABLE}_subscription_event_xid_event_id_key`,
-      DELIVERIES_DUE_INDEX,
+      DELIVERIES_WAITING_INDEX,
     ],
   },
   {
@@ -99,7 +114,10 @@ export const OWN_TABLES: readonly OwnTable[] = [
 export const OWN_TABLE_NAMES: readonly string[] = OWN_TABLES.map((t) => t.name);
 
 /** Every relation of resc's own (`pg_class` entries: tables, indexes, sequences), by name. */
-export const OWN_RELATION_NAMES: readonly string[] = OWN_TABLES.flatMap((t) => [t.name, ...t.relations]);
+export const OWN_RELATION_NAMES: readonly string[] = OWN_TABLES.flatMap((t) => [
+  t.name,
+  ...t.relations,
+]);
 
 /** Every function of resc's own, by name. */
 export const OWN_FUNCTIONS: readonly string[] = [CAPTURE_FUNCTION];
@@ -108,7 +126,7 @@ export const OWN_FUNCTIONS: readonly string[] = [CAPTURE_FUNCTION];
 export const OWN_TRIGGERS: readonly string[] = [CAPTURE_TRIGGER];
 
 const tables = new Set(OWN_TABLE_NAMES);
-const relations = new Set(OWN_RELATION_NAMES);
+const relations = new Set([...OWN_RELATION_NAMES, ...FORMER_OWN_RELATIONS]);
 const functions = new Set(OWN_FUNCTIONS);
 const triggers = new Set(OWN_TRIGGERS);
 

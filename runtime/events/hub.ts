@@ -191,17 +191,23 @@ export class FeedHub {
     await this.stop();
   }
 
-  /** Deletes changes older than the retention window, a batch at a time; the newest is always kept. */
-  async purge(): Promise<number> {
+  /**
+   * Deletes changes older than the retention window, a batch at a time; the
+   * newest is always kept, and so is every change at or after `keepFrom`
+   * (the lowest webhook position: changes a subscription has yet to queue,
+   * docs/decisions/1359-webhook-delivery-at-least-once.md).
+   */
+  async purge(keepFrom?: Position): Promise<number> {
     const seconds = this.options.retentionSeconds ?? DEFAULT_EVENT_RETENTION_SECONDS;
+    const floor = keepFrom ? ` AND (xid, id) < ($2::xid8, $3::bigint)` : "";
     let total = 0;
     for (;;) {
       const r = await this.db.query({
         text:
           `DELETE FROM ${EVENTS_TABLE} WHERE id IN (SELECT id FROM ${EVENTS_TABLE} ` +
           `WHERE at < now() - make_interval(secs => $1::double precision) ` +
-          `AND id <> (SELECT max(id) FROM ${EVENTS_TABLE}) LIMIT 5000)`,
-        values: [String(seconds)],
+          `AND id <> (SELECT max(id) FROM ${EVENTS_TABLE})${floor} LIMIT 5000)`,
+        values: keepFrom ? [String(seconds), keepFrom.xid, keepFrom.id] : [String(seconds)],
       });
       total += r.rowCount;
       if (r.rowCount < 5000) return total;
@@ -323,21 +329,22 @@ export class FeedHub {
       return;
     }
     this.running = true;
-    void this.loop().finally(() => {
-      this.running = false;
-    });
+    void this.loop();
   }
 
+  /** Passes while woken; `running` is cleared in the turn that last looks at `again`, so no wake falls between. */
   private async loop(): Promise<void> {
     do {
       this.again = false;
       try {
         await this.pass();
       } catch (e) {
+        // The poll tries again; a wake that came meanwhile is not run at once against a failing database.
         this.fail(e);
-        return;
+        break;
       }
     } while (this.again && !this.closed);
+    this.running = false;
   }
 
   /** Makes joiners live, then reads what committed since the head and delivers it. */

@@ -25,7 +25,12 @@ import { idempotent, type IdempotencyOptions } from "./idempotency.js";
 import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
-import { startWebhooks, webhookProblems, type WebhookOptions } from "../events/webhooks.js";
+import {
+  keepStartingWebhooks,
+  webhookProblems,
+  webhookRetentionFloor,
+  type WebhookOptions,
+} from "../events/webhooks.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -186,21 +191,31 @@ function startFeed(
     ...(ev.pollMs !== undefined ? { pollMs: ev.pollMs } : {}),
     onError,
   });
-  const purge = setInterval(() => void feed.purge().catch(onError), 60_000);
+  const subs = options.webhooks?.subscriptions ?? [];
+  const stopping = new AbortController();
+  // The outbox keeps what a subscription has yet to queue (docs/decisions/1359-webhook-delivery-at-least-once.md).
+  const names = subs.map((s) => s.name);
+  const purge = setInterval(
+    () => void (async () => feed.purge(await webhookRetentionFloor(options.db, names)))().catch(onError),
+    60_000,
+  );
   purge.unref();
   const webhooks =
-    options.webhooks && options.webhooks.subscriptions.length > 0
-      ? startWebhooks(options.db, service, options.hooks ?? {}, feed, { onError, ...options.webhooks }).catch(
-          (e: unknown) => {
-            onError(e);
-            return undefined;
-          },
+    subs.length > 0
+      ? keepStartingWebhooks(
+          options.db,
+          service,
+          options.hooks ?? {},
+          feed,
+          { onError, ...options.webhooks!, subscriptions: subs },
+          stopping.signal,
         )
       : undefined;
   options.signal?.addEventListener(
     "abort",
     () => {
       clearInterval(purge);
+      stopping.abort();
       void (async () => {
         await (await webhooks)?.stop();
         await feed.close();
