@@ -9,15 +9,12 @@ import { RescCommand } from "./command.js";
  * (README, "Serving Pagila as it ships"; docs/decisions/1337-change-feed.md).
  */
 export default class Sql extends RescCommand {
-  static override description =
-    "Print the SQL DDL that creates what a .resource file declares.";
+  static override description = "Print the SQL DDL that creates what a .resource file declares.";
   static override examples = [
     "<%= config.bin %> sql spec.resource > schema.sql",
     "<%= config.bin %> sql fixtures/pagila/pagila.resource --capture | psql -d pagila",
   ];
-  static override args = {
-    file: Args.string({ description: "the .resource file", required: true }),
-  };
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
     capture: Flags.boolean({
       description:
@@ -27,18 +24,14 @@ export default class Sql extends RescCommand {
 
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
-    const { emitCaptureSql, emitSql } =
-      await import("../compiler/backends/sql/index.js");
+    const { emitCaptureSql, emitSql } = await import("../compiler/backends/sql/index.js");
     const { loadSchema } = await import("./load.js");
     const { args, flags } = await this.parse(Sql);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
     if (!r.ok) this.fail(r.message);
     if (!flags.capture) return void process.stdout.write(emitSql(r.schema));
     const capture = emitCaptureSql(r.schema);
-    if (capture === "")
-      this.fail(
-        `${args.file} declares no resource with events = true: there is no capture to print`,
-      );
+    if (capture === "") this.fail(`${args.file} declares no resource with events = true: there is no capture to print`);
     process.stdout.write(capture);
   }
 }
