@@ -33,10 +33,7 @@ export interface MissingHook {
  * check, a confining hook is asked of every table declaring one, served or
  * not, so a stub is already there when a relation starts to reach it.
  */
-export function missingHooks(
-  service: ServiceDescriptor,
-  hooks: Hooks,
-): MissingHook[] {
+export function missingHooks(service: ServiceDescriptor, hooks: Hooks): MissingHook[] {
   const out: MissingHook[] = [];
   for (const table of service.tables) {
     const confining = confiningDeclarations(table);
@@ -47,14 +44,8 @@ export function missingHooks(
         hook: `hooks.beforeQuery.${table.name}`,
         declaration: confining.join(", "),
       });
-    const stamped = table.columns
-      .filter((c) => c.stamped)
-      .map((c) => `@stamped column ${table.name}.${c.name}`);
-    if (
-      table.resource?.ops.create &&
-      stamped.length > 0 &&
-      hooks.beforeCreate?.[table.name] === undefined
-    )
+    const stamped = table.columns.filter((c) => c.stamped).map((c) => `@stamped column ${table.name}.${c.name}`);
+    if (table.resource?.ops.create && stamped.length > 0 && hooks.beforeCreate?.[table.name] === undefined)
       out.push({
         kind: "beforeCreate",
         table: table.name,
@@ -62,8 +53,7 @@ export function missingHooks(
         declaration: stamped.join(", "),
       });
     for (const action of table.resource?.actions ?? []) {
-      if (typeof hooks.actions?.[table.name]?.[action.name] === "function")
-        continue;
+      if (typeof hooks.actions?.[table.name]?.[action.name] === "function") continue;
       out.push({
         kind: "actions",
         table: table.name,
@@ -91,17 +81,12 @@ function notImplemented(missing: MissingHook): ProblemError {
  * `@@scoped` table is therefore never served unconfined: its stub refuses
  * every read (a list, a read, an expansion onto it, a feed).
  */
-export function stubMissingHooks(
-  service: ServiceDescriptor,
-  hooks: Hooks,
-): Hooks {
+export function stubMissingHooks(service: ServiceDescriptor, hooks: Hooks): Hooks {
   const out: Hooks = {
     ...hooks,
     beforeQuery: { ...hooks.beforeQuery },
     beforeCreate: { ...hooks.beforeCreate },
-    actions: Object.fromEntries(
-      Object.entries(hooks.actions ?? {}).map(([t, a]) => [t, { ...a }]),
-    ),
+    actions: Object.fromEntries(Object.entries(hooks.actions ?? {}).map(([t, a]) => [t, { ...a }])),
   };
   for (const missing of missingHooks(service, hooks)) {
     const { kind, table, action } = missing;
@@ -110,9 +95,7 @@ export function stubMissingHooks(
     };
     if (kind === "beforeQuery") out.beforeQuery![table] = refuse;
     else if (kind === "beforeCreate") out.beforeCreate![table] = refuse;
-    else
-      (out.actions![table] ??= {})[action!] =
-        refuse satisfies ActionImplementation;
+    else (out.actions![table] ??= {})[action!] = refuse satisfies ActionImplementation;
   }
   return out;
 }

@@ -12,12 +12,7 @@ import { missingHooks, stubMissingHooks } from "../../runtime/hooks/stubs.js";
 import { mountService } from "../../runtime/http/mount.js";
 import { cmp } from "../../runtime/predicate.js";
 import type { TestDatabase } from "../support/db.js";
-import {
-  appClient,
-  compileText,
-  databaseWith,
-  type Client,
-} from "./support.js";
+import { appClient, compileText, databaseWith, type Client } from "./support.js";
 
 /** A stranger's schema: bigint identity keys, an enum, a scoped soft-deleting table with a stamped column and an action. */
 const SCHEMA = `
@@ -58,11 +53,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   const compiled = compileText(SCHEMA, "shop.resource");
   service = compiled.service;
-  db = await databaseWith(
-    "hook_stubs",
-    compiled.ddl,
-    "INSERT INTO accounts (name) VALUES ('first');",
-  );
+  db = await databaseWith("hook_stubs", compiled.ddl, "INSERT INTO accounts (name) VALUES ('first');");
 });
 afterAll(() => db?.drop());
 
@@ -80,8 +71,7 @@ describe("stubMissingHooks", () => {
         kind: "beforeQuery",
         table: "orders",
         hook: "hooks.beforeQuery.orders",
-        declaration:
-          "@@scoped on table orders, @soft_delete column orders.deleted_at",
+        declaration: "@@scoped on table orders, @soft_delete column orders.deleted_at",
       },
       {
         kind: "beforeCreate",
@@ -100,9 +90,7 @@ describe("stubMissingHooks", () => {
   });
 
   it("mounts a service that would not, and answers 501 naming the hook to write", async () => {
-    expect(mountService(new Hono(), service, { db: db.executor }).ok).toBe(
-      false,
-    );
+    expect(mountService(new Hono(), service, { db: db.executor }).ok).toBe(false);
     const client = serve(stubMissingHooks(service, {}));
     expect((await client.get("/accounts")).status).toBe(200);
     for (const [method, url, body, hook] of [
@@ -117,9 +105,7 @@ describe("stubMissingHooks", () => {
         detail: string;
       }>(method, url, body);
       expect(r.status, `${method} ${url}: ${r.text}`).toBe(501);
-      expect(r.headers.get("content-type")).toMatch(
-        /^application\/problem\+json/,
-      );
+      expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(r.body).toMatchObject({
         type: "/problems/not-implemented",
         status: 501,
@@ -136,9 +122,7 @@ describe("stubMissingHooks", () => {
         orders: (_ctx, values) => ({ ...values, account_id: "1" }),
       },
     };
-    expect(missingHooks(service, written).map((m) => m.hook)).toEqual([
-      "hooks.actions.orders.ship",
-    ]);
+    expect(missingHooks(service, written).map((m) => m.hook)).toEqual(["hooks.actions.orders.ship"]);
     const hooks = stubMissingHooks(service, written);
     expect(hooks.beforeQuery!.orders).toBe(written.beforeQuery!.orders);
     const client = serve(hooks);
@@ -150,13 +134,9 @@ describe("stubMissingHooks", () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ account_id: 1, status: "open" });
     expect((await client.get("/orders")).status).toBe(200);
-    const ship = await client.request<{ detail: string }>(
-      "POST",
-      `/orders/${created.body.id}/ship`,
-      {
-        carrier: "post",
-      },
-    );
+    const ship = await client.request<{ detail: string }>("POST", `/orders/${created.body.id}/ship`, {
+      carrier: "post",
+    });
     expect(ship.status, ship.text).toBe(501);
     expect(ship.body.detail).toContain("hooks.actions.orders.ship");
   });

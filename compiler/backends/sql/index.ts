@@ -6,24 +6,13 @@
  * (docs/decisions/0211-ddl-shape.md).
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import {
-  storedColumns,
-  type ColumnDecl,
-  type DomainDecl,
-  type Schema,
-  type TableDecl,
-} from "../../../language/ir.js";
+import { storedColumns, type ColumnDecl, type DomainDecl, type Schema, type TableDecl } from "../../../language/ir.js";
 import { generatedSqlHeader } from "../../generated-file.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { requiredExtensions } from "./extensions.js";
 import { namedSequences } from "./sequences.js";
-import {
-  createIndex,
-  createTable,
-  indexName,
-  referencesClause,
-} from "./table.js";
+import { createIndex, createTable, indexName, referencesClause } from "./table.js";
 import { ddlType, stringLiteral } from "./types.js";
 import { CAPTURE_DDL, captureTrigger } from "../../../runtime/events/outbox.js";
 
@@ -62,9 +51,7 @@ export function namespaces(schema: Schema): string[] {
 export function schemaNamespaces(schema: Schema): string[] {
   const decls = [...schema.enums, ...schema.domains, ...schema.tables];
   const others = namespaces(schema);
-  const inPublic =
-    decls.length === 0 ||
-    decls.some((d) => d.schema === undefined || d.schema === "public");
+  const inPublic = decls.length === 0 || decls.some((d) => d.schema === undefined || d.schema === "public");
   return inPublic ? ["public", ...others] : others;
 }
 
@@ -85,63 +72,39 @@ function extensionName(name: string): string {
 export function emitSql(schema: Schema): string {
   const index = new SchemaIndex(schema);
   const out: string[] = [generatedSqlHeader(schema)];
-  for (const e of requiredExtensions(schema))
-    out.push(`CREATE EXTENSION IF NOT EXISTS ${extensionName(e)};`);
-  for (const s of namespaces(schema))
-    out.push(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)};`);
+  for (const e of requiredExtensions(schema)) out.push(`CREATE EXTENSION IF NOT EXISTS ${extensionName(e)};`);
+  for (const s of namespaces(schema)) out.push(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)};`);
   for (const e of schema.enums) {
-    out.push(
-      `CREATE TYPE ${placeSql(e)} AS ENUM (${e.values.map(stringLiteral).join(", ")});`,
-    );
+    out.push(`CREATE TYPE ${placeSql(e)} AS ENUM (${e.values.map(stringLiteral).join(", ")});`);
   }
   for (const d of orderDomains(index)) {
     const check = d.check !== undefined ? ` CHECK (${d.check})` : "";
-    out.push(
-      `CREATE DOMAIN ${placeSql(d)} AS ${ddlType(d.base, index)}${check};`,
-    );
+    out.push(`CREATE DOMAIN ${placeSql(d)} AS ${ddlType(d.base, index)}${check};`);
   }
   for (const s of namedSequences(schema)) out.push(`CREATE SEQUENCE ${s};`);
   const order = orderTables(schema.tables);
   // A reference whose target is unique only through a unique index must wait for that index.
   const afterIndexes = order.tables.flatMap((table) =>
     table.columns
-      .filter(
-        (column) =>
-          column.ref &&
-          column.computed === undefined &&
-          needsUniqueIndex(index, column),
-      )
+      .filter((column) => column.ref && column.computed === undefined && needsUniqueIndex(index, column))
       .map((column) => ({ table, column })),
   );
-  const deferred = new Set<ColumnDecl>(
-    [...order.deferred, ...afterIndexes].map((d) => d.column),
-  );
+  const deferred = new Set<ColumnDecl>([...order.deferred, ...afterIndexes].map((d) => d.column));
   for (const table of order.tables) {
     out.push(createTable(index, table, deferred));
     const comments = commentsOf(table);
     if (comments.length > 0) out.push(comments.join("\n"));
   }
-  const addForeignKey = ({
-    table,
-    column,
-  }: {
-    table: TableDecl;
-    column: ColumnDecl;
-  }): void => {
+  const addForeignKey = ({ table, column }: { table: TableDecl; column: ColumnDecl }): void => {
     const refs = referencesClause(index, column);
-    if (refs)
-      out.push(
-        `ALTER TABLE ${placeSql(table)} ADD FOREIGN KEY (${columnSql(column)}) ${refs};`,
-      );
+    if (refs) out.push(`ALTER TABLE ${placeSql(table)} ADD FOREIGN KEY (${columnSql(column)}) ${refs};`);
   };
-  for (const d of order.deferred)
-    if (!afterIndexes.some((a) => a.column === d.column)) addForeignKey(d);
+  for (const d of order.deferred) if (!afterIndexes.some((a) => a.column === d.column)) addForeignKey(d);
   const names = new Set<string>();
   for (const table of order.tables) {
     for (const idx of table.indexes) {
       let name = indexName(table, idx);
-      for (let n = 1; names.has(name); n++)
-        name = `${indexName(table, idx)}${n}`;
+      for (let n = 1; names.has(name); n++) name = `${indexName(table, idx)}${n}`;
       names.add(name);
       out.push(createIndex(table, idx, name));
     }
@@ -162,9 +125,7 @@ export function emitSql(schema: Schema): string {
  */
 export function emitCaptureSql(schema: Schema): string {
   const statements = captureSql(orderTables(schema.tables).tables);
-  return statements.length === 0
-    ? ""
-    : [generatedSqlHeader(schema), ...statements].join("\n\n") + "\n";
+  return statements.length === 0 ? "" : [generatedSqlHeader(schema), ...statements].join("\n\n") + "\n";
 }
 
 /**
@@ -175,10 +136,7 @@ export function emitCaptureSql(schema: Schema): string {
 function captureSql(tables: readonly TableDecl[]): string[] {
   const captured = tables.filter((t) => t.resource?.events);
   if (captured.length === 0) return [];
-  return [
-    ...CAPTURE_DDL,
-    ...captured.map((t) => captureTrigger(placeSql(t), stringLiteral(t.name))),
-  ];
+  return [...CAPTURE_DDL, ...captured.map((t) => captureTrigger(placeSql(t), stringLiteral(t.name)))];
 }
 
 /**
@@ -188,15 +146,10 @@ function captureSql(tables: readonly TableDecl[]): string[] {
  */
 function commentsOf(table: TableDecl): string[] {
   const out: string[] = [];
-  if (table.doc !== undefined)
-    out.push(
-      `COMMENT ON TABLE ${placeSql(table)} IS ${stringLiteral(table.doc)};`,
-    );
+  if (table.doc !== undefined) out.push(`COMMENT ON TABLE ${placeSql(table)} IS ${stringLiteral(table.doc)};`);
   for (const c of storedColumns(table))
     if (c.doc !== undefined && c.computed === undefined)
-      out.push(
-        `COMMENT ON COLUMN ${placeSql(table)}.${columnSql(c)} IS ${stringLiteral(c.doc)};`,
-      );
+      out.push(`COMMENT ON COLUMN ${placeSql(table)}.${columnSql(c)} IS ${stringLiteral(c.doc)};`);
   return out;
 }
 
@@ -210,9 +163,7 @@ function needsUniqueIndex(index: SchemaIndex, column: ColumnDecl): boolean {
   if (!target) return false;
   const t = target.table;
   const name = target.column.name;
-  const single = (cols: readonly string[]): boolean =>
-    cols.length === 1 && cols[0] === name;
-  const byTable =
-    single(t.primaryKey) || target.column.unique || t.uniques.some(single);
+  const single = (cols: readonly string[]): boolean => cols.length === 1 && cols[0] === name;
+  const byTable = single(t.primaryKey) || target.column.unique || t.uniques.some(single);
   return !byTable && t.indexes.some((i) => i.unique && single(i.columns));
 }
