@@ -16,7 +16,7 @@
  * /path/to/resc`), done once and reused by every block.
  */
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -64,17 +64,31 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-/** The files of the repository, committed or not (what a clone holds), copied to `to`. */
+/**
+ * The files of the repository, committed or not (what a clone holds), copied to `to`: tracked files, and
+ * untracked regular files. Never a symbolic link that is not tracked, nor anything under `node_modules`: a work
+ * tree whose `node_modules` links to a shared install would have it emptied by the quick start's `npm ci`.
+ */
 async function copyRepository(to: string): Promise<void> {
-  const { stdout } = await promisify(execFile)("git", ["ls-files", "-z", "-co", "--exclude-standard"], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  for (const file of stdout.split("\0").filter(Boolean)) {
-    await cp(path.join(ROOT, file), path.join(to, file), { force: true }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== "ENOENT") throw e; // listed but deleted in the work tree
-    });
+  const list = async (...args: string[]): Promise<string[]> =>
+    (await promisify(execFile)("git", ["ls-files", "-z", ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout
+      .split("\0")
+      .filter(Boolean);
+  const untracked = [];
+  for (const file of await list("-o", "--exclude-standard")) {
+    const st = await lstat(path.join(ROOT, file)).catch(() => undefined);
+    if (st?.isFile()) untracked.push(file);
   }
+  for (const file of [...(await list("-c")), ...untracked]) {
+    if (file.split("/").includes("node_modules")) continue;
+    await cp(path.join(ROOT, file), path.join(to, file), { force: true, verbatimSymlinks: true }).catch(
+      (e: NodeJS.ErrnoException) => {
+        if (e.code !== "ENOENT") throw e; // listed but deleted in the work tree
+      },
+    );
+  }
+  const modules = await lstat(path.join(to, "node_modules")).catch(() => undefined);
+  if (modules !== undefined) throw new Error(`the copy of the repository has a node_modules of its own: ${to}`);
 }
 
 /** The checkout as the quick start leaves it (`npm ci` has run), for the blocks that install resc from it. */
