@@ -172,9 +172,25 @@ function script(block: CommandBlock, s: Session): string {
     "  done",
     '  echo "the server line never answered on port $PORT: $1" >&2; cat "$log" >&2; return 1',
     "}",
-    ...d.first.map((c) => substitute(c, s, block)),
-    ...lines,
+    ...strict([...d.first.map((c) => substitute(c, s, block)), ...lines]),
   ].join("\n");
+}
+
+/**
+ * `-e` lets a failure at the start of `a && b` pass, where a reader would see it fail. So each logical line (a
+ * line and those its trailing backslashes continue) runs as a group that ends the script with its status; the
+ * closing brace is on a line of its own, so a trailing comment stays a comment.
+ */
+function strict(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const logical = [lines[i]!];
+    while (/\\$/.test(logical.at(-1)!) && i + 1 < lines.length) logical.push(lines[++i]!);
+    const head = logical[0]!.trim();
+    if (head === "" || head.startsWith("#")) out.push(...logical);
+    else out.push(`{ ${logical[0]}`, ...logical.slice(1), "} || exit $?");
+  }
+  return out;
 }
 
 /** Stops every server of the session: SIGTERM to each process group, SIGKILL to what is left after a bounded wait. */
@@ -226,6 +242,8 @@ async function runChain(chain: CommandBlock[]): Promise<void> {
     expect(r.code, `npm install ${checkout}: ${r.stderr}`).toBe(0);
   }
   if (place === "empty" && first.checkout) await installedCheckout();
+  // A block in the checkout runs where the quick start has installed it, unless it is the quick start.
+  if (place === "checkout" && !chain.some((b) => /\bnpm ci\b/.test(b.text))) await installedCheckout();
   if (first.database) {
     const name = `${runPrefix()}docs_${++databases}`;
     const url = new URL(admin!);
