@@ -26,7 +26,13 @@ export default class Dev extends RescCommand {
   ];
   static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
-    port: Flags.integer({ description: "TCP port on 127.0.0.1", default: 3000, min: 0, max: 65535 }),
+    port: Flags.integer({
+      description: "TCP port on 127.0.0.1 (default: PORT, else 3000)",
+      env: "PORT",
+      default: 3000,
+      min: 0,
+      max: 65535,
+    }),
     "database-url": Flags.string({
       description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one",
     }),

@@ -46,6 +46,7 @@ export default class Init extends RescCommand {
     const { pendingSteps } = await import("./migrate/compare.js");
     const { rescSource } = await import("./init/resc-source.js");
     const { packageJson } = await import("./init/package-json.js");
+    const { stubbedHooksModule } = await import("./init/hooks-module.js");
     const { args, flags } = await this.parse(Init);
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);
@@ -90,6 +91,9 @@ export default class Init extends RescCommand {
 
     const template = (file: string): Promise<string> => readFile(path.join(templates, file), "utf8");
     const app = (await template("app.ts")).replaceAll("./generated/app/", `./${layout.module}/`);
+    const hooks = flags.schema
+      ? stubbedHooksModule(await template("hooks-stubbed.ts"), schema, layout.module)
+      : await template("hooks.ts");
     let readme = (await template("README.md")).replaceAll("NAME", layout.bin ?? name);
     if (flags.schema) {
       // The example requests name the notes example's columns: a schema of the user's gets plain ones.
@@ -103,7 +107,7 @@ export default class Init extends RescCommand {
       ["schema.resource", schemaText],
       ["app.ts", app],
       ["server.ts", await template("server.ts")],
-      ["hooks.ts", await template(flags.schema ? "hooks-empty.ts" : "hooks.ts")],
+      ["hooks.ts", hooks],
       [
         "test/smoke.test.ts",
         (await template("test/smoke.test.ts")).replaceAll("../generated/app/", `../${layout.module}/`),

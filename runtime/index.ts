@@ -63,6 +63,7 @@ export type {
 } from "./hooks.js";
 export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
+export { missingHooks, stubMissingHooks, type MissingHook } from "./hooks/stubs.js";
 export { mountService, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
 export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";
 export {

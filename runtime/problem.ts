@@ -39,6 +39,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
   500: "Internal Server Error",
+  501: "Not Implemented",
   503: "Service Unavailable",
   504: "Gateway Timeout",
 };
@@ -73,6 +74,7 @@ export const PROBLEM_KINDS = {
   internal: 500,
   "outcome-unknown": 500,
   "hook-misconfigured": 500,
+  "not-implemented": 501,
   "database-unavailable": 503,
   "database-busy": 503,
   "lock-timeout": 503,

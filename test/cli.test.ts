@@ -56,6 +56,53 @@ describe("resc sql and resc generate", () => {
     expect(r.stdout).toMatch(/CREATE TYPE "task_status" AS ENUM/);
   });
 
+  it("--capture prints only the change feed's capture, which makes tables created without it feed", async () => {
+    // A stranger's layout: a quoted name in a schema of its own, bigint identity keys, one table with events.
+    const schema = (events: boolean) =>
+      [
+        "table order_items {",
+        "  id    bigint @primary_key @default(identity)",
+        "  label text\n",
+        '  @@map("Order Items")',
+        '  @@schema("shop")\n',
+        '  resource "/order-items" {',
+        "    ops = [crud, list]",
+        events ? "    events = true" : "",
+        "  }\n}\n",
+        "table notes {",
+        "  id bigint @primary_key @default(identity)\n",
+        '  resource "/notes" { ops = [list] }\n}\n',
+      ].join("\n");
+    const withEvents = path.join(tmp, "capture.resource");
+    const without = path.join(tmp, "no-capture.resource");
+    writeFileSync(withEvents, schema(true));
+    writeFileSync(without, schema(false));
+    const capture = await resc(["sql", withEvents, "--capture"]);
+    expect(capture.code, capture.stderr).toBe(0);
+    expect(capture.stdout).toContain("CREATE TABLE IF NOT EXISTS resc_events");
+    expect(capture.stdout).not.toMatch(/CREATE TABLE "/);
+    expect(capture.stdout.match(/CREATE TRIGGER/g)).toHaveLength(1);
+    const none = await resc(["sql", without, "--capture"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("declares no resource with events = true");
+    // Tables made without the capture (a dump, another tool), then the capture alone: a write reaches the outbox.
+    const tables = await resc(["sql", without]);
+    expect(tables.code, tables.stderr).toBe(0);
+    const db = await createTestDatabase("cli_capture");
+    try {
+      await db.executor.script(tables.stdout);
+      await db.executor.script(capture.stdout);
+      await db.executor.script(`INSERT INTO shop."Order Items" (label) VALUES ('first')`);
+      const outbox = await db.executor.query({
+        text: "SELECT tbl, op, new->>'label' AS label FROM resc_events",
+        values: [],
+      });
+      expect(outbox.rows).toEqual([{ tbl: "order_items", op: "i", label: "first" }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
   it("generates, and --check finds stale files", async () => {
     const dir = path.join(tmp, "gen");
     cpSync(path.join(ROOT, "spec.resource"), path.join(dir, "spec.resource"), { recursive: true });

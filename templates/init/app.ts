@@ -6,6 +6,8 @@
  *   up to date (nothing is applied from here).
  * - Otherwise: an embedded PostgreSQL in .resc/db, made from migrations/ and
  *   brought up to date with any new migration at start, keeping its rows.
+ *
+ * The webhooks `hooks.ts` exports are delivered from here, as `resc serve` does.
  */
 import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
@@ -14,7 +16,7 @@ import { answerProblems } from "resc/ops";
 import { createPgExecutor, mountDocs, openEmbeddedDatabase, type Executor } from "resc/runtime";
 import { mount } from "./generated/app/index.js";
 import { openapi } from "./generated/app/openapi.js";
-import { hooks } from "./hooks.js";
+import { hooks, webhooks } from "./hooks.js";
 
 /** The migrations, in order. */
 async function migrations(): Promise<{ name: string; sql: string }[]> {
@@ -51,11 +53,19 @@ export async function openDatabase(dataDir = ".resc/db"): Promise<Executor> {
   return executor;
 }
 
-/** The app: the generated routes and their description, problem documents for unknown paths and faults. */
-export function createApp(db: Executor): Hono {
+/**
+ * The app: the generated routes and their description, problem documents for unknown paths and faults,
+ * and the delivery of `webhooks`. Aborting `signal` ends change-feed streams and webhook delivery.
+ */
+export function createApp(db: Executor, signal?: AbortSignal): Hono {
   const app = new Hono();
   answerProblems(app, (e) => console.error(e));
-  const mounted = mount(app, { db, hooks });
+  const mounted = mount(app, {
+    db,
+    hooks,
+    ...(webhooks.length > 0 ? { webhooks: { subscriptions: webhooks } } : {}),
+    ...(signal ? { signal } : {}),
+  });
   if (!mounted.ok) throw new Error(mounted.errors.map((e) => e.message).join("\n"));
   const docs = mountDocs(app, openapi);
   if (!docs.ok) console.warn(`the API description is not served: ${docs.errors.map((e) => e.message).join("; ")}`);

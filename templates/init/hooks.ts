@@ -3,7 +3,7 @@
  * This one refuses a note without a title; add BeforeQuery hooks to confine
  * reads, BeforeCreate to stamp read-only columns, AfterCommit to follow writes.
  */
-import type { Hooks } from "resc/runtime";
+import type { Hooks, WebhookSubscription } from "resc/runtime";
 
 export const hooks: Hooks = {
   validateCreate: {
@@ -13,3 +13,10 @@ export const hooks: Hooks = {
         : [],
   },
 };
+
+/**
+ * Webhook subscriptions (resc's docs/http.md, "Webhooks"): `app.ts` delivers each, signed and retried,
+ * e.g. `{ name: "notes", table: "notes", url: process.env.NOTES_WEBHOOK_URL!, secret: process.env.NOTES_WEBHOOK_SECRET! }`
+ * (the table's resource declares `events = true`).
+ */
+export const webhooks: WebhookSubscription[] = [];

@@ -6,6 +6,7 @@
  * A directory that is not empty is refused.
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,11 +18,11 @@ const ROOT = path.resolve(".");
 let dir = "";
 let project = "";
 
-/** `npm start` on a free port; runs `fn` once it serves, then stops it. */
-async function started(fn: (base: string) => Promise<void>): Promise<void> {
+/** `npm start` in `cwd` (default the notes project) on a free port; runs `fn` once it serves, then stops it. */
+async function started(fn: (base: string) => Promise<void>, cwd = project): Promise<void> {
   const port = await freePort();
   const child = spawn("npm", ["start"], {
-    cwd: project,
+    cwd,
     env: { ...process.env, PORT: String(port), DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -177,6 +178,100 @@ describe("resc init", () => {
     const t = await run("npm", ["test"], { cwd: shop, timeout: 180_000 });
     expect(t.code, t.stdout + t.stderr).toBe(0);
     expect(t.stdout).toMatch(/# pass 1/);
+  });
+
+  it("--schema on a schema requiring hooks: npm start serves, each missing hook answers 501 naming itself, webhooks are delivered", async () => {
+    // A stranger's schema: bigint keys, an enum, a @@scoped table with a @stamped column, an action, a feed.
+    const own = path.join(dir, "desk.resource");
+    await writeFile(
+      own,
+      [
+        "enum priority {\n  low\n  high\n}\n",
+        "table tickets {",
+        "  id       bigint   @primary_key @default(identity)",
+        "  title    text     @filterable",
+        '  priority priority @default("low")\n',
+        '  resource "/tickets" {',
+        "    ops    = [crud, list]",
+        "    events = true\n",
+        "    action close {\n      reason text\n    }\n  }\n}\n",
+        "table secrets {",
+        "  id       bigint @primary_key @default(identity)",
+        "  owner_id bigint @stamped\n",
+        "  @@scoped\n",
+        '  resource "/secrets" { ops = [crud, list] }\n}\n',
+      ].join("\n"),
+    );
+    const desk = path.join(dir, "desk");
+    const init = await run(path.join(tools, "node_modules/.bin/resc"), ["init", desk, "--schema", own], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const hooksFile = await readFile(path.join(desk, "hooks.ts"), "utf8");
+    // The module names what is left to write.
+    for (const hook of ["hooks.beforeQuery.secrets", "hooks.beforeCreate.secrets", "hooks.actions.tickets.close"])
+      expect(hooksFile).toContain(`\`${hook}\``);
+    // A receiver for the webhook the user adds to the exported list.
+    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += String(d)));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const secret = "whsec_" + Buffer.from("a webhook secret of 32 bytes....").toString("base64");
+    const subscription = `[{ name: "tickets", table: "tickets", url: ${JSON.stringify(url)}, secret: ${JSON.stringify(secret)} }]`;
+    expect(hooksFile).toContain("export const webhooks: WebhookSubscription[] = [];");
+    await writeFile(
+      path.join(desk, "hooks.ts"),
+      hooksFile.replace(
+        "export const webhooks: WebhookSubscription[] = [];",
+        `export const webhooks: WebhookSubscription[] = ${subscription};`,
+      ),
+    );
+    try {
+      const install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+        cwd: desk,
+        timeout: 300_000,
+      });
+      expect(install.code, install.stderr).toBe(0);
+      const t = await run("npm", ["test"], { cwd: desk, timeout: 180_000 });
+      expect(t.code, t.stdout + t.stderr).toBe(0);
+      const check = await run("npm", ["run", "typecheck"], { cwd: desk, timeout: 180_000 });
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      await started(async (base) => {
+        const post = (p: string, body: unknown) =>
+          fetch(base + p, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+        const created = await post("/tickets", { title: "printer on fire", priority: "high" });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: number };
+        for (const [answer, hook] of [
+          [await post(`/tickets/${id}/close`, { reason: "out" }), "hooks.actions.tickets.close"],
+          [await fetch(`${base}/secrets`), "hooks.beforeQuery.secrets"],
+          [await post("/secrets", {}), "hooks.beforeCreate.secrets"],
+        ] as const) {
+          expect(answer.status).toBe(501);
+          expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+          const p = (await answer.json()) as { type: string; detail: string };
+          expect(p.type).toBe("/problems/not-implemented");
+          expect(p.detail).toContain(hook);
+        }
+        // Delivered by app.ts, signed: poll (bounded) for the POST.
+        for (let i = 0; i < 300 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(received.length).toBeGreaterThan(0);
+        expect(received[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
+        expect((JSON.parse(received[0]!.body) as { type: string }).type).toMatch(/\.create$/);
+        expect(received[0]!.body).toContain("printer on fire");
+      }, desk);
+    } finally {
+      receiver.close();
+    }
   });
 
   it("refuses a directory that is not empty", async () => {

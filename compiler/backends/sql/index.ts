@@ -115,6 +115,20 @@ export function emitSql(schema: Schema): string {
 }
 
 /**
+ * Only the change feed's capture of `schema` (what `resc sql --capture`
+ * prints): the outbox, its trigger function and one trigger per table whose
+ * resource declares `events = true`, in dependency order, as {@link emitSql}
+ * ends with them; empty when no resource declares events. For a database
+ * made without resc (a dump such as Pagila's) that already holds the
+ * tables, so `resc dev --database-url` finds the capture it checks for
+ * (docs/decisions/1337-change-feed.md).
+ */
+export function emitCaptureSql(schema: Schema): string {
+  const statements = captureSql(orderTables(schema.tables).tables);
+  return statements.length === 0 ? "" : [generatedSqlHeader(schema), ...statements].join("\n\n") + "\n";
+}
+
+/**
  * The change feed's capture (docs/decisions/1337-change-feed.md): when a
  * resource declares `events = true`, the outbox, its trigger function and
  * one trigger per such table, in table order; nothing otherwise.

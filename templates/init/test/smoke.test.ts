@@ -1,6 +1,7 @@
 /**
- * The service answers: every collection the schema lists is served, and so
- * is the API description. On an embedded database of its own, so it never
+ * The service answers: every collection the schema lists is served (or, while
+ * a hook it requires is not written yet, answers 501 naming it), and so is
+ * the API description. On an embedded database of its own, so it never
  * touches your data.
  */
 import assert from "node:assert/strict";
@@ -21,6 +22,12 @@ test("serves every listed collection and the API description", async () => {
     for (const table of service.tables) {
       if (!table.resource?.ops.list) continue;
       const r = await app.request(table.resource.path);
+      if (r.status === 501) {
+        const problem = (await r.json()) as { type: string; detail: string };
+        assert.equal(problem.type, "/problems/not-implemented", `GET ${table.resource.path}`);
+        console.log(`GET ${table.resource.path}: ${problem.detail}`);
+        continue;
+      }
       assert.equal(r.status, 200, `GET ${table.resource.path}`);
     }
     assert.equal((await app.request("/openapi.json")).status, 200);
