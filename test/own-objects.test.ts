@@ -102,11 +102,14 @@ async function sourceFiles(dir: string): Promise<string[]> {
 
 describe("the list of resc's own objects", () => {
   it("knows every object each of the runtime's and the commands' own DDL texts creates", () => {
-    for (const sql of ALL_OWN_DDL) {
+    const creating = ALL_OWN_DDL.filter((sql) => /\bCREATE\b/i.test(sql));
+    // A text that creates nothing only drops what an earlier version made (runtime/events/webhooks.ts's former index).
+    for (const sql of ALL_OWN_DDL.filter((t) => !creating.includes(t))) expect(sql).toMatch(/^DROP INDEX IF EXISTS /);
+    expect(creating.length).toBeGreaterThan(0);
+    for (const sql of creating) {
       const created = [...sql.matchAll(CREATE)];
       // Every CREATE of the text is read (none of a kind or form the pattern misses).
       expect(created.length, sql).toBe(sql.match(/\bCREATE\b/gi)!.length);
-      expect(created.length, sql).toBeGreaterThan(0);
       for (const [, kind, name] of created) {
         const knows = KNOWS[kind!.toUpperCase()];
         expect(knows, `${kind} is a kind of object runtime/own-objects.ts has no list of: ${sql}`).toBeDefined();
