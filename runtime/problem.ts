@@ -6,7 +6,8 @@ import { brandClass } from "./brand.js";
 
 /**
  * One problem of a request. `location` is `query.<param>`, `header.<name>`, `body`,
- * `body.<field>` or `path.id`; `allowed` lists valid alternatives where the
+ * `body.<field>` or `path.id`, and for a request Node's HTTP parser refuses
+ * (runtime/ops/client-errors.ts) `request-line`, `header` or `request`; `allowed` lists valid alternatives where the
  * spec asks for them (spec: Errors), sorted as the rule requires.
  */
 export interface ProblemItem {
@@ -33,11 +34,13 @@ export interface ProblemDocument {
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   404: "Not Found",
+  408: "Request Timeout",
   409: "Conflict",
   412: "Precondition Failed",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
   504: "Gateway Timeout",
@@ -58,7 +61,9 @@ export const PROBLEM_KINDS = {
   "too-complex": 400,
   "invalid-header": 400,
   "max-affected": 400,
+  "malformed-request": 400,
   "not-found": 404,
+  "request-timeout": 408,
   conflict: 409,
   "still-referenced": 409,
   "request-in-flight": 409,
@@ -70,6 +75,7 @@ export const PROBLEM_KINDS = {
   "check-violation": 422,
   "not-null-violation": 422,
   "reference-violation": 422,
+  "header-too-large": 431,
   internal: 500,
   "outcome-unknown": 500,
   "hook-misconfigured": 500,
@@ -107,7 +113,12 @@ export class ProblemError extends Error {
    * @param detail human sentence summarizing the problems
    * @param errors every problem found, reported at once
    */
-  constructor(status: number, kind: ProblemKind | (string & {}), detail: string, errors: ProblemItem[] = []) {
+  constructor(
+    status: number,
+    kind: ProblemKind | (string & {}),
+    detail: string,
+    errors: ProblemItem[] = [],
+  ) {
     super(detail);
     this.name = "ProblemError";
     this.status = status;
@@ -135,12 +146,19 @@ brandClass(ProblemError, "resc.ProblemError");
  * @param detail human sentence summarizing the problems
  * @param errors every problem found, reported at once
  */
-export function problem(kind: ProblemKind, detail: string, errors: ProblemItem[] = []): ProblemError {
+export function problem(
+  kind: ProblemKind,
+  detail: string,
+  errors: ProblemItem[] = [],
+): ProblemError {
   return new ProblemError(PROBLEM_KINDS[kind], kind, detail, errors);
 }
 
 /** True when `e` is a problem of one of `kinds`. */
-export function isProblem(e: unknown, ...kinds: ProblemKind[]): e is ProblemError {
+export function isProblem(
+  e: unknown,
+  ...kinds: ProblemKind[]
+): e is ProblemError {
   return e instanceof ProblemError && (kinds as string[]).includes(e.kind);
 }
 
@@ -149,8 +167,14 @@ export function isProblem(e: unknown, ...kinds: ProblemKind[]): e is ProblemErro
  * problems: the detail names the first problem and how many more there are.
  * The name is historical: a 422 `invalid-row` is built the same way.
  */
-export function badRequest(kind: ProblemKind, errors: ProblemItem[]): ProblemError {
+export function badRequest(
+  kind: ProblemKind,
+  errors: ProblemItem[],
+): ProblemError {
   const first = errors[0]?.detail ?? "the request is not valid";
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  const more =
+    errors.length > 1
+      ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})`
+      : "";
   return problem(kind, first + more, errors);
 }
