@@ -101,7 +101,12 @@ export default class Dev extends RescCommand {
         // Change feed streams end with a `reconnect` event instead of holding the server open.
         this.stopping.abort();
       },
-      close: () => db.close(),
+      // The feed and webhooks finish their last statements first: closed under them, they would log faults.
+      close: async () => {
+        const { mountsStopped } = await import("../runtime/http/mount.js");
+        await mountsStopped(this.stopping.signal);
+        await db.close();
+      },
     });
   }
 

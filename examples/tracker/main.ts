@@ -4,6 +4,7 @@
  * `DATABASE_URL`. One log line per request. Settings: `config.ts`.
  */
 import { serve } from "@hono/node-server";
+import { mountsStopped } from "resc/runtime";
 import { answerClientErrors, stopOnSignal } from "resc/ops";
 import { createTrackerApp } from "./app.js";
 import { readConfig } from "./config.js";
@@ -50,7 +51,11 @@ async function main(): Promise<void> {
   // Generous: the embedded database flushes its files on close, which a busy machine makes slow.
   const how = await stopOnSignal(server, {
     beforeClose: () => stopping.abort(),
-    close: () => db.close(),
+    // The change feed stops before the database closes, so its last statements do not fail.
+    close: async () => {
+      await mountsStopped(stopping.signal);
+      await db.close();
+    },
     timeoutMs: 15000,
   });
   say(how === "stopped" ? "stopped" : "stopped before every request finished");
