@@ -19,37 +19,20 @@ import { listenFailure } from "./listen-failure.js";
  * (docs/decisions/0603-dev-hooks-module.md).
  */
 export default class Dev extends RescCommand {
-  static override description =
-    "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";
+  static override description = "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";
   static override examples = [
     "<%= config.bin %> dev spec.resource --seed examples/tracker/seed.sql --hooks dev-hooks.ts",
     "<%= config.bin %> dev fixtures/pagila/pagila.resource --database-url postgres://postgres@127.0.0.1/pagila",
   ];
-  static override args = {
-    file: Args.string({ description: "the .resource file", required: true }),
-  };
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
-    port: Flags.integer({
-      description: "TCP port on 127.0.0.1",
-      default: 3000,
-      min: 0,
-      max: 65535,
-    }),
+    port: Flags.integer({ description: "TCP port on 127.0.0.1", default: 3000, min: 0, max: 65535 }),
     "database-url": Flags.string({
-      description:
-        "use this PostgreSQL (nothing is applied to it) instead of the embedded one",
+      description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one",
     }),
-    seed: Flags.string({
-      description:
-        "SQL file run after the DDL when the embedded database is created",
-    }),
-    "data-dir": Flags.string({
-      description: "where the embedded database keeps its files",
-      default: ".resc/db",
-    }),
-    reset: Flags.boolean({
-      description: "delete the embedded database first and start fresh",
-    }),
+    seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
+    "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
+    reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
     watch: Flags.boolean({
       description:
         "on each save of FILE: recompile, migrate the embedded database, swap the routes; keep serving the last good schema on an error",
@@ -88,9 +71,7 @@ export default class Dev extends RescCommand {
       this.fail((e as Error).message.split("\n"));
     }
     front.use(await this.routes(r.schema, service, db, loaded, front.close));
-    const stopWatching = flags.watch
-      ? await this.watch(args.file, db, loaded, front.use, flags)
-      : () => {};
+    const stopWatching = flags.watch ? await this.watch(args.file, db, loaded, front.use, flags) : () => {};
     this.log(
       `resc: serving ${args.file} at http://127.0.0.1:${front.port}${flags.watch ? " (watching for changes)" : ""}`,
     );
@@ -115,13 +96,8 @@ export default class Dev extends RescCommand {
    * schema needs before any database is opened, so a missing hook fails
    * fast with every registration error (decision 0603).
    */
-  private async hooksFor(
-    service: ServiceDescriptor,
-    file: string,
-    module: string | undefined,
-  ): Promise<HooksModule> {
-    const { registrationErrors } =
-      await import("../runtime/hooks/registration.js");
+  private async hooksFor(service: ServiceDescriptor, file: string, module: string | undefined): Promise<HooksModule> {
+    const { registrationErrors } = await import("../runtime/hooks/registration.js");
     const { loadHooksModule } = await import("./serving/hooks-module.js");
     let loaded: HooksModule = { hooks: {} };
     if (module) {
@@ -151,18 +127,10 @@ export default class Dev extends RescCommand {
   private async bindPort(port: number): Promise<Front> {
     const { serve } = await import("@hono/node-server");
     const { problem } = await import("../runtime/problem.js");
-    const { answerClientErrors } =
-      await import("../runtime/ops/client-errors.js");
-    const starting = problem(
-      "starting",
-      "The service is starting: its database is being opened.",
-    );
+    const { answerClientErrors } = await import("../runtime/ops/client-errors.js");
+    const starting = problem("starting", "The service is starting: its database is being opened.");
     let current: FetchApp = startingApp(JSON.stringify(starting.toDocument()));
-    const bound = await listen(
-      serve,
-      (req, env) => current.fetch(req, env),
-      port,
-    );
+    const bound = await listen(serve, (req, env) => current.fetch(req, env), port);
     if ("failure" in bound) this.fail([bound.failure]);
     const { server } = bound;
     // What Node's parser refuses is a problem document too (docs/decisions/1362-parser-refusals.md).
@@ -186,8 +154,7 @@ export default class Dev extends RescCommand {
     closeFront: () => Promise<void>,
   ): Promise<FetchApp> {
     const { createDevApp } = await import("./dev/app.js");
-    const { emitOpenApi } =
-      await import("../compiler/backends/openapi/index.js");
+    const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
     const { app, mounted, docs } = createDevApp(service, {
       db,
       openapi: emitOpenApi(schema),
@@ -203,8 +170,7 @@ export default class Dev extends RescCommand {
       this.fail(mounted.errors.map((e) => e.message));
     }
     if (!docs.ok) {
-      for (const c of docs.errors)
-        this.warn(`the documentation is not served: ${c.message}`);
+      for (const c of docs.errors) this.warn(`the documentation is not served: ${c.message}`);
     }
     return app;
   }
@@ -215,26 +181,15 @@ export default class Dev extends RescCommand {
     db: Executor,
     loaded: HooksModule,
     use: (app: FetchApp) => void,
-    flags: {
-      "database-url"?: string;
-      "data-dir": string;
-      "accept-data-loss": boolean;
-    },
+    flags: { "database-url"?: string; "data-dir": string; "accept-data-loss": boolean },
   ): Promise<() => void> {
     const { watchSchema } = await import("./dev/watch.js");
     return watchSchema({
       file,
       db,
-      ...(flags["database-url"]
-        ? {}
-        : { dataDir: path.resolve(flags["data-dir"]) }),
+      ...(flags["database-url"] ? {} : { dataDir: path.resolve(flags["data-dir"]) }),
       acceptDataLoss: flags["accept-data-loss"],
-      app: {
-        hooks: loaded.hooks,
-        hookData: loaded.hookData,
-        log: (l) => this.log(l),
-        signal: this.stopping.signal,
-      },
+      app: { hooks: loaded.hooks, hookData: loaded.hookData, log: (l) => this.log(l), signal: this.stopping.signal },
       swap: use,
       log: (l) => this.log(l),
     });
@@ -244,11 +199,7 @@ export default class Dev extends RescCommand {
    * `--database-url`: a pool on a server that must already hold what the schema declares.
    * @throws Error saying the server cannot be reached, or listing what it lacks
    */
-  private async openServer(
-    url: string,
-    schema: Schema,
-    file: string,
-  ): Promise<Executor> {
+  private async openServer(url: string, schema: Schema, file: string): Promise<Executor> {
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
     const { findSchemaMismatches } = await import("./serving/schema-check.js");
     const db = createPgExecutor({ connectionString: url });
@@ -261,9 +212,7 @@ export default class Dev extends RescCommand {
     }
     if (mismatches.length > 0) {
       await db.close();
-      throw new Error(
-        `the database does not match ${file}:\n  - ${mismatches.join("\n  - ")}`,
-      );
+      throw new Error(`the database does not match ${file}:\n  - ${mismatches.join("\n  - ")}`);
     }
     // Open the pool before saying "serving", so the first burst does not wait for connections (bench/first-seconds.md).
     await db.warmUp();
@@ -275,16 +224,10 @@ export default class Dev extends RescCommand {
    * keeping its rows (decisions 0001, 1241, 1251).
    * @throws Error saying what is wrong with the data directory or the seed, and what to do
    */
-  private async openEmbedded(
-    schema: Schema,
-    flags: DevFlags,
-  ): Promise<Executor> {
-    const { emitSql, schemaNamespaces } =
-      await import("../compiler/backends/sql/index.js");
-    const { EmbeddedDatabaseError, openEmbeddedDatabase } =
-      await import("../runtime/exec/embedded.js");
-    const { DataDirectoryLockedError } =
-      await import("../runtime/exec/data-dir-lock.js");
+  private async openEmbedded(schema: Schema, flags: DevFlags): Promise<Executor> {
+    const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
+    const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
+    const { DataDirectoryLockedError } = await import("../runtime/exec/data-dir-lock.js");
     const { evolveEmbedded } = await import("./dev/evolve.js");
     const { declaredRenames } = await import("./migrate/compare.js");
     let seed: string | undefined;
@@ -292,9 +235,7 @@ export default class Dev extends RescCommand {
       try {
         seed = await readFile(flags.seed, "utf8");
       } catch (e) {
-        throw new Error(
-          `cannot read the seed ${flags.seed}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
-        );
+        throw new Error(`cannot read the seed ${flags.seed}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       }
     }
     try {
@@ -315,18 +256,11 @@ export default class Dev extends RescCommand {
       });
       return emb.executor;
     } catch (e) {
-      if (e instanceof DataDirectoryLockedError)
-        throw new Error(`${e.message} (--data-dir DIR)`);
+      if (e instanceof DataDirectoryLockedError) throw new Error(`${e.message} (--data-dir DIR)`);
       if (e instanceof EmbeddedDatabaseError) {
-        throw new Error(
-          /--reset/.test(e.message)
-            ? e.message
-            : `${e.message}\nrun again with --reset to recreate it`,
-        );
+        throw new Error(/--reset/.test(e.message) ? e.message : `${e.message}\nrun again with --reset to recreate it`);
       }
-      throw new Error(
-        `cannot open the embedded database: ${(e as Error).message}`,
-      );
+      throw new Error(`cannot open the embedded database: ${(e as Error).message}`);
     }
   }
 }
@@ -340,9 +274,7 @@ interface DevFlags {
 }
 
 /** Anything with a Hono app's `fetch`. */
-type FetchApp = {
-  fetch: (req: Request, env: unknown) => Response | Promise<Response>;
-};
+type FetchApp = { fetch: (req: Request, env: unknown) => Response | Promise<Response> };
 
 /** The bound port of `resc dev`, and what it answers with. */
 interface Front {
@@ -360,10 +292,7 @@ function startingApp(problem: string): { fetch: (req: Request) => Response } {
     fetch: () =>
       new Response(problem, {
         status: 503,
-        headers: {
-          "content-type": "application/problem+json",
-          "retry-after": "1",
-        },
+        headers: { "content-type": "application/problem+json", "retry-after": "1" },
       }),
   };
 }
@@ -376,20 +305,10 @@ function listen(
   serve: typeof import("@hono/node-server").serve,
   fetch: (req: Request, env: unknown) => Response | Promise<Response>,
   port: number,
-): Promise<
-  | {
-      server: ReturnType<typeof import("@hono/node-server").serve>;
-      port: number;
-    }
-  | { failure: string }
-> {
+): Promise<{ server: ReturnType<typeof import("@hono/node-server").serve>; port: number } | { failure: string }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: "127.0.0.1", port }, (info) =>
-      resolve({ server, port: info.port }),
-    );
+    const server = serve({ fetch, hostname: "127.0.0.1", port }, (info) => resolve({ server, port: info.port }));
     // A port in use or not ours to take is a start-up failure: one line, exit 1, no stack.
-    server.once("error", (e: NodeJS.ErrnoException) =>
-      resolve({ failure: listenFailure(e, port) }),
-    );
+    server.once("error", (e: NodeJS.ErrnoException) => resolve({ failure: listenFailure(e, port) }));
   });
 }

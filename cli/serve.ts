@@ -19,28 +19,12 @@ export default class Serve extends RescCommand {
   static override examples = [
     "DATABASE_URL=postgres://app@db/app <%= config.bin %> serve schema.resource --host 0.0.0.0 --port 8080",
   ];
-  static override args = {
-    file: Args.string({ description: "the .resource file", required: true }),
-  };
+  static override args = { file: Args.string({ description: "the .resource file", required: true }) };
   static override flags = {
-    "database-url": Flags.string({
-      description: "the PostgreSQL to serve (default: $DATABASE_URL)",
-    }),
-    host: Flags.string({
-      description: "address to listen on",
-      default: "127.0.0.1",
-    }),
-    port: Flags.integer({
-      description: "TCP port",
-      default: 3000,
-      min: 0,
-      max: 65535,
-    }),
-    "pool-size": Flags.integer({
-      description: "database connections",
-      default: 10,
-      min: 1,
-    }),
+    "database-url": Flags.string({ description: "the PostgreSQL to serve (default: $DATABASE_URL)" }),
+    host: Flags.string({ description: "address to listen on", default: "127.0.0.1" }),
+    port: Flags.integer({ description: "TCP port", default: 3000, min: 0, max: 65535 }),
+    "pool-size": Flags.integer({ description: "database connections", default: 10, min: 1 }),
     "statement-timeout": Flags.integer({
       description: "server-side statement timeout, ms (504)",
       default: 30000,
@@ -51,13 +35,9 @@ export default class Serve extends RescCommand {
       default: 3000,
       min: 0,
     }),
-    hooks: Flags.string({
-      description:
-        "module exporting `hooks` (and optionally `hookData`), as for resc dev",
-    }),
+    hooks: Flags.string({ description: "module exporting `hooks` (and optionally `hookData`), as for resc dev" }),
     middleware: Flags.string({
-      description:
-        "module whose default export is a Hono middleware run before the API routes (authentication)",
+      description: "module whose default export is a Hono middleware run before the API routes (authentication)",
     }),
     "log-level": Flags.string({
       description: "pino log level",
@@ -65,8 +45,7 @@ export default class Serve extends RescCommand {
       options: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
     }),
     "read-database-url": Flags.string({
-      description:
-        "a read replica for list and read requests (repeatable); writes stay on the primary",
+      description: "a read replica for list and read requests (repeatable); writes stay on the primary",
       multiple: true,
     }),
     pgbouncer: Flags.boolean({
@@ -79,8 +58,7 @@ export default class Serve extends RescCommand {
       min: 0,
     }),
     workers: Flags.integer({
-      description:
-        "processes serving the same port (node:cluster); each has its own pool of --pool-size",
+      description: "processes serving the same port (node:cluster); each has its own pool of --pool-size",
       default: 1,
       min: 1,
     }),
@@ -97,14 +75,12 @@ export default class Serve extends RescCommand {
       min: 0,
     }),
     "shutdown-timeout": Flags.integer({
-      description:
-        "after the drain, how long in-flight requests may take before connections are cut, ms",
+      description: "after the drain, how long in-flight requests may take before connections are cut, ms",
       default: 10000,
       min: 0,
     }),
     "idempotency-retention": Flags.integer({
-      description:
-        "how long an answer stored under an Idempotency-Key answers retries, seconds",
+      description: "how long an answer stored under an Idempotency-Key answers retries, seconds",
       default: 86400,
       min: 1,
     }),
@@ -113,8 +89,7 @@ export default class Serve extends RescCommand {
         "where the change feed LISTENs, when --database-url names a pooler in transaction mode (PgBouncer), which cannot carry LISTEN",
     }),
     "event-retention": Flags.integer({
-      description:
-        "how long captured changes are kept for resuming streams and webhooks, seconds",
+      description: "how long captured changes are kept for resuming streams and webhooks, seconds",
       default: 86400,
       min: 60,
     }),
@@ -123,10 +98,8 @@ export default class Serve extends RescCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
     // node:cluster (and child_process under it) only for --workers: every command's start loads this file (decision 1323).
-    const cluster =
-      flags.workers > 1 ? (await import("node:cluster")).default : undefined;
-    if (cluster?.isPrimary)
-      return this.supervise(cluster, flags.workers, flags);
+    const cluster = flags.workers > 1 ? (await import("node:cluster")).default : undefined;
+    if (cluster?.isPrimary) return this.supervise(cluster, flags.workers, flags);
     const { serveLoggers, logDiagnostic } = await import("./serve/log.js");
     const logs = serveLoggers(flags["log-level"]);
     const fail = (lines: string[]): never => {
@@ -134,29 +107,15 @@ export default class Serve extends RescCommand {
       return this.exit(1);
     };
     const url = databaseUrl(flags["database-url"]);
-    if (!url)
-      fail([
-        `${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`,
-      ]);
+    if (!url) fail([`${NO_DATABASE_URL_FLAG} (resc serve needs a PostgreSQL server; resc dev has an embedded one)`]);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const steps = await import("./serve/steps.js");
-    const { connectionStringProblem } =
-      await import("./serve/database-address.js");
+    const { connectionStringProblem } = await import("./serve/database-address.js");
     const unreadable = [
-      connectionStringProblem(
-        flags["database-url"] !== undefined ? "--database-url" : "DATABASE_URL",
-        url!,
-      ),
-      ...(flags["read-database-url"] ?? []).map((u) =>
-        connectionStringProblem("--read-database-url", u),
-      ),
+      connectionStringProblem(flags["database-url"] !== undefined ? "--database-url" : "DATABASE_URL", url!),
+      ...(flags["read-database-url"] ?? []).map((u) => connectionStringProblem("--read-database-url", u)),
       ...(flags["listen-database-url"]
-        ? [
-            connectionStringProblem(
-              "--listen-database-url",
-              flags["listen-database-url"],
-            ),
-          ]
+        ? [connectionStringProblem("--listen-database-url", flags["listen-database-url"])]
         : []),
     ].filter((p): p is string => p !== undefined);
     if (unreadable.length > 0) fail(unreadable);
@@ -175,14 +134,10 @@ export default class Serve extends RescCommand {
       import("./schema-cache.js"),
       import("./serving/schema-check.js"),
     ]);
-    const cached = await loadSchemaCached(
-      args.file,
-      (s) => process.stderr.write(s),
-      {
-        cache: flags.cache,
-        record: (d) => logDiagnostic(logs.err, d),
-      },
-    );
+    const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), {
+      cache: flags.cache,
+      record: (d) => logDiagnostic(logs.err, d),
+    });
     const r = cached.result;
     if (!r.ok) await failClosing([r.message]);
     const schema = r.ok ? r.schema : undefined!;
@@ -191,30 +146,19 @@ export default class Serve extends RescCommand {
       (mismatches): SchemaCheck => ({ mismatches }),
       (e: Error): SchemaCheck => ({ unreachable: e.message }),
     );
-    const [{ buildDescriptor }, { createServeApp }, { loadHooksModule }] =
-      await Promise.all([
-        import("../compiler/descriptor.js"),
-        import("./serve/app.js"),
-        import("./serving/hooks-module.js"),
-      ]);
+    const [{ buildDescriptor }, { createServeApp }, { loadHooksModule }] = await Promise.all([
+      import("../compiler/descriptor.js"),
+      import("./serve/app.js"),
+      import("./serving/hooks-module.js"),
+    ]);
     const service = buildDescriptor(schema);
     let loaded: HooksModule = { hooks: {} };
-    if (flags.hooks)
-      loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) =>
-        failClosing([e.message]),
-      );
+    if (flags.hooks) loaded = await loadHooksModule(flags.hooks, service).catch((e: Error) => failClosing([e.message]));
     const middleware = flags.middleware
-      ? await steps
-          .loadMiddleware(flags.middleware)
-          .catch((e: Error) => failClosing([e.message]))
+      ? await steps.loadMiddleware(flags.middleware).catch((e: Error) => failClosing([e.message]))
       : undefined;
-    const readDb = steps.openReplicas(
-      flags["read-database-url"] ?? [],
-      flags,
-      db,
-    );
-    const closeAll = (): Promise<unknown> =>
-      Promise.all([db.close(), readDb?.close()]);
+    const readDb = steps.openReplicas(flags["read-database-url"] ?? [], flags, db);
+    const closeAll = (): Promise<unknown> => Promise.all([db.close(), readDb?.close()]);
 
     let askCluster: (() => Promise<string>) | undefined;
     const stopping = new AbortController();
@@ -237,9 +181,7 @@ export default class Serve extends RescCommand {
     });
     // Offered to the primary's gathering from the start: it asks every worker at each scrape.
     if (cluster?.isWorker)
-      askCluster = (
-        await import("./serve/cluster-metrics.js")
-      ).clusterMetricsText(ops.metrics.registry);
+      askCluster = (await import("./serve/cluster-metrics.js")).clusterMetricsText(ops.metrics.registry);
     const refusal = steps.startRefusal(args.file, await checking, mounted);
     if (refusal) {
       await closeAll();
@@ -256,10 +198,7 @@ export default class Serve extends RescCommand {
       shutdownTimeoutMs: flags["shutdown-timeout"],
       // Once stopping, the feed and webhooks finish their last statements before the pools close (no fault logged).
       close: async () => {
-        if (stopping.signal.aborted)
-          await (
-            await import("../runtime/http/mount.js")
-          ).mountsStopped(stopping.signal);
+        if (stopping.signal.aborted) await (await import("../runtime/http/mount.js")).mountsStopped(stopping.signal);
         await closeAll();
       },
       closing: () => stopping.abort(),
@@ -267,12 +206,7 @@ export default class Serve extends RescCommand {
         if (flags["pool-size"] > early) void db.warmUp().catch(() => 0);
         void cached.persist();
         ops.logger.info(
-          {
-            file: args.file,
-            host: flags.host,
-            port,
-            schema_cache: cached.state,
-          },
+          { file: args.file, host: flags.host, port, schema_cache: cached.state },
           `serving ${args.file} on http://${flags.host}:${port}`,
         );
       },
@@ -295,16 +229,9 @@ export default class Serve extends RescCommand {
   private async supervise(
     cluster: Cluster,
     n: number,
-    flags: {
-      "shutdown-timeout": number;
-      "drain-seconds": number;
-      "log-level": string;
-    },
+    flags: { "shutdown-timeout": number; "drain-seconds": number; "log-level": string },
   ): Promise<void> {
-    const logger = (await import("./serve/log.js")).serveLoggers(
-      flags["log-level"],
-      "primary",
-    ).out;
+    const logger = (await import("./serve/log.js")).serveLoggers(flags["log-level"], "primary").out;
     (await import("./serve/cluster-metrics.js")).answerClusterMetrics(cluster);
     let stopping = false;
     let failed = false;
@@ -323,10 +250,7 @@ export default class Serve extends RescCommand {
         w.once("exit", (code, signal) => {
           live.delete(w);
           if (!stopping && !listening) {
-            logger.error(
-              { worker: slot, code, signal },
-              "a worker failed to start; stopping the others",
-            );
+            logger.error({ worker: slot, code, signal }, "a worker failed to start; stopping the others");
             failed = true;
             stopAll("SIGTERM");
           } else if (!stopping) {
@@ -352,8 +276,7 @@ export default class Serve extends RescCommand {
       stopping = true;
       for (const w of live) if (!w.isDead()) w.process.kill(signal);
       // A worker that does not finish in time is not waited for.
-      const graceMs =
-        flags["drain-seconds"] * 1000 + flags["shutdown-timeout"] + 5000;
+      const graceMs = flags["drain-seconds"] * 1000 + flags["shutdown-timeout"] + 5000;
       setTimeout(() => process.exit(1), graceMs).unref();
     };
     process.once("SIGTERM", () => stopAll("SIGTERM"));

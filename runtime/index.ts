@@ -35,23 +35,10 @@ export type {
 export { and, or, not, cmp, raw, countLeaves } from "./predicate.js";
 export type { ProblemDocument, ProblemItem, ProblemKind } from "./problem.js";
 export { PROBLEM_KINDS, ProblemError } from "./problem.js";
-export type {
-  Executor,
-  ExecutorLimits,
-  SqlStatement,
-  QueryResult,
-} from "./exec/executor.js";
-export {
-  createPgExecutor,
-  type PgExecutor,
-  type PgExecutorOptions,
-} from "./exec/pg.js";
+export type { Executor, ExecutorLimits, SqlStatement, QueryResult } from "./exec/executor.js";
+export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";
-export {
-  createReplicaRouter,
-  type ReplicaRouter,
-  type ReplicaState,
-} from "./exec/replicas.js";
+export { createReplicaRouter, type ReplicaRouter, type ReplicaState } from "./exec/replicas.js";
 export {
   openEmbeddedDatabase,
   EmbeddedDatabaseError,
@@ -59,11 +46,7 @@ export {
   type EmbeddedDatabase,
   type EmbeddedDatabaseOptions,
 } from "./exec/embedded.js";
-export {
-  DataDirectoryLockedError,
-  lockFileOf,
-  type LockHolder,
-} from "./exec/data-dir-lock.js";
+export { DataDirectoryLockedError, lockFileOf, type LockHolder } from "./exec/data-dir-lock.js";
 export type {
   Hooks,
   HookContext,
@@ -79,22 +62,9 @@ export type {
   ActionImplementation,
 } from "./hooks.js";
 export { HookError, type HookKind } from "./hook-error.js";
-export {
-  registrationErrors,
-  type RegistrationError,
-} from "./hooks/registration.js";
-export {
-  mountService,
-  mountsStopped,
-  type EventOptions,
-  type MountOptions,
-  type MountResult,
-} from "./http/mount.js";
-export type {
-  WebhookEventKind,
-  WebhookOptions,
-  WebhookSubscription,
-} from "./events/webhooks.js";
+export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
+export { mountService, mountsStopped, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
+export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";
 export {
   createQueryBuilder,
   TableQuery,
@@ -110,18 +80,6 @@ export {
   type TypedService,
   type UntypedSchema,
 } from "./builder/index.js";
-export {
-  mountDocs,
-  type OpenApiData,
-  type DocsOptions,
-  type DocsResult,
-  type DocsCollision,
-} from "./http/docs.js";
+export { mountDocs, type OpenApiData, type DocsOptions, type DocsResult, type DocsCollision } from "./http/docs.js";
 export { problemResponse } from "./http/respond.js";
-export {
-  defaultFaultLogger,
-  formatFault,
-  requestIdOf,
-  type FaultLogger,
-  type FaultReport,
-} from "./http/fault-log.js";
+export { defaultFaultLogger, formatFault, requestIdOf, type FaultLogger, type FaultReport } from "./http/fault-log.js";

@@ -113,12 +113,7 @@ export class ProblemError extends Error {
    * @param detail human sentence summarizing the problems
    * @param errors every problem found, reported at once
    */
-  constructor(
-    status: number,
-    kind: ProblemKind | (string & {}),
-    detail: string,
-    errors: ProblemItem[] = [],
-  ) {
+  constructor(status: number, kind: ProblemKind | (string & {}), detail: string, errors: ProblemItem[] = []) {
     super(detail);
     this.name = "ProblemError";
     this.status = status;
@@ -146,19 +141,12 @@ brandClass(ProblemError, "resc.ProblemError");
  * @param detail human sentence summarizing the problems
  * @param errors every problem found, reported at once
  */
-export function problem(
-  kind: ProblemKind,
-  detail: string,
-  errors: ProblemItem[] = [],
-): ProblemError {
+export function problem(kind: ProblemKind, detail: string, errors: ProblemItem[] = []): ProblemError {
   return new ProblemError(PROBLEM_KINDS[kind], kind, detail, errors);
 }
 
 /** True when `e` is a problem of one of `kinds`. */
-export function isProblem(
-  e: unknown,
-  ...kinds: ProblemKind[]
-): e is ProblemError {
+export function isProblem(e: unknown, ...kinds: ProblemKind[]): e is ProblemError {
   return e instanceof ProblemError && (kinds as string[]).includes(e.kind);
 }
 
@@ -167,14 +155,8 @@ export function isProblem(
  * problems: the detail names the first problem and how many more there are.
  * The name is historical: a 422 `invalid-row` is built the same way.
  */
-export function badRequest(
-  kind: ProblemKind,
-  errors: ProblemItem[],
-): ProblemError {
+export function badRequest(kind: ProblemKind, errors: ProblemItem[]): ProblemError {
   const first = errors[0]?.detail ?? "the request is not valid";
-  const more =
-    errors.length > 1
-      ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})`
-      : "";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   return problem(kind, first + more, errors);
 }

@@ -12,10 +12,7 @@ import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import type { Hono, MiddlewareHandler } from "hono";
 import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
-import {
-  createReplicaRouter,
-  type ReplicaRouter,
-} from "../../runtime/exec/replicas.js";
+import { createReplicaRouter, type ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { MountResult } from "../../runtime/http/mount.js";
 import type { Operations } from "../../runtime/ops/index.js";
 import { answerClientErrors } from "../../runtime/ops/client-errors.js";
@@ -34,21 +31,14 @@ export interface PoolFlags {
 
 /** `maxPreparedStatements` when `--prepared-statements` was given (docs/decisions/1347-pgbouncer-prepared-statements.md). */
 function prepared(flags: PoolFlags): { maxPreparedStatements?: number } {
-  return flags["prepared-statements"] === undefined
-    ? {}
-    : { maxPreparedStatements: flags["prepared-statements"] };
+  return flags["prepared-statements"] === undefined ? {} : { maxPreparedStatements: flags["prepared-statements"] };
 }
 
 /** The primary's pool, from the flags. */
-export function openPrimary(
-  url: string,
-  flags: PoolFlags & { "listen-database-url"?: string },
-): PgExecutor {
+export function openPrimary(url: string, flags: PoolFlags & { "listen-database-url"?: string }): PgExecutor {
   return createPgExecutor({
     connectionString: url,
-    ...(flags["listen-database-url"]
-      ? { listenConnectionString: flags["listen-database-url"] }
-      : {}),
+    ...(flags["listen-database-url"] ? { listenConnectionString: flags["listen-database-url"] } : {}),
     max: flags["pool-size"],
     statementTimeoutMillis: flags["statement-timeout"],
     lockTimeoutMillis: flags["lock-timeout"],
@@ -78,9 +68,7 @@ export function openReplicas(
       }),
     };
   });
-  return replicas.length > 0
-    ? createReplicaRouter(replicas, primary)
-    : undefined;
+  return replicas.length > 0 ? createReplicaRouter(replicas, primary) : undefined;
 }
 
 /**
@@ -88,13 +76,10 @@ export function openReplicas(
  * @throws Error naming the file when it cannot be loaded or exports no function
  */
 export async function loadMiddleware(file: string): Promise<MiddlewareHandler> {
-  const mod = (await import(pathToFileURL(path.resolve(file)).href).catch(
-    (e: Error) => {
-      throw new Error(`cannot load middleware module ${file}: ${e.message}`);
-    },
-  )) as { default?: unknown };
-  if (typeof mod.default !== "function")
-    throw new Error(`${file} has no default export that is a Hono middleware`);
+  const mod = (await import(pathToFileURL(path.resolve(file)).href).catch((e: Error) => {
+    throw new Error(`cannot load middleware module ${file}: ${e.message}`);
+  })) as { default?: unknown };
+  if (typeof mod.default !== "function") throw new Error(`${file} has no default export that is a Hono middleware`);
   return mod.default as MiddlewareHandler;
 }
 
@@ -107,13 +92,8 @@ export type SchemaCheck = { mismatches: string[] } | { unreachable: string };
  * table or column stops it, as does a hook the schema needs and the hooks
  * module lacks.
  */
-export function startRefusal(
-  file: string,
-  checked: SchemaCheck,
-  mounted: MountResult,
-): string[] | undefined {
-  if ("unreachable" in checked)
-    return [`cannot reach the database: ${checked.unreachable}`];
+export function startRefusal(file: string, checked: SchemaCheck, mounted: MountResult): string[] | undefined {
+  if ("unreachable" in checked) return [`cannot reach the database: ${checked.unreachable}`];
   if (checked.mismatches.length > 0)
     return [
       `the database does not match ${file}:`,
@@ -148,14 +128,9 @@ export interface ServeOptions {
  * closes the databases.
  * @returns undefined after a clean stop, or the sentence saying why the port could not be bound
  */
-export function serveUntilStopped(
-  o: ServeOptions,
-): Promise<string | undefined> {
+export function serveUntilStopped(o: ServeOptions): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve) => {
-    const server = serve(
-      { fetch: o.app.fetch, hostname: o.host, port: o.port },
-      (info) => o.onListening(info.port),
-    );
+    const server = serve({ fetch: o.app.fetch, hostname: o.host, port: o.port }, (info) => o.onListening(info.port));
     // What Node's parser refuses is a problem document too (docs/decisions/1362-parser-refusals.md).
     answerClientErrors(server);
     server.once("error", (e: NodeJS.ErrnoException) => {
@@ -176,25 +151,16 @@ export function serveUntilStopped(
       setTimeout(close, drainSeconds * 1000).unref();
     };
     const close = (): void => {
-      o.ops.logger.info(
-        { in_flight: o.ops.inFlight },
-        "stopping: no new connections; finishing in-flight requests",
-      );
+      o.ops.logger.info({ in_flight: o.ops.inFlight }, "stopping: no new connections; finishing in-flight requests");
       o.closing?.();
       // Stop accepting; idle keep-alive connections are closed now, busy ones once their response is sent
       // (every response since the drain began said Connection: close).
       server.close(() => void o.close().finally(() => resolve(undefined)));
-      const s = server as unknown as {
-        closeIdleConnections?: () => void;
-        closeAllConnections?: () => void;
-      };
+      const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
       s.closeIdleConnections?.();
       const idle = setInterval(() => s.closeIdleConnections?.(), 100);
       setTimeout(() => {
-        o.ops.logger.warn(
-          { in_flight: o.ops.inFlight },
-          "shutdown timeout: cutting the remaining connections",
-        );
+        o.ops.logger.warn({ in_flight: o.ops.inFlight }, "shutdown timeout: cutting the remaining connections");
         s.closeAllConnections?.();
       }, o.shutdownTimeoutMs).unref();
       server.once("close", () => clearInterval(idle));

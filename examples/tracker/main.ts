@@ -16,9 +16,7 @@ const say = (line: string): void => console.log(`tracker: ${line}`);
 async function main(): Promise<void> {
   const config = readConfig(process.env, process.argv.slice(2), process.cwd());
   if (config.developmentSecret) {
-    say(
-      "TRACKER_JWT_SECRET is not set: tokens are signed with the built-in DEVELOPMENT secret (never deploy this)",
-    );
+    say("TRACKER_JWT_SECRET is not set: tokens are signed with the built-in DEVELOPMENT secret (never deploy this)");
   }
   const db = await openDatabase(config, service, say);
   let app: ReturnType<typeof createTrackerApp>;
@@ -34,17 +32,14 @@ async function main(): Promise<void> {
     await db.close();
     throw e;
   }
-  const server = serve(
-    { fetch: app.fetch, hostname: "127.0.0.1", port: config.port },
-    (info) => {
-      const url = `http://127.0.0.1:${info.port}`;
-      say(`serving ${service.title} ${service.version} at ${url}`);
-      say(
-        `sign in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' ` +
-          `-d '{"email":"ada@acme.test","password":"demo-password"}'`,
-      );
-    },
-  );
+  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: config.port }, (info) => {
+    const url = `http://127.0.0.1:${info.port}`;
+    say(`serving ${service.title} ${service.version} at ${url}`);
+    say(
+      `sign in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' ` +
+        `-d '{"email":"ada@acme.test","password":"demo-password"}'`,
+    );
+  });
   // A request Node's HTTP parser refuses is answered with a problem document too.
   answerClientErrors(server);
   // Close the listener, then the database, so the embedded one flushes its files.

@@ -27,12 +27,7 @@ import getRawBody from "raw-body";
  */
 function unreadNodeRequest(c: Context): IncomingMessage | undefined {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (
-    !(incoming instanceof IncomingMessage) ||
-    incoming.readableDidRead ||
-    "rawBody" in incoming
-  )
-    return undefined;
+  if (!(incoming instanceof IncomingMessage) || incoming.readableDidRead || "rawBody" in incoming) return undefined;
   return incoming;
 }
 
@@ -62,16 +57,9 @@ export const REFUSED_BODY_DRAIN = {
  * or it took longer (the request is paused again then). Never rejects: a
  * client that goes away ends the wait.
  */
-function drainRefused(
-  incoming: IncomingMessage,
-  declared: number | undefined,
-): Promise<void> {
+function drainRefused(incoming: IncomingMessage, declared: number | undefined): Promise<void> {
   const { maxBytes, maxMillis } = REFUSED_BODY_DRAIN;
-  if (
-    incoming.complete ||
-    incoming.destroyed ||
-    (declared !== undefined && declared > maxBytes)
-  )
+  if (incoming.complete || incoming.destroyed || (declared !== undefined && declared > maxBytes))
     return Promise.resolve();
   return new Promise((resolve) => {
     let dropped = 0;
@@ -109,22 +97,11 @@ function drainRefused(
  * follows reaches a client still sending. Rejects with raw-body's error when
  * the client goes away mid-body or sends fewer bytes than it declared.
  */
-async function readText(
-  incoming: IncomingMessage,
-  maxBytes: number,
-): Promise<string | undefined> {
+async function readText(incoming: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   const declared = incoming.headers["content-length"];
-  const length =
-    declared !== undefined &&
-    incoming.headers["transfer-encoding"] === undefined
-      ? declared
-      : null;
+  const length = declared !== undefined && incoming.headers["transfer-encoding"] === undefined ? declared : null;
   try {
-    return await getRawBody(incoming, {
-      limit: maxBytes,
-      length,
-      encoding: "utf-8",
-    });
+    return await getRawBody(incoming, { limit: maxBytes, length, encoding: "utf-8" });
   } catch (e) {
     if ((e as getRawBody.RawBodyError).type !== TOO_LARGE) throw e;
     await drainRefused(incoming, length === null ? undefined : Number(length));
@@ -143,10 +120,7 @@ async function readText(
  * short by the client rejects the request with raw-body's error, which
  * reaches the app's error handler as any handler's error would.
  */
-export function limitBody(
-  maxBytes: number,
-  tooLarge: (c: Context) => Response,
-): MiddlewareHandler {
+export function limitBody(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {
   const elsewhere = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async (c, next) => {
     const incoming = unreadNodeRequest(c);

@@ -4,46 +4,28 @@
  * it answers the app's 404, never a 405.
  */
 import type { Context, Hono } from "hono";
-import {
-  actionPath,
-  DEFAULT_MAX_BODY_BYTES,
-  type ServiceDescriptor,
-} from "../descriptor.js";
+import { actionPath, DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
-import {
-  registrationErrors,
-  type RegistrationError,
-} from "../hooks/registration.js";
+import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { isProblem, problem, ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";
 import type { ResourceContext } from "./context.js";
 import { toProblem } from "./db-errors.js";
-import {
-  defaultFaultLogger,
-  requestIdOf,
-  type FaultReport,
-} from "./fault-log.js";
+import { defaultFaultLogger, requestIdOf, type FaultReport } from "./fault-log.js";
 import { handleList } from "./list.js";
 import { handleRead } from "./read.js";
 import { preparesNoHeaders } from "./plain-answer.js";
 import { problemResponse } from "./respond.js";
 import { handleCreate, handleDelete, handleUpdate } from "./write.js";
-import {
-  handleFilteredDelete,
-  handleFilteredUpdate,
-} from "./filtered-write.js";
+import { handleFilteredDelete, handleFilteredUpdate } from "./filtered-write.js";
 import { actionHandler } from "./action.js";
 import { idempotent } from "./idempotency.js";
 import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
-import {
-  startWebhooks,
-  webhookProblems,
-  type WebhookOptions,
-} from "../events/webhooks.js";
+import { startWebhooks, webhookProblems, type WebhookOptions } from "../events/webhooks.js";
 
 /** Options of {@link mountService}. */
 export interface MountOptions {
@@ -122,8 +104,7 @@ export interface EventOptions extends StreamLimits {
 export type { RegistrationError };
 
 /** Outcome of mounting: registration errors are returned, never thrown (spec: Column capabilities). */
-export type MountResult =
-  { ok: true } | { ok: false; errors: RegistrationError[] };
+export type MountResult = { ok: true } | { ok: false; errors: RegistrationError[] };
 
 type Handler = (rc: ResourceContext, c: Context) => Promise<Response>;
 
@@ -142,25 +123,15 @@ function misconfigured(e: HookError): ProblemError {
  * it is declared to prepare no header (decision 1352), which holds when no
  * application code (a hook, `hookData`) receives the request's context.
  */
-function route(
-  rc: ResourceContext,
-  handler: Handler,
-  admission: Admission | undefined,
-  noHeaders: boolean,
-) {
+function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined, noHeaders: boolean) {
   const serve = (c: Context): Promise<Response> => handler(rc, c);
   const operation = async (c: Context): Promise<Response> => {
     try {
       return await (admission ? admission.run(() => serve(c)) : serve(c));
     } catch (e) {
-      const p =
-        e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
+      const p = e instanceof HookError ? misconfigured(e) : toProblem(e, rc.table);
       // A fault of ours is logged; a 5xx a hook chose to answer is the application's own.
-      if (
-        p.status >= 500 &&
-        (!(e instanceof ProblemError) ||
-          isProblem(p, "hook-misconfigured", "resource-busy"))
-      )
+      if (p.status >= 500 && (!(e instanceof ProblemError) || isProblem(p, "hook-misconfigured", "resource-busy")))
         rc.logError(e, c, p);
       return problemResponse(c, p);
     }
@@ -174,17 +145,9 @@ function route(
  * (actions' routes are never declared header-free). BeforeQuery hooks run
  * for other tables' expansions too, so any hook of the mount counts.
  */
-function contextReachesApplication(
-  hooks: Hooks,
-  options: MountOptions,
-): boolean {
+function contextReachesApplication(hooks: Hooks, options: MountOptions): boolean {
   if (options.hookData !== undefined) return true;
-  const byTable = [
-    hooks.beforeQuery,
-    hooks.beforeCreate,
-    hooks.validateCreate,
-    hooks.afterCommit,
-  ];
+  const byTable = [hooks.beforeQuery, hooks.beforeCreate, hooks.validateCreate, hooks.afterCommit];
   return byTable.some((m) => m !== undefined && Object.keys(m).length > 0);
 }
 
@@ -209,9 +172,7 @@ function startFeed(
     });
   const ev = options.events ?? {};
   const feed = new FeedHub(options.db, service, {
-    ...(ev.retentionSeconds !== undefined
-      ? { retentionSeconds: ev.retentionSeconds }
-      : {}),
+    ...(ev.retentionSeconds !== undefined ? { retentionSeconds: ev.retentionSeconds } : {}),
     ...(ev.pollMs !== undefined ? { pollMs: ev.pollMs } : {}),
     onError,
   });
@@ -219,13 +180,12 @@ function startFeed(
   purge.unref();
   const webhooks =
     options.webhooks && options.webhooks.subscriptions.length > 0
-      ? startWebhooks(options.db, service, options.hooks ?? {}, feed, {
-          onError,
-          ...options.webhooks,
-        }).catch((e: unknown) => {
-          onError(e);
-          return undefined;
-        })
+      ? startWebhooks(options.db, service, options.hooks ?? {}, feed, { onError, ...options.webhooks }).catch(
+          (e: unknown) => {
+            onError(e);
+            return undefined;
+          },
+        )
       : undefined;
   const signal = options.signal;
   if (signal) {
@@ -267,12 +227,9 @@ export function mountsStopped(signal: AbortSignal): Promise<void> {
 /** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */
 function concurrencyCap(options: MountOptions): number | undefined {
   if (options.resourceConcurrency === false) return undefined;
-  if (typeof options.resourceConcurrency === "number")
-    return Math.max(1, Math.floor(options.resourceConcurrency));
+  if (typeof options.resourceConcurrency === "number") return Math.max(1, Math.floor(options.resourceConcurrency));
   const capacity = options.db.limits?.capacity;
-  return capacity !== undefined && capacity > 1
-    ? Math.ceil(capacity / 2)
-    : undefined;
+  return capacity !== undefined && capacity > 1 ? Math.ceil(capacity / 2) : undefined;
 }
 
 /**
@@ -288,24 +245,12 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *   resource, the table and the declaration requiring the hook; nothing is
  *   mounted then. Never throws for a registration problem.
  */
-export function mountService(
-  app: Hono,
-  service: ServiceDescriptor,
-  options: MountOptions,
-): MountResult {
+export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
   const hooks = options.hooks ?? {};
   const base = (options.basePath ?? "").replace(/\/$/, "");
   const errors = registrationErrors(service, hooks, base);
-  for (const message of webhookProblems(
-    service,
-    options.webhooks?.subscriptions ?? [],
-  ))
-    errors.push({
-      kind: "invalid-webhook",
-      resource: "webhooks",
-      table: "",
-      message,
-    });
+  for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
+    errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
   const limit = preparesNoHeaders(
     limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
@@ -313,28 +258,20 @@ export function mountService(
       // another request, so say so instead of announcing keep-alive (docs/http.md).
       const res = problemResponse(
         c,
-        problem(
-          "body-too-large",
-          "The request body is larger than this service accepts.",
-          [{ location: "body", detail: "too large" }],
-        ),
+        problem("body-too-large", "The request body is larger than this service accepts.", [
+          { location: "body", detail: "too large" },
+        ]),
       );
       res.headers.set("connection", "close");
       return res;
     }),
   );
   const keys =
-    options.idempotencyRetentionSeconds === undefined
-      ? {}
-      : { retentionSeconds: options.idempotencyRetentionSeconds };
-  const sink =
-    options.logError ??
-    ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
+    options.idempotencyRetentionSeconds === undefined ? {} : { retentionSeconds: options.idempotencyRetentionSeconds };
+  const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
-  const feed = service.tables.some((t) => t.resource?.events)
-    ? startFeed(service, options, sink)
-    : undefined;
+  const feed = service.tables.some((t) => t.resource?.events) ? startFeed(service, options, sink) : undefined;
   const plain = !contextReachesApplication(hooks, options);
   for (const table of service.tables) {
     const res = table.resource;
@@ -349,56 +286,27 @@ export function mountService(
         requestId: requestIdOf(c),
         error: e,
       });
-    const rc: ResourceContext = {
-      service,
-      table,
-      db: options.db,
-      hooks,
-      collectionPath,
-      logError,
-    };
+    const rc: ResourceContext = { service, table, db: options.db, hooks, collectionPath, logError };
     if (options.readDb) rc.readDb = options.readDb;
-    const admission =
-      cap === undefined
-        ? undefined
-        : createAdmission(cap, wait, collectionPath);
+    const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
     if (admission) rc.admission = admission;
-    if (options.hookData)
-      rc.hookData = options.hookData as (c: Context) => HookData | undefined;
+    if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
-    if (res.ops.list)
-      app.get(collectionPath, route(rc, handleList, admission, plain));
+    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain));
     // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
     if (res.events && feed)
-      app.get(
-        `${collectionPath}/events`,
-        route(rc, eventsHandler(feed, options.events), undefined, plain),
-      );
+      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined, plain));
     // The read admits each statement it sends, not each request (decision 1348).
     if (res.ops.read) app.get(item, route(rc, handleRead, undefined, plain));
-    if (res.ops.create)
-      app.post(
-        collectionPath,
-        limit,
-        route(rc, idempotent(handleCreate, keys), admission, plain),
-      );
-    if (res.ops.update)
-      app.patch(item, limit, route(rc, handleUpdate, admission, plain));
-    if (res.ops.delete)
-      app.delete(item, route(rc, handleDelete, admission, plain));
+    if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission, plain));
+    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission, plain));
+    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission, plain));
     // docs/decisions/1333-filtered-writes.md: opt-in, on the collection path.
     if (res.filteredWrites && res.ops.update)
-      app.patch(
-        collectionPath,
-        limit,
-        route(rc, handleFilteredUpdate, admission, plain),
-      );
+      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission, plain));
     if (res.filteredWrites && res.ops.delete)
-      app.delete(
-        collectionPath,
-        route(rc, handleFilteredDelete, admission, plain),
-      );
+      app.delete(collectionPath, route(rc, handleFilteredDelete, admission, plain));
     // Declared actions are POST only, and no item route takes POST, so `/{id}/<name>` and
     // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
     for (const action of res.actions ?? []) {

@@ -12,13 +12,7 @@ import { parseKey, parseReadQuery } from "../query/index.js";
 import { compileRead, encodeRow } from "../sql/index.js";
 import { ProblemError, problem } from "../problem.js";
 import { expansionScopes, scopeOf, type ResourceContext } from "./context.js";
-import {
-  bodyEntityTag,
-  noneMatchHolds,
-  parseTagCondition,
-  rowEntityTag,
-  rowVersionTag,
-} from "./conditional.js";
+import { bodyEntityTag, noneMatchHolds, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { queryAdmitted, readByKey, type KeyedRead } from "./read-batch.js";
 import { emptyAnswer, jsonText } from "./respond.js";
 import { queryParams } from "./query-string.js";
@@ -32,10 +26,7 @@ export function notFound(rc: ResourceContext): ProblemError {
 }
 
 /** Handles one read request. */
-export async function handleRead(
-  rc: ResourceContext,
-  c: Context,
-): Promise<Response> {
+export async function handleRead(rc: ResourceContext, c: Context): Promise<Response> {
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const q = parseReadQuery(rc.service, rc.table, queryParams(c));
   const scope = await scopeOf(rc, rc.table.name, "read", c);
@@ -46,26 +37,15 @@ export async function handleRead(
     // Answered with the other plain reads of this resource in this turn (decision 1348).
     found = await readByKey(rc, key);
   } else {
-    const shape =
-      q.select === undefined
-        ? { expand: q.expand }
-        : { expand: q.expand, select: q.select };
-    const stmt = compileRead(rc.service, rc.table, key, shape, scope, {
-      scopeFor,
-    });
-    found = {
-      row: (await queryAdmitted(rc, stmt)).rows[0],
-      layout: stmt.layout,
-    };
+    const shape = q.select === undefined ? { expand: q.expand } : { expand: q.expand, select: q.select };
+    const stmt = compileRead(rc.service, rc.table, key, shape, scope, { scopeFor });
+    found = { row: (await queryAdmitted(rc, stmt)).rows[0], layout: stmt.layout };
   }
   if (found.row === undefined) throw notFound(rc);
   const body = encodeRow(found.row, found.layout);
   // The row's version tag is the digest of the whole row as served; a projected or expanded body is another text.
   const etag = whole ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
-  if (
-    noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)
-  )
-    return emptyAnswer(c, 304, { etag });
+  if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return emptyAnswer(c, 304, { etag });
   return jsonText(c, body, 200, { etag });
 }

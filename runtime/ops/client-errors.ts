@@ -14,10 +14,7 @@ import { problem, type ProblemError } from "../problem.js";
 
 /** A server that emits Node's `clientError` event (`http.Server`, `https.Server`, what `@hono/node-server`'s `serve` returns). */
 export interface ClientErrorSource {
-  on(
-    event: "clientError",
-    listener: (err: Error, socket: Duplex) => void,
-  ): unknown;
+  on(event: "clientError", listener: (err: Error, socket: Duplex) => void): unknown;
 }
 
 /** What Node's parser attaches to the errors it raises (`HPE_*` codes, from llhttp). */
@@ -31,18 +28,10 @@ interface ParserError extends Error {
 }
 
 /** Codes of errors found in the request line (method, target, version). */
-const REQUEST_LINE = new Set([
-  "HPE_INVALID_METHOD",
-  "HPE_INVALID_URL",
-  "HPE_INVALID_VERSION",
-]);
+const REQUEST_LINE = new Set(["HPE_INVALID_METHOD", "HPE_INVALID_URL", "HPE_INVALID_VERSION"]);
 
 /** Codes of errors found in the framing of the body. */
-const BODY = new Set([
-  "HPE_INVALID_CHUNK_SIZE",
-  "HPE_CHUNK_EXTENSIONS_OVERFLOW",
-  "HPE_INVALID_EOF_STATE",
-]);
+const BODY = new Set(["HPE_INVALID_CHUNK_SIZE", "HPE_CHUNK_EXTENSIONS_OVERFLOW", "HPE_INVALID_EOF_STATE"]);
 
 /** A header name as RFC 9110 §5.1 spells one (a token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -65,9 +54,7 @@ function headerAt(e: ParserError): string | undefined {
   const line = raw.subarray(start + 1, end).toString("latin1");
   const colon = line.indexOf(":");
   const name = colon > 0 ? line.slice(0, colon) : undefined;
-  return name !== undefined && TOKEN.test(name)
-    ? name.toLowerCase()
-    : undefined;
+  return name !== undefined && TOKEN.test(name) ? name.toLowerCase() : undefined;
 }
 
 /**
@@ -79,25 +66,18 @@ function headerAt(e: ParserError): string | undefined {
  * name cannot be read), `body`, or `request`.
  * @param headerLimit the server's header limit in bytes, named in the 431
  */
-export function parserProblem(
-  e: Error,
-  headerLimit: number = maxHeaderSize,
-): ProblemError {
+export function parserProblem(e: Error, headerLimit: number = maxHeaderSize): ProblemError {
   const err = e as ParserError;
   const code = err.code ?? "";
   const said = err.reason ?? err.message;
   if (code === "HPE_HEADER_OVERFLOW") {
     const at = headerAt(err);
-    return problem(
-      "header-too-large",
-      `The request's header section is larger than ${headerLimit} bytes.`,
-      [
-        {
-          location: at ? `header.${at}` : "header",
-          detail: `the header section passes ${headerLimit} bytes`,
-        },
-      ],
-    );
+    return problem("header-too-large", `The request's header section is larger than ${headerLimit} bytes.`, [
+      {
+        location: at ? `header.${at}` : "header",
+        detail: `the header section passes ${headerLimit} bytes`,
+      },
+    ]);
   }
   if (code === "ERR_HTTP_REQUEST_TIMEOUT")
     return problem("request-timeout", "The request did not arrive in time.", [
@@ -107,11 +87,9 @@ export function parserProblem(
       },
     ]);
   if (code === "HPE_CHUNK_EXTENSIONS_OVERFLOW")
-    return problem(
-      "body-too-large",
-      "The body's chunk extensions are larger than this server reads.",
-      [{ location: "body", detail: said }],
-    );
+    return problem("body-too-large", "The body's chunk extensions are larger than this server reads.", [
+      { location: "body", detail: said },
+    ]);
   let location = "request";
   if (REQUEST_LINE.has(code)) location = "request-line";
   else if (BODY.has(code)) location = "body";
@@ -119,11 +97,7 @@ export function parserProblem(
     const at = headerAt(err);
     location = at ? `header.${at}` : "header";
   }
-  return problem(
-    "malformed-request",
-    `The request is not valid HTTP/1.1: ${said}.`,
-    [{ location, detail: said }],
-  );
+  return problem("malformed-request", `The request is not valid HTTP/1.1: ${said}.`, [{ location, detail: said }]);
 }
 
 /** The whole HTTP/1.1 answer carrying `p`, closing the connection. */
@@ -153,16 +127,13 @@ const answered = new WeakSet<Duplex>();
  * answered); such a socket is destroyed, as Node does.
  */
 export function answerClientErrors(server: ClientErrorSource): void {
-  const limit =
-    (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
+  const limit = (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
   server.on("clientError", (e, socket) => {
     if (answered.has(socket)) return;
     answered.add(socket);
     const code = (e as ParserError).code;
     // Node's own rule (lib/_http_server.js socketOnError): never write into a response already under way.
-    const inFlight = (
-      socket as { _httpMessage?: { headersSent?: boolean } | null }
-    )._httpMessage;
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
     if (code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;

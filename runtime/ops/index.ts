@@ -13,32 +13,16 @@ import type { Registry } from "prom-client";
 import type { Executor } from "../exec/executor.js";
 import { isUnavailable } from "../exec/faults.js";
 import { formatFault, type FaultReport } from "../http/fault-log.js";
-import {
-  createMetrics,
-  type PoolFigures,
-  type ServiceMetrics,
-} from "./metrics.js";
+import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.js";
 import { loggedTarget } from "./redact.js";
 import { assignRequestId, echoRequestId } from "../http/request-id.js";
 import { preparesNoHeaders } from "../http/plain-answer.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";
-export {
-  answerClientErrors,
-  parserProblem,
-  type ClientErrorSource,
-} from "./client-errors.js";
-export {
-  stopOnSignal,
-  type ClosableServer,
-  type StopOptions,
-} from "./shutdown.js";
-export {
-  createMetrics,
-  type ServiceMetrics,
-  type PoolFigures,
-} from "./metrics.js";
+export { answerClientErrors, parserProblem, type ClientErrorSource } from "./client-errors.js";
+export { stopOnSignal, type ClosableServer, type StopOptions } from "./shutdown.js";
+export { createMetrics, type ServiceMetrics, type PoolFigures } from "./metrics.js";
 
 /** Options of {@link withOperations}. */
 export interface OperationsOptions {
@@ -94,9 +78,7 @@ export interface Operations {
 /** The route template a request matched (`/films/:id`), or `unmatched`. */
 function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
   const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL");
-  return handlers.length > 0
-    ? handlers[handlers.length - 1]!.path
-    : "unmatched";
+  return handlers.length > 0 ? handlers[handlers.length - 1]!.path : "unmatched";
 }
 
 /**
@@ -104,10 +86,7 @@ function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
  * `app`. Call it before mounting the API routes, so the middleware sees
  * every request. Never logs a header, a body or a secret query value.
  */
-export function withOperations(
-  app: Hono,
-  options: OperationsOptions,
-): Operations {
+export function withOperations(app: Hono, options: OperationsOptions): Operations {
   const logger =
     options.logger ??
     pino({
@@ -116,12 +95,7 @@ export function withOperations(
       redact: ["req.headers.authorization", "req.headers.cookie"],
     });
   const metrics = createMetrics(options.pool);
-  const paths = {
-    live: "/live",
-    ready: "/ready",
-    metrics: "/metrics",
-    ...options.paths,
-  };
+  const paths = { live: "/live", ready: "/ready", metrics: "/metrics", ...options.paths };
   let inFlight = 0;
   let draining = false;
 
@@ -145,11 +119,7 @@ export function withOperations(
         metrics.request(c.req.method, route, c.res.status, seconds);
         // The line's fields are built only when it will be written: at `warn`, parsing the URL twice per
         // request was a measurable part of the layer's cost (README, "Tuning").
-        if (
-          options.logRequests !== false &&
-          logger.isLevelEnabled("info") &&
-          !opsPaths.has(c.req.path)
-        ) {
+        if (options.logRequests !== false && logger.isLevelEnabled("info") && !opsPaths.has(c.req.path)) {
           logger.info(
             {
               req_id: id,
@@ -167,11 +137,7 @@ export function withOperations(
   );
   app.get(paths.live, (c) => c.json({ status: "live" }));
   app.get(paths.ready, async (c) => {
-    if (draining)
-      return c.json(
-        { status: "draining", problems: ["the service is shutting down"] },
-        503,
-      );
+    if (draining) return c.json({ status: "draining", problems: ["the service is shutting down"] }, 503);
     const problems: string[] = [];
     try {
       await options.db.query({ text: "SELECT 1", values: [] });
@@ -179,30 +145,18 @@ export function withOperations(
     } catch (e) {
       // Said in our words: a probe's body is shown to whoever reads the health page, the driver's text
       // (addresses, ports) goes to the log.
-      const said = isUnavailable(e)
-        ? "the database cannot be reached"
-        : "the database did not answer a check";
-      logger.warn(
-        { err: e instanceof Error ? e.message : String(e) },
-        `readiness: ${said}`,
-      );
+      const said = isUnavailable(e) ? "the database cannot be reached" : "the database did not answer a check";
+      logger.warn({ err: e instanceof Error ? e.message : String(e) }, `readiness: ${said}`);
       problems.push(`database: ${said}`);
     }
     return c.json(
-      {
-        status: problems.length === 0 ? "ready" : "not ready",
-        problems,
-        ...(options.details?.() ?? {}),
-      },
+      { status: problems.length === 0 ? "ready" : "not ready", problems, ...(options.details?.() ?? {}) },
       problems.length === 0 ? 200 : 503,
     );
   });
-  const metricsText =
-    options.metricsText ?? ((local: Registry) => local.metrics());
+  const metricsText = options.metricsText ?? ((local: Registry) => local.metrics());
   app.get(paths.metrics, async (c) =>
-    c.body(await metricsText(metrics.registry), 200, {
-      "content-type": metrics.registry.contentType,
-    }),
+    c.body(await metricsText(metrics.registry), 200, { "content-type": metrics.registry.contentType }),
   );
 
   return {
@@ -217,9 +171,7 @@ export function withOperations(
           kind: report.kind,
           resource: report.resource,
           method: report.method,
-          ...(logger.isLevelEnabled("debug") && e instanceof Error
-            ? { stack: e.stack }
-            : {}),
+          ...(logger.isLevelEnabled("debug") && e instanceof Error ? { stack: e.stack } : {}),
         },
         formatFault(report),
       );

@@ -5,24 +5,9 @@
  * means the same however it was written and they share one MaxFilters
  * budget (spec: Query grammar, Operators by column type, Limits).
  */
-import {
-  MAX_LIST_VALUES,
-  MAX_VALUE_BYTES,
-  type ColumnDescriptor,
-} from "../descriptor.js";
-import {
-  cmp,
-  type Comparison,
-  type JsonValue,
-  type ScalarValue,
-} from "../predicate.js";
-import {
-  decodeJsonScalar,
-  decodeText,
-  isJsonValue,
-  NOT_A_DOCUMENT,
-  type Decoded,
-} from "./codecs.js";
+import { MAX_LIST_VALUES, MAX_VALUE_BYTES, type ColumnDescriptor } from "../descriptor.js";
+import { cmp, type Comparison, type JsonValue, type ScalarValue } from "../predicate.js";
+import { decodeJsonScalar, decodeText, isJsonValue, NOT_A_DOCUMENT, type Decoded } from "./codecs.js";
 import {
   isOperatorName,
   minListItems,
@@ -64,8 +49,7 @@ export interface LeafSite {
  * (`present` false when the node has no `value`).
  */
 export type LeafValue =
-  | { from: "url"; text: string | undefined; bare?: boolean }
-  | { from: "json"; present: boolean; value: unknown };
+  { from: "url"; text: string | undefined; bare?: boolean } | { from: "json"; present: boolean; value: unknown };
 
 /** Records the MaxFilters refusal the first time the count goes over (spec: Limits). */
 function countLeaf(ctx: FilterContext, site: LeafSite): void {
@@ -80,25 +64,16 @@ function countLeaf(ctx: FilterContext, site: LeafSite): void {
 }
 
 /** Decodes one URL or JSON item for the column's (element) type. */
-function decodeItem(
-  col: ColumnDescriptor,
-  raw: unknown,
-  textOnly: boolean,
-): Decoded<ScalarValue> {
+function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Decoded<ScalarValue> {
   if (typeof raw === "string") {
-    if (longerThanValueLimit(raw))
-      return {
-        ok: false,
-        detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes`,
-      };
+    if (longerThanValueLimit(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
     if (textOnly)
       return raw.includes("\u0000")
         ? { ok: false, detail: "text may not contain the NUL character" }
         : { ok: true, value: raw };
     return decodeText(col, raw);
   }
-  if (raw === null || raw === undefined)
-    return { ok: false, detail: "a value is required" };
+  if (raw === null || raw === undefined) return { ok: false, detail: "a value is required" };
   if (textOnly) return { ok: false, detail: "expected a JSON string" };
   return decodeJsonScalar(col, raw);
 }
@@ -107,18 +82,11 @@ function decodeItem(
 function decodeDocument(value: LeafValue): Decoded<JsonValue> {
   if (value.from === "url") {
     const text = value.text ?? "";
-    if (longerThanValueLimit(text))
-      return {
-        ok: false,
-        detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes`,
-      };
+    if (longerThanValueLimit(text)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
     try {
       return { ok: true, value: JSON.parse(text) as JsonValue };
     } catch {
-      return {
-        ok: false,
-        detail: 'expected a JSON document, e.g. {"key":"value"}',
-      };
+      return { ok: false, detail: 'expected a JSON document, e.g. {"key":"value"}' };
     }
   }
   if (!value.present) return { ok: false, detail: "a JSON value is required" };
@@ -131,33 +99,21 @@ function decodeDocument(value: LeafValue): Decoded<JsonValue> {
 /** The raw items of a list value, or the syntax problem. */
 function listItems(value: LeafValue): Decoded<unknown[]> {
   if (value.from === "url") {
-    if (value.text === undefined)
-      return {
-        ok: false,
-        detail: "a list value is required (column.operator.(a,b))",
-      };
+    if (value.text === undefined) return { ok: false, detail: "a list value is required (column.operator.(a,b))" };
     const l = readList(value.text);
     return l.ok ? l : { ok: false, detail: l.detail };
   }
-  return Array.isArray(value.value)
-    ? { ok: true, value: value.value }
-    : { ok: false, detail: "expected a JSON array" };
+  return Array.isArray(value.value) ? { ok: true, value: value.value } : { ok: false, detail: "expected a JSON array" };
 }
 
 /** The raw single value, or the syntax problem. */
 function singleItem(value: LeafValue): Decoded<unknown> {
   if (value.from === "url") {
-    if (value.text === undefined)
-      return {
-        ok: false,
-        detail: "a value is required (column.operator.value)",
-      };
+    if (value.text === undefined) return { ok: false, detail: "a value is required (column.operator.value)" };
     const s = readScalar(value.text);
     return s.ok ? s : { ok: false, detail: s.detail };
   }
-  return value.present
-    ? { ok: true, value: value.value }
-    : { ok: false, detail: "a value is required" };
+  return value.present ? { ok: true, value: value.value } : { ok: false, detail: "a value is required" };
 }
 
 type Report = (detail: string, extras?: ProblemExtras) => undefined;
@@ -176,44 +132,26 @@ function resolve(
     // A hidden column reads exactly like an unknown one, so a refusal never reveals it.
     let what = `unknown column ${field}`;
     if (col) what = `column ${field} is not filterable`;
-    else if (site.parameter)
-      what = `unknown parameter ${field}: not a filterable column nor a query parameter`;
+    else if (site.parameter) what = `unknown parameter ${field}: not a filterable column nor a query parameter`;
     // No `value` echo: the location names the column, and a hidden name is never quoted back.
     return report(what, { allowed: vocab.filterable });
   }
   const allowed = operatorsFor(col);
-  if (
-    value.from === "url" &&
-    value.bare &&
-    col.kind === "jsonb" &&
-    !col.array
-  ) {
-    return report(
-      `a bare value is refused on document column ${field}; write hasdoc.<JSON document>`,
-      { allowed },
-    );
+  if (value.from === "url" && value.bare && col.kind === "jsonb" && !col.array) {
+    return report(`a bare value is refused on document column ${field}; write hasdoc.<JSON document>`, { allowed });
   }
   if (!isOperatorName(opName)) {
-    return report(`unknown operator ${opName} for column ${field}`, {
-      value: opName,
-      allowed,
-    });
+    return report(`unknown operator ${opName} for column ${field}`, { value: opName, allowed });
   }
   if (!allowed.includes(opName)) {
     const type = `${col.sqlType}${col.nullable ? ", nullable" : ""}`;
-    return report(
-      `operator ${opName} is not valid for column ${field} (${type})`,
-      { value: opName, allowed },
-    );
+    return report(`operator ${opName} is not valid for column ${field} (${type})`, { value: opName, allowed });
   }
   return { col, opName };
 }
 
 /** How a value that does not decode is reported: its detail sentence and extras, given the codec's refusal and the value. */
-type Refusal = (
-  d: { detail: string; allowed?: readonly string[] },
-  v: unknown,
-) => [string, ProblemExtras];
+type Refusal = (d: { detail: string; allowed?: readonly string[] }, v: unknown) => [string, ProblemExtras];
 
 /** The text before the first dot of a bare value, when it reads as a word (`approx` in `approx.available`). */
 const OPERATOR_LIKE = /^([A-Za-z][A-Za-z0-9_]*)\./;
@@ -226,12 +164,8 @@ const OPERATOR_LIKE = /^([A-Za-z][A-Za-z0-9_]*)\./;
  * operator and lists the column's operators as `allowed`, and says why the
  * text is no value either. Undefined for any other leaf.
  */
-function unknownOperatorRefusal(
-  col: ColumnDescriptor,
-  value: LeafValue,
-): Refusal | undefined {
-  if (value.from !== "url" || !value.bare || value.text === undefined)
-    return undefined;
+function unknownOperatorRefusal(col: ColumnDescriptor, value: LeafValue): Refusal | undefined {
+  if (value.from !== "url" || !value.bare || value.text === undefined) return undefined;
   const word = OPERATOR_LIKE.exec(value.text)?.[1];
   if (word === undefined) return undefined;
   const text = value.text;
@@ -257,23 +191,14 @@ function decodeLeafValue(
   const raw = value.from === "url" ? value.text : value.value;
   const refusal: Refusal =
     unknownOperatorRefusal(col, value) ??
-    ((d, v) => [
-      `invalid value for column ${col.name}: ${d.detail}`,
-      { value: v, allowed: d.allowed },
-    ]);
-  const bad = (
-    d: { detail: string; allowed?: readonly string[] },
-    v: unknown,
-  ): { ok: false } => {
+    ((d, v) => [`invalid value for column ${col.name}: ${d.detail}`, { value: v, allowed: d.allowed }]);
+  const bad = (d: { detail: string; allowed?: readonly string[] }, v: unknown): { ok: false } => {
     report(...refusal(d, v));
     return { ok: false };
   };
   switch (shape) {
     case "none": {
-      const given =
-        value.from === "url"
-          ? value.text !== undefined
-          : value.present && value.value !== null;
+      const given = value.from === "url" ? value.text !== undefined : value.present && value.value !== null;
       if (given) report(`operator ${opName} takes no value`);
       return given ? { ok: false } : { ok: true, value: undefined };
     }
@@ -285,16 +210,10 @@ function decodeLeafValue(
     case "pair": {
       const l = listItems(value);
       if (!l.ok) return bad(l, raw);
-      const [min, max] =
-        shape === "pair" ? [2, 2] : [minListItems(col, op), MAX_LIST_VALUES];
+      const [min, max] = shape === "pair" ? [2, 2] : [minListItems(col, op), MAX_LIST_VALUES];
       if (l.value.length < min || l.value.length > max) {
-        const want =
-          shape === "pair"
-            ? "exactly 2 values (low,high)"
-            : `${min} to ${max} values`;
-        report(
-          `operator ${opName} on column ${col.name} takes ${want}; ${l.value.length} given`,
-        );
+        const want = shape === "pair" ? "exactly 2 values (low,high)" : `${min} to ${max} values`;
+        report(`operator ${opName} on column ${col.name} takes ${want}; ${l.value.length} given`);
         return { ok: false };
       }
       const out: ScalarValue[] = [];
@@ -341,7 +260,5 @@ export function buildLeaf(
   const resolved = resolve(ctx.vocab, site, field, opName, value, report);
   if (!resolved) return undefined;
   const decoded = decodeLeafValue(resolved.col, resolved.opName, value, report);
-  return decoded.ok
-    ? cmp(field, canonicalOperator(resolved.opName), decoded.value)
-    : undefined;
+  return decoded.ok ? cmp(field, canonicalOperator(resolved.opName), decoded.value) : undefined;
 }

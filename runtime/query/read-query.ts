@@ -19,11 +19,7 @@ import { vocabulary } from "./vocabulary.js";
  * @param service the whole service; not consulted today, kept for symmetry with parseListQuery
  * @throws ProblemError 400 (`invalid-query`) listing every problem found
  */
-export function parseReadQuery(
-  service: ServiceDescriptor,
-  table: TableDescriptor,
-  params: URLSearchParams,
-): ReadQuery {
+export function parseReadQuery(service: ServiceDescriptor, table: TableDescriptor, params: URLSearchParams): ReadQuery {
   void service;
   const vocab = vocabulary(table);
   const problems = new ProblemList();
@@ -38,9 +34,7 @@ export function parseReadQuery(
       selectText = selectText === undefined ? value : `${selectText},${value}`;
     } else {
       const why =
-        name === "expand"
-          ? "this resource has no expandable relation"
-          : `a read takes only ${allowed.join(" and ")}`;
+        name === "expand" ? "this resource has no expandable relation" : `a read takes only ${allowed.join(" and ")}`;
       problems.add(`query.${name}`, `unknown parameter ${name}: ${why}`, {
         allowed,
       });

@@ -7,13 +7,7 @@ import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { addressRow, keyColumn } from "./key.js";
 import type { SqlStatement } from "../exec/executor.js";
-import {
-  bindElement,
-  bindList,
-  columnRef,
-  findColumn,
-  listType,
-} from "./column.js";
+import { bindElement, bindList, columnRef, findColumn, listType } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
 import { rowMemberSelect, rowMembers, type RowShape } from "./row.js";
@@ -43,25 +37,13 @@ export function compileRead(
 ): RowStatement {
   const params = new Params();
   const rowShape: RowShape = isRelationList(shape) ? { expand: shape } : shape;
-  if (
-    rowShape.expand.length === 0 &&
-    rowShape.select === undefined &&
-    scope === undefined
-  ) {
+  if (rowShape.expand.length === 0 && rowShape.select === undefined && scope === undefined) {
     // The commonest read has one text per table: built once, so the statement's name is found without
     // hashing a new string per request (docs/decisions/1339-lighter-request-path.md). Only the key is bound
     // per request, as the text's `$1`; its condition's text is not rebuilt (decision 1341).
     bindElement(keyColumn(table), key, params);
     const shape = plainReads.get(table, "", () => {
-      const built = buildRead(
-        service,
-        table,
-        key,
-        { expand: [] },
-        undefined,
-        options,
-        new Params(),
-      );
+      const built = buildRead(service, table, key, { expand: [] }, undefined, options, new Params());
       // The cached text must take exactly the value bound here (the key), or every later read would be wrong.
       if (built.values.length !== 1 || !built.text.includes(" = $1::"))
         throw new Error(`the read of ${table.name} binds more than its key`);
@@ -73,17 +55,12 @@ export function compileRead(
 }
 
 /** True when a read's shape is given as the bare list of relations to expand. */
-function isRelationList(
-  shape: readonly string[] | RowShape,
-): shape is readonly string[] {
+function isRelationList(shape: readonly string[] | RowShape): shape is readonly string[] {
   return Array.isArray(shape);
 }
 
 /** {@link compileRead}'s text and layout for a read without expansion or scope, per table and key condition. */
-const plainReads = new SchemaCache<
-  TableDescriptor,
-  { text: string; layout: RowStatement["layout"] }
->();
+const plainReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
 
 /**
  * One statement reading several rows of `table` by primary key, each as a
@@ -107,13 +84,7 @@ export function compileReadBatch(
   const shape = batchedReads.get(table, "", () => {
     const col = keyColumn(table);
     // The plain read's own select list and FROM item (readSelect), keyed by the unnested key.
-    const { alias, select, from } = readSelect(
-      service,
-      table,
-      { expand: [] },
-      {},
-      new Params(),
-    );
+    const { alias, select, from } = readSelect(service, table, { expand: [] }, {}, new Params());
     const read = `SELECT ${select.list} FROM ${from} WHERE ${columnRef(col, alias)} = "k"."v"`;
     const text =
       `SELECT "r".*, "k"."n"::text AS "n" FROM unnest($1::${listType(col)}) WITH ORDINALITY AS "k"("v", "n") ` +
@@ -124,10 +95,7 @@ export function compileReadBatch(
 }
 
 /** {@link compileReadBatch}'s text and layout, per table. */
-const batchedReads = new SchemaCache<
-  TableDescriptor,
-  { text: string; layout: RowStatement["layout"] }
->();
+const batchedReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
 
 /**
  * What every read of `table` selects: the row's members as `shape`
@@ -145,9 +113,7 @@ function readSelect(
 ): { alias: string; select: ReturnType<typeof memberSelect>; from: string } {
   const aliases = new Aliases();
   const alias = aliases.next();
-  const select = memberSelect(
-    rowMembers(service, table, alias, shape, { params, aliases, options }),
-  );
+  const select = memberSelect(rowMembers(service, table, alias, shape, { params, aliases, options }));
   return { alias, select, from: `${tableSql(table)} AS ${quoteIdent(alias)}` };
 }
 
@@ -160,18 +126,9 @@ function buildRead(
   options: CompileOptions,
   params: Params,
 ): RowStatement {
-  const { alias, select, from } = readSelect(
-    service,
-    table,
-    shape,
-    options,
-    params,
-  );
+  const { alias, select, from } = readSelect(service, table, shape, options, params);
   const where = addressRow(table, key, scope, alias, params);
-  return {
-    ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`),
-    layout: select.layout,
-  };
+  return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
 }
 
 /**
@@ -190,9 +147,7 @@ export function compileRowExists(
   let where = addressRow(table, key, scope, "t0", params);
   if (options.live && table.softDeleteColumn !== undefined)
     where += ` AND "t0".${columnSqlName(findColumn(table, table.softDeleteColumn))} IS NULL`;
-  return params.statement(
-    `SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${where}`,
-  );
+  return params.statement(`SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${where}`);
 }
 
 /**
@@ -219,8 +174,7 @@ export function compileLockRow(
   const text = lockedRows.get(
     table,
     where + lock,
-    () =>
-      `SELECT ${row.list} FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
+    () => `SELECT ${row.list} FROM ${tableSql(table)} AS "t0" WHERE ${where}${lock}`,
   );
   return { ...params.statement(text), layout: row.layout };
 }

@@ -8,11 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import {
-  compileText,
-  serviceClient,
-  type TestClient,
-} from "../support/service.js";
+import { compileText, serviceClient, type TestClient } from "../support/service.js";
 
 const { service, ddl } = compileText(`
 enum stage { draft shipped }
@@ -55,12 +51,7 @@ afterAll(async () => {
 
 describe("select on a read", () => {
   it("returns what a list returns for the same select, key first", async () => {
-    for (const select of [
-      "weight",
-      "stage,tracking",
-      "note&select=weight",
-      "weight,weight",
-    ]) {
+    for (const select of ["weight", "stage,tracking", "note&select=weight", "weight,weight"]) {
       const listed = await api.get(`/parcels?select=${select}`);
       const read = await api.get(`/parcels/1?select=${select}`);
       expect(read.status, select).toBe(200);
@@ -98,12 +89,7 @@ describe("select on a read", () => {
     const tag = projected.headers.get("etag")!;
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(tag).not.toBe(whole.headers.get("etag"));
-    const again = await api.request(
-      "GET",
-      "/parcels/1?select=weight",
-      undefined,
-      { "if-none-match": tag },
-    );
+    const again = await api.request("GET", "/parcels/1?select=weight", undefined, { "if-none-match": tag });
     expect(again.status).toBe(304);
   });
 });

@@ -1,68 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { parseKey, parseReadQuery } from "../../runtime/query/index.js";
-import {
-  device,
-  film,
-  filmActor,
-  FILM_FILTERABLE,
-  language,
-  list,
-  problem,
-  problems,
-  service,
-} from "./fixture.js";
+import { device, film, filmActor, FILM_FILTERABLE, language, list, problem, problems, service } from "./fixture.js";
 
 describe("offset paging", () => {
   it("defaults to page 1 of DefaultPageSize rows", () => {
-    expect(list("")).toMatchObject({
-      page: 1,
-      perPage: 20,
-      offset: 0,
-      count: false,
-    });
+    expect(list("")).toMatchObject({ page: 1, perPage: 20, offset: 0, count: false });
   });
 
   it("computes the offset from page and per_page", () => {
-    expect(list("page=3&per_page=10")).toMatchObject({
-      page: 3,
-      perPage: 10,
-      offset: 20,
-    });
+    expect(list("page=3&per_page=10")).toMatchObject({ page: 3, perPage: 10, offset: 20 });
     expect(list("page=2")).toMatchObject({ page: 2, perPage: 20, offset: 20 });
   });
 
   it("reduces per_page above MaxPageSize to MaxPageSize", () => {
-    expect(list("per_page=1000&page=2")).toMatchObject({
-      perPage: 100,
-      offset: 100,
-    });
+    expect(list("per_page=1000&page=2")).toMatchObject({ perPage: 100, offset: 100 });
   });
 
   it("takes an offset as given", () => {
-    expect(list("offset=15&per_page=5")).toMatchObject({
-      page: 1,
-      perPage: 5,
-      offset: 15,
-    });
+    expect(list("offset=15&per_page=5")).toMatchObject({ page: 1, perPage: 5, offset: 15 });
     expect(list("offset=0").offset).toBe(0);
     expect(list("offset=1000").offset).toBe(1000);
   });
 
   it("refuses non-integers and values below the minimum", () => {
     const items = problems(() => list("page=0&per_page=1.5"));
-    expect(items.map((i) => i.location)).toEqual([
-      "query.page",
-      "query.per_page",
-    ]);
+    expect(items.map((i) => i.location)).toEqual(["query.page", "query.per_page"]);
     expect(problem(() => list("offset=-1")).location).toBe("query.offset");
     expect(problem(() => list("page=abc")).location).toBe("query.page");
     expect(problem(() => list("per_page=0")).location).toBe("query.per_page");
   });
 
   it("refuses page with offset", () => {
-    expect(problem(() => list("page=2&offset=10")).detail).toContain(
-      "page and offset",
-    );
+    expect(problem(() => list("page=2&offset=10")).detail).toContain("page and offset");
   });
 
   it("refuses an offset beyond MaxOffset, pointing at cursor", () => {
@@ -73,18 +42,13 @@ describe("offset paging", () => {
     expect(q.location).toBe("query.page");
     expect(q.detail).toContain("cursor");
     expect(list("page=51&per_page=20").offset).toBe(1000);
-    expect(problem(() => list("page=99999999999999999999")).detail).toContain(
-      "cursor",
-    );
+    expect(problem(() => list("page=99999999999999999999")).detail).toContain("cursor");
   });
 
   it("keeps the cursor raw and refuses it with page or offset, naming which to drop", () => {
     expect(list("cursor=abc.def").cursor).toBe("abc.def");
     const items = problems(() => list("cursor=abc&page=2&offset=3"));
-    expect(items.map((i) => i.location)).toEqual([
-      "query.page",
-      "query.offset",
-    ]);
+    expect(items.map((i) => i.location)).toEqual(["query.page", "query.offset"]);
     expect(items[0].detail).toContain("drop page");
     expect(items[1].detail).toContain("drop offset");
     expect(problem(() => list("cursor=")).location).toBe("query.cursor");
@@ -101,9 +65,7 @@ describe("count, search, repeated and unknown parameters", () => {
   it("keeps search text as given and ignores an empty search", () => {
     expect(list("search=50%_off").search).toBe("50%_off");
     expect(list("search=").search).toBeUndefined();
-    expect(problem(() => list(`search=${"x".repeat(257)}`)).location).toBe(
-      "query.search",
-    );
+    expect(problem(() => list(`search=${"x".repeat(257)}`)).location).toBe("query.search");
   });
 
   it("refuses search on a table without a searchable column as an unknown parameter", () => {
@@ -115,10 +77,7 @@ describe("count, search, repeated and unknown parameters", () => {
 
   it("refuses a single-valued parameter given twice", () => {
     const items = problems(() => list("search=a&search=b&page=1&page=2"));
-    expect(items.map((i) => i.location)).toEqual([
-      "query.search",
-      "query.page",
-    ]);
+    expect(items.map((i) => i.location)).toEqual(["query.search", "query.page"]);
   });
 
   it("joins repeated sort and select in request order (docs/decisions/0311-repeated-list-parameters.md)", () => {
@@ -127,33 +86,21 @@ describe("count, search, repeated and unknown parameters", () => {
     expect(q.sort).toEqual(list("sort=-length,title").sort);
     expect(q.select).toEqual(list("select=title,length").select);
     // The joined list keeps its rules: a column sorted twice is still refused.
-    expect(
-      problems(() => list("sort=title&sort=-title")).map((i) => i.location),
-    ).toEqual(["query.sort"]);
+    expect(problems(() => list("sort=title&sort=-title")).map((i) => i.location)).toEqual(["query.sort"]);
   });
 });
 
 describe("expand", () => {
   it("takes expandable relation names, deduplicated, in request order", () => {
     expect(list("expand=cast,language").expand).toEqual(["cast", "language"]);
-    expect(list("expand=language&expand=cast,language").expand).toEqual([
-      "language",
-      "cast",
-    ]);
+    expect(list("expand=language&expand=cast,language").expand).toEqual(["language", "cast"]);
     expect(list("").expand).toEqual([]);
   });
 
   it("refuses column names and non-expandable relations, listing the expandable ones", () => {
     const items = problems(() => list("expand=language_id,original_language"));
-    expect(items.map((i) => i.value)).toEqual([
-      "language_id",
-      "original_language",
-    ]);
-    for (const i of items)
-      expect(i).toMatchObject({
-        location: "query.expand",
-        allowed: ["language", "cast"],
-      });
+    expect(items.map((i) => i.value)).toEqual(["language_id", "original_language"]);
+    for (const i of items) expect(i).toMatchObject({ location: "query.expand", allowed: ["language", "cast"] });
   });
 
   it("treats expand as an unknown parameter on a table without expandable relations", () => {
@@ -163,43 +110,24 @@ describe("expand", () => {
   });
 
   it("is, with select, a parameter of a read, with the same rejection", () => {
-    expect(
-      parseReadQuery(
-        service,
-        film,
-        new URLSearchParams("expand=language,language"),
-      ),
-    ).toEqual({
+    expect(parseReadQuery(service, film, new URLSearchParams("expand=language,language"))).toEqual({
       expand: ["language"],
     });
-    expect(parseReadQuery(service, film, new URLSearchParams(""))).toEqual({
-      expand: [],
-    });
+    expect(parseReadQuery(service, film, new URLSearchParams(""))).toEqual({ expand: [] });
     const listRefusal = problem(() => list("expand=original_language"));
-    const readRefusal = problem(() =>
-      parseReadQuery(
-        service,
-        film,
-        new URLSearchParams("expand=original_language"),
-      ),
-    );
+    const readRefusal = problem(() => parseReadQuery(service, film, new URLSearchParams("expand=original_language")));
     expect(readRefusal).toEqual(listRefusal);
-    const items = problems(() =>
-      parseReadQuery(service, film, new URLSearchParams("sort=title&title=x")),
-    );
+    const items = problems(() => parseReadQuery(service, film, new URLSearchParams("sort=title&title=x")));
     expect(items.map((i) => i.location)).toEqual(["query.sort", "query.title"]);
     expect(items[0]).toMatchObject({ allowed: ["expand", "select"] });
     expect(items[0].detail).toContain("unknown parameter");
-    const none = problem(() =>
-      parseReadQuery(service, language, new URLSearchParams("expand=films")),
-    );
+    const none = problem(() => parseReadQuery(service, language, new URLSearchParams("expand=films")));
     expect(none.location).toBe("query.expand");
     expect(none.detail).toContain("unknown parameter");
   });
 
   it("takes every select a list takes, and refuses what a list refuses, alike", () => {
-    const read = (qs: string) =>
-      parseReadQuery(service, film, new URLSearchParams(qs));
+    const read = (qs: string) => parseReadQuery(service, film, new URLSearchParams(qs));
     for (const qs of [
       "select=title",
       "select=title,length&select=rating",
@@ -224,9 +152,7 @@ describe("expand", () => {
 describe("parseKey", () => {
   it("decodes the single-column key with the column's codec", () => {
     expect(parseKey(film, "42")).toBe(42);
-    expect(parseKey(device, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11")).toBe(
-      "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
-    );
+    expect(parseKey(device, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11")).toBe("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
   });
 
   it("refuses a malformed id with 400 at path.id, without naming a hidden key column", () => {
@@ -236,15 +162,11 @@ describe("parseKey", () => {
     expect(hidden.location).toBe("path.id");
     expect(hidden.detail).not.toContain("device_key");
     expect(hidden.detail).toContain("UUID");
-    expect(problem(() => parseKey(film, "9".repeat(300))).location).toBe(
-      "path.id",
-    );
+    expect(problem(() => parseKey(film, "9".repeat(300))).location).toBe("path.id");
   });
 
   it("is a programming error on a composite key", () => {
-    expect(() => parseKey(filmActor, "1")).toThrow(
-      /no single-column primary key/,
-    );
+    expect(() => parseKey(filmActor, "1")).toThrow(/no single-column primary key/);
   });
 });
 

@@ -51,17 +51,7 @@ async function startDev(): Promise<DevProcess> {
   dataDirs.push(dataDir);
   const child = spawn(
     process.execPath,
-    [
-      "bin/resc.js",
-      "dev",
-      FILE,
-      "--hooks",
-      HOOKS,
-      "--port",
-      String(port),
-      "--data-dir",
-      dataDir,
-    ],
+    ["bin/resc.js", "dev", FILE, "--hooks", HOOKS, "--port", String(port), "--data-dir", dataDir],
     {
       env: { ...process.env, REFUSALS_WEBHOOK_URL: receiverUrl },
       stdio: ["ignore", "pipe", "pipe"],
@@ -71,13 +61,8 @@ async function startDev(): Promise<DevProcess> {
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`resc dev did not start: ${out}`)),
-      60_000,
-    );
-    child.once("exit", (code) =>
-      reject(new Error(`resc dev exited with ${code}: ${out}`)),
-    );
+    const timer = setTimeout(() => reject(new Error(`resc dev did not start: ${out}`)), 60_000);
+    child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
     const check = (): void => {
       if (out.includes("resc: serving")) {
         clearTimeout(timer);
@@ -91,11 +76,8 @@ async function startDev(): Promise<DevProcess> {
 
 /** SIGTERM, then the exit code (SIGKILL after 20 s). */
 async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null)
-    return child.exitCode;
-  const exited = new Promise<number | null>((r) =>
-    child.once("exit", (code) => r(code)),
-  );
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
   const code = await exited;
@@ -154,11 +136,7 @@ function postBig(base: string, how: "declared" | "streamed"): Promise<Refused> {
     });
     void (async () => {
       const piece = how === "declared" ? 64 * 1024 : 256 * 1024;
-      for (
-        let at = 0;
-        at < bytes.length && out.error === undefined;
-        at += piece
-      ) {
+      for (let at = 0; at < bytes.length && out.error === undefined; at += piece) {
         const more = req.write(bytes.subarray(at, at + piece));
         if (how === "streamed") await new Promise((r) => setTimeout(r, 10));
         else if (!more) await new Promise((r) => req.once("drain", r));
@@ -182,11 +160,7 @@ interface RawAnswer {
 }
 
 /** Writes `data` on a raw connection (in 4 KiB pieces when `paced`), reads until the server closes, parses the answer. */
-function sendRaw(
-  base: string,
-  data: string,
-  paced = false,
-): Promise<RawAnswer> {
+function sendRaw(base: string, data: string, paced = false): Promise<RawAnswer> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
     let got = "";
@@ -204,14 +178,10 @@ function sendRaw(
     s.on("error", () => undefined);
     s.on("close", () => {
       const split = got.indexOf("\r\n\r\n");
-      if (split < 0)
-        return reject(new Error(`no answer: ${JSON.stringify(got)}`));
+      if (split < 0) return reject(new Error(`no answer: ${JSON.stringify(got)}`));
       const [statusLine, ...lines] = got.slice(0, split).split("\r\n");
       const headers: Record<string, string> = {};
-      for (const l of lines)
-        headers[l.slice(0, l.indexOf(":")).toLowerCase()] = l
-          .slice(l.indexOf(":") + 1)
-          .trim();
+      for (const l of lines) headers[l.slice(0, l.indexOf(":")).toLowerCase()] = l.slice(l.indexOf(":") + 1).trim();
       try {
         resolve({
           status: Number(statusLine!.split(" ")[1]),
@@ -245,11 +215,7 @@ function refusals(name: string, base: () => string, skip: () => boolean): void {
   describe(`${name}: what Node's HTTP parser refuses`, () => {
     it("answers a header section past Node's limit with a 431 problem document, to a client still sending", async (t) => {
       if (skip()) t.skip();
-      const a = await sendRaw(
-        base(),
-        `GET /notes HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
-        true,
-      );
+      const a = await sendRaw(base(), `GET /notes HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`, true);
       expect(a.status).toBe(431);
       expect(a.headers["content-type"]).toBe("application/problem+json");
       expect(a.headers["connection"]).toBe("close");
@@ -263,16 +229,11 @@ function refusals(name: string, base: () => string, skip: () => boolean): void {
 
     it("answers a control byte in a header with a 400 problem document naming the header", async (t) => {
       if (skip()) t.skip();
-      const a = await sendRaw(
-        base(),
-        "GET /notes HTTP/1.1\r\nHost: x\r\nX-Tenant: a\u0001b\r\n\r\n",
-      );
+      const a = await sendRaw(base(), "GET /notes HTTP/1.1\r\nHost: x\r\nX-Tenant: a\u0001b\r\n\r\n");
       expect(a.status).toBe(400);
       expect(a.headers["content-type"]).toBe("application/problem+json");
       expect(a.headers["connection"]).toBe("close");
-      expect(Number(a.headers["content-length"])).toBe(
-        Buffer.byteLength(JSON.stringify(a.doc)),
-      );
+      expect(Number(a.headers["content-length"])).toBe(Buffer.byteLength(JSON.stringify(a.doc)));
       expect(a.doc).toMatchObject({
         type: "/problems/malformed-request",
         status: 400,
@@ -282,10 +243,7 @@ function refusals(name: string, base: () => string, skip: () => boolean): void {
 
     it("answers a control byte in the request line with a 400 problem document at request-line", async (t) => {
       if (skip()) t.skip();
-      const a = await sendRaw(
-        base(),
-        "GET /no\u0001tes HTTP/1.1\r\nHost: x\r\n\r\n",
-      );
+      const a = await sendRaw(base(), "GET /no\u0001tes HTTP/1.1\r\nHost: x\r\n\r\n");
       expect(a.status).toBe(400);
       expect(a.doc).toMatchObject({
         type: "/problems/malformed-request",
@@ -340,10 +298,7 @@ refusals(
 
 describe("a clean stop while the change feed and a webhook run", () => {
   /** Writes a note, lets the feed and the webhook worker take it up, then stops the process: its exit code. */
-  async function writeThenStop(p: {
-    child: ChildProcess;
-    base: string;
-  }): Promise<number | null> {
+  async function writeThenStop(p: { child: ChildProcess; base: string }): Promise<number | null> {
     const res = await fetch(`${p.base}/notes`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -367,10 +322,7 @@ describe("a clean stop while the change feed and a webhook run", () => {
     const errors = serve!
       .output()
       .split("\n")
-      .filter(
-        (l) =>
-          l.startsWith("{") && (JSON.parse(l) as { level: number }).level >= 50,
-      );
+      .filter((l) => l.startsWith("{") && (JSON.parse(l) as { level: number }).level >= 50);
     expect(errors).toEqual([]);
     expect(code).toBe(0);
   });
