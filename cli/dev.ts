@@ -88,7 +88,12 @@ export default class Dev extends RescCommand {
         // Change feed streams end with a `reconnect` event instead of holding the server open.
         this.stopping.abort();
       },
-      close: () => db.close(),
+      // The feed and webhooks finish their last statements first: closed under them, they would log faults.
+      close: async () => {
+        const { mountsStopped } = await import("../runtime/http/mount.js");
+        await mountsStopped(this.stopping.signal);
+        await db.close();
+      },
     });
   }
 
@@ -128,11 +133,14 @@ export default class Dev extends RescCommand {
   private async bindPort(port: number): Promise<Front> {
     const { serve } = await import("@hono/node-server");
     const { problem } = await import("../runtime/problem.js");
+    const { answerClientErrors } = await import("../runtime/ops/client-errors.js");
     const starting = problem("starting", "The service is starting: its database is being opened.");
     let current: FetchApp = startingApp(JSON.stringify(starting.toDocument()));
     const bound = await listen(serve, (req, env) => current.fetch(req, env), port);
     if ("failure" in bound) this.fail([bound.failure]);
     const { server } = bound;
+    // What Node's parser refuses is a problem document too (docs/decisions/1362-parser-refusals.md).
+    answerClientErrors(server);
     return {
       server,
       port: bound.port,

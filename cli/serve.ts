@@ -197,7 +197,11 @@ export default class Serve extends RescCommand {
       port: flags.port,
       drainSeconds: flags["drain-seconds"],
       shutdownTimeoutMs: flags["shutdown-timeout"],
-      close: closeAll,
+      // Once stopping, the feed and webhooks finish their last statements before the pools close (no fault logged).
+      close: async () => {
+        if (stopping.signal.aborted) await (await import("../runtime/http/mount.js")).mountsStopped(stopping.signal);
+        await closeAll();
+      },
       closing: () => stopping.abort(),
       onListening: (port) => {
         if (flags["pool-size"] > early) void db.warmUp().catch(() => 0);

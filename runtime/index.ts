@@ -64,7 +64,7 @@ export type {
 export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
 export { missingHooks, stubMissingHooks, type MissingHook } from "./hooks/stubs.js";
-export { mountService, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
+export { mountService, mountsStopped, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
 export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";
 export {
   createQueryBuilder,

@@ -6,7 +6,8 @@ import { brandClass } from "./brand.js";
 
 /**
  * One problem of a request. `location` is `query.<param>`, `header.<name>`, `body`,
- * `body.<field>` or `path.id`; `allowed` lists valid alternatives where the
+ * `body.<field>` or `path.id`, and for a request Node's HTTP parser refuses
+ * (runtime/ops/client-errors.ts) `request-line`, `header` or `request`; `allowed` lists valid alternatives where the
  * spec asks for them (spec: Errors), sorted as the rule requires.
  */
 export interface ProblemItem {
@@ -33,11 +34,13 @@ export interface ProblemDocument {
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   404: "Not Found",
+  408: "Request Timeout",
   409: "Conflict",
   412: "Precondition Failed",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   501: "Not Implemented",
   503: "Service Unavailable",
@@ -59,7 +62,9 @@ export const PROBLEM_KINDS = {
   "too-complex": 400,
   "invalid-header": 400,
   "max-affected": 400,
+  "malformed-request": 400,
   "not-found": 404,
+  "request-timeout": 408,
   conflict: 409,
   "still-referenced": 409,
   "request-in-flight": 409,
@@ -71,6 +76,7 @@ export const PROBLEM_KINDS = {
   "check-violation": 422,
   "not-null-violation": 422,
   "reference-violation": 422,
+  "header-too-large": 431,
   internal: 500,
   "outcome-unknown": 500,
   "hook-misconfigured": 500,

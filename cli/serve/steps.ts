@@ -15,6 +15,7 @@ import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
 import { createReplicaRouter, type ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { MountResult } from "../../runtime/http/mount.js";
 import type { Operations } from "../../runtime/ops/index.js";
+import { answerClientErrors } from "../../runtime/ops/client-errors.js";
 import { listenFailure } from "../listen-failure.js";
 import { databaseAddress } from "./database-address.js";
 
@@ -130,6 +131,8 @@ export interface ServeOptions {
 export function serveUntilStopped(o: ServeOptions): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve) => {
     const server = serve({ fetch: o.app.fetch, hostname: o.host, port: o.port }, (info) => o.onListening(info.port));
+    // What Node's parser refuses is a problem document too (docs/decisions/1362-parser-refusals.md).
+    answerClientErrors(server);
     server.once("error", (e: NodeJS.ErrnoException) => {
       void o.close().finally(() => resolve(listenFailure(e, o.port)));
     });

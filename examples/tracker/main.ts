@@ -4,7 +4,8 @@
  * `DATABASE_URL`. One log line per request. Settings: `config.ts`.
  */
 import { serve } from "@hono/node-server";
-import { stopOnSignal } from "resc/ops";
+import { mountsStopped } from "resc/runtime";
+import { answerClientErrors, stopOnSignal } from "resc/ops";
 import { createTrackerApp } from "./app.js";
 import { readConfig } from "./config.js";
 import { openDatabase } from "./database.js";
@@ -39,11 +40,17 @@ async function main(): Promise<void> {
         `-d '{"email":"ada@acme.test","password":"demo-password"}'`,
     );
   });
+  // A request Node's HTTP parser refuses is answered with a problem document too.
+  answerClientErrors(server);
   // Close the listener, then the database, so the embedded one flushes its files.
   // Generous: the embedded database flushes its files on close, which a busy machine makes slow.
   const how = await stopOnSignal(server, {
     beforeClose: () => stopping.abort(),
-    close: () => db.close(),
+    // The change feed stops before the database closes, so its last statements do not fail.
+    close: async () => {
+      await mountsStopped(stopping.signal);
+      await db.close();
+    },
     timeoutMs: 15000,
   });
   say(how === "stopped" ? "stopped" : "stopped before every request finished");

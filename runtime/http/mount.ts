@@ -103,7 +103,7 @@ export interface MountOptions {
   webhooks?: WebhookOptions;
   /**
    * Aborted when the server stops: change feed streams end with a `reconnect` event (so the server's
-   * close is not held by them) and the feed's timers stop.
+   * close is not held by them) and the feed's timers stop; {@link mountsStopped} says when they have.
    */
   signal?: AbortSignal;
 }
@@ -211,19 +211,42 @@ function startFeed(
           stopping.signal,
         )
       : undefined;
-  options.signal?.addEventListener(
-    "abort",
-    () => {
-      clearInterval(purge);
-      stopping.abort();
-      void (async () => {
-        await (await webhooks)?.stop();
-        await feed.close();
-      })().catch(onError);
-    },
-    { once: true },
-  );
+  const signal = options.signal;
+  if (signal) {
+    const stopped = new Promise<void>((resolve) => {
+      const stop = (): void => {
+        clearInterval(purge);
+        stopping.abort();
+        void (async () => {
+          await (await webhooks)?.stop();
+          await feed.close();
+        })()
+          .catch(onError)
+          .finally(resolve);
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
+    });
+    stopsUnder.set(signal, [...(stopsUnder.get(signal) ?? []), stopped]);
+  }
   return feed;
+}
+
+/** The stops of the feeds mounted under each signal ({@link mountsStopped}). */
+const stopsUnder = new WeakMap<AbortSignal, Promise<void>[]>();
+
+/**
+ * Resolves once every change feed and webhook delivery mounted with
+ * `signal` as {@link MountOptions.signal} has stopped after the signal was
+ * aborted: their last statements answered, webhook positions saved, the
+ * LISTEN connection closed. Close the database only then: closed under them,
+ * their last statements fail and are logged as faults of a service that was
+ * merely stopping. At once when nothing was mounted with a feed under
+ * `signal`; call it after aborting (a signal never aborted never stops them).
+ * Never rejects.
+ */
+export function mountsStopped(signal: AbortSignal): Promise<void> {
+  return Promise.all(stopsUnder.get(signal) ?? []).then(() => undefined);
 }
 
 /** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */

@@ -1,6 +1,6 @@
 /**
  * GET /<resource>/{id}: the read operation (spec: Generated operations);
- * `expand` is its only query parameter. A missing row, or one a BeforeQuery
+ * its query parameters are `select` and `expand`, read as a list reads them. A missing row, or one a BeforeQuery
  * hook hides, is a 404 problem document. The answer carries an `ETag`; a
  * matching `If-None-Match` is answered 304 (decision 1329). A read without
  * expansion or scope is sent with the other such reads of its turn
@@ -32,16 +32,19 @@ export async function handleRead(rc: ResourceContext, c: Context): Promise<Respo
   const scope = await scopeOf(rc, rc.table.name, "read", c);
   const scopeFor = await expansionScopes(rc, q.expand, c);
   let found: KeyedRead;
-  if (q.expand.length === 0 && scope === undefined) {
+  const whole = q.expand.length === 0 && q.select === undefined;
+  if (whole && scope === undefined) {
     // Answered with the other plain reads of this resource in this turn (decision 1348).
     found = await readByKey(rc, key);
   } else {
-    const stmt = compileRead(rc.service, rc.table, key, q.expand, scope, { scopeFor });
+    const shape = q.select === undefined ? { expand: q.expand } : { expand: q.expand, select: q.select };
+    const stmt = compileRead(rc.service, rc.table, key, shape, scope, { scopeFor });
     found = { row: (await queryAdmitted(rc, stmt)).rows[0], layout: stmt.layout };
   }
   if (found.row === undefined) throw notFound(rc);
   const body = encodeRow(found.row, found.layout);
-  const etag = q.expand.length === 0 ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
+  // The row's version tag is the digest of the whole row as served; a projected or expanded body is another text.
+  const etag = whole ? rowEntityTag(rowVersionTag(body)) : bodyEntityTag(body);
   // The client's copy is current: 304 with the tag and no body (RFC 9110 §15.4.5).
   if (noneMatchHolds(parseTagCondition(requestHeader(c, "if-none-match")), etag)) return emptyAnswer(c, 304, { etag });
   return jsonText(c, body, 200, { etag });

@@ -20,6 +20,7 @@ import { preparesNoHeaders } from "../http/plain-answer.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";
+export { answerClientErrors, parserProblem, type ClientErrorSource } from "./client-errors.js";
 export { stopOnSignal, type ClosableServer, type StopOptions } from "./shutdown.js";
 export { createMetrics, type ServiceMetrics, type PoolFigures } from "./metrics.js";
 

@@ -150,6 +150,31 @@ function resolve(
   return { col, opName };
 }
 
+/** How a value that does not decode is reported: its detail sentence and extras, given the codec's refusal and the value. */
+type Refusal = (d: { detail: string; allowed?: readonly string[] }, v: unknown) => [string, ProblemExtras];
+
+/** The text before the first dot of a bare value, when it reads as a word (`approx` in `approx.available`). */
+const OPERATOR_LIKE = /^([A-Za-z][A-Za-z0-9_]*)\./;
+
+/**
+ * The refusal of a bare value that does not decode and starts like an
+ * operator (`?status=approx.available`): the grammar read it as a value
+ * because `approx` is no operator (docs/decisions/0300-filter-syntax.md),
+ * but the caller most likely meant one, so the problem names the unknown
+ * operator and lists the column's operators as `allowed`, and says why the
+ * text is no value either. Undefined for any other leaf.
+ */
+function unknownOperatorRefusal(col: ColumnDescriptor, value: LeafValue): Refusal | undefined {
+  if (value.from !== "url" || !value.bare || value.text === undefined) return undefined;
+  const word = OPERATOR_LIKE.exec(value.text)?.[1];
+  if (word === undefined) return undefined;
+  const text = value.text;
+  return (d) => [
+    `unknown operator ${word} for column ${col.name}; read as a bare value, ${text} is not valid either: ${d.detail}`,
+    { value: word, allowed: operatorsFor(col) },
+  ];
+}
+
 /**
  * Decodes the value of an allowed leaf for its operator's shape, reporting
  * every bad item of a list.
@@ -164,8 +189,11 @@ function decodeLeafValue(
   const op = canonicalOperator(opName);
   const shape = valueShape(col, op);
   const raw = value.from === "url" ? value.text : value.value;
+  const refusal: Refusal =
+    unknownOperatorRefusal(col, value) ??
+    ((d, v) => [`invalid value for column ${col.name}: ${d.detail}`, { value: v, allowed: d.allowed }]);
   const bad = (d: { detail: string; allowed?: readonly string[] }, v: unknown): { ok: false } => {
-    report(`invalid value for column ${col.name}: ${d.detail}`, { value: v, allowed: d.allowed });
+    report(...refusal(d, v));
     return { ok: false };
   };
   switch (shape) {

@@ -32,7 +32,9 @@ export interface ListQuery {
   count: boolean;
 }
 
-/** A validated read request: the key and the relations to expand. */
+/** A validated read request: the relations to expand and the projection. */
 export interface ReadQuery {
   expand: string[];
+  /** Projected columns, primary key first where the request left it out, as a list's `select`; absent means every visible column. */
+  select?: string[];
 }

@@ -10,17 +10,19 @@ import type { SqlStatement } from "../exec/executor.js";
 import { bindElement, bindList, columnRef, findColumn, listType } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
 import { Aliases, type CompileOptions } from "./options.js";
-import { rowMemberSelect, rowMembers } from "./row.js";
+import { rowMemberSelect, rowMembers, type RowShape } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 import { SchemaCache } from "./schema-cache.js";
 
 /**
  * Compiles a read of the row of `table` whose primary key is `key`, with the
- * relations `expand` expanded, confined by `scope`. The statement returns
+ * relations `shape` names expanded (a list of relation names, or a
+ * {@link RowShape} that also projects, as a list's `select` does), confined
+ * by `scope`. The statement returns
  * zero rows (absent or out of scope) or one row: the members of the row
  * object (`layout`, written by `encodeRow`), the same object a list returns
- * for that row without projection (its version tag is the digest of that
- * text, `rowVersionTag`). Throws a
+ * for that row with the same projection (without one, its version tag is
+ * the digest of that text, `rowVersionTag`). Throws a
  * plain `Error` when the table's primary key is not a single column (such
  * resources are list-only), for unknown relations, or for a scope that
  * cannot be requalified onto an expanded table.
@@ -29,18 +31,19 @@ export function compileRead(
   service: ServiceDescriptor,
   table: TableDescriptor,
   key: ScalarValue,
-  expand: readonly string[] = [],
+  shape: readonly string[] | RowShape = [],
   scope?: Predicate,
   options: CompileOptions = {},
 ): RowStatement {
   const params = new Params();
-  if (expand.length === 0 && scope === undefined) {
+  const rowShape: RowShape = isRelationList(shape) ? { expand: shape } : shape;
+  if (rowShape.expand.length === 0 && rowShape.select === undefined && scope === undefined) {
     // The commonest read has one text per table: built once, so the statement's name is found without
     // hashing a new string per request (docs/decisions/1339-lighter-request-path.md). Only the key is bound
     // per request, as the text's `$1`; its condition's text is not rebuilt (decision 1341).
     bindElement(keyColumn(table), key, params);
     const shape = plainReads.get(table, "", () => {
-      const built = buildRead(service, table, key, [], undefined, options, new Params());
+      const built = buildRead(service, table, key, { expand: [] }, undefined, options, new Params());
       // The cached text must take exactly the value bound here (the key), or every later read would be wrong.
       if (built.values.length !== 1 || !built.text.includes(" = $1::"))
         throw new Error(`the read of ${table.name} binds more than its key`);
@@ -48,7 +51,12 @@ export function compileRead(
     });
     return { ...params.statement(shape.text), layout: shape.layout };
   }
-  return buildRead(service, table, key, expand, scope, options, params);
+  return buildRead(service, table, key, rowShape, scope, options, params);
+}
+
+/** True when a read's shape is given as the bare list of relations to expand. */
+function isRelationList(shape: readonly string[] | RowShape): shape is readonly string[] {
+  return Array.isArray(shape);
 }
 
 /** {@link compileRead}'s text and layout for a read without expansion or scope, per table and key condition. */
@@ -76,7 +84,7 @@ export function compileReadBatch(
   const shape = batchedReads.get(table, "", () => {
     const col = keyColumn(table);
     // The plain read's own select list and FROM item (readSelect), keyed by the unnested key.
-    const { alias, select, from } = readSelect(service, table, [], {}, new Params());
+    const { alias, select, from } = readSelect(service, table, { expand: [] }, {}, new Params());
     const read = `SELECT ${select.list} FROM ${from} WHERE ${columnRef(col, alias)} = "k"."v"`;
     const text =
       `SELECT "r".*, "k"."n"::text AS "n" FROM unnest($1::${listType(col)}) WITH ORDINALITY AS "k"("v", "n") ` +
@@ -90,8 +98,8 @@ export function compileReadBatch(
 const batchedReads = new SchemaCache<TableDescriptor, { text: string; layout: RowStatement["layout"] }>();
 
 /**
- * What every read of `table` selects: the row's members with expansions
- * `expand` (their values bound in `params`) over the table under the
+ * What every read of `table` selects: the row's members as `shape`
+ * projects and expands them (expansion values bound in `params`) over the table under the
  * statement's first alias, and that FROM item. Shared by a read and the
  * batched reads, so a batch's rows are the lone read's byte for byte
  * (decision 1348).
@@ -99,13 +107,13 @@ const batchedReads = new SchemaCache<TableDescriptor, { text: string; layout: Ro
 function readSelect(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  expand: readonly string[],
+  shape: RowShape,
   options: CompileOptions,
   params: Params,
 ): { alias: string; select: ReturnType<typeof memberSelect>; from: string } {
   const aliases = new Aliases();
   const alias = aliases.next();
-  const select = memberSelect(rowMembers(service, table, alias, { expand }, { params, aliases, options }));
+  const select = memberSelect(rowMembers(service, table, alias, shape, { params, aliases, options }));
   return { alias, select, from: `${tableSql(table)} AS ${quoteIdent(alias)}` };
 }
 
@@ -113,12 +121,12 @@ function buildRead(
   service: ServiceDescriptor,
   table: TableDescriptor,
   key: ScalarValue,
-  expand: readonly string[],
+  shape: RowShape,
   scope: Predicate | undefined,
   options: CompileOptions,
   params: Params,
 ): RowStatement {
-  const { alias, select, from } = readSelect(service, table, expand, options, params);
+  const { alias, select, from } = readSelect(service, table, shape, options, params);
   const where = addressRow(table, key, scope, alias, params);
   return { ...params.statement(`SELECT ${select.list} FROM ${from} WHERE ${where}`), layout: select.layout };
 }

@@ -1,6 +1,7 @@
 import process from "node:process";
 import { serve } from "@hono/node-server";
-import { stopOnSignal } from "resc/ops";
+import { answerClientErrors, stopOnSignal } from "resc/ops";
+import { mountsStopped } from "resc/runtime";
 import { createApp, openDatabase } from "./app.js";
 
 const db = await openDatabase();
@@ -9,5 +10,14 @@ const stopping = new AbortController();
 const server = serve({ fetch: createApp(db, stopping.signal).fetch, hostname: "127.0.0.1", port }, (info) =>
   console.log(`serving on http://127.0.0.1:${info.port} (API description: /docs)`),
 );
-// Streams and webhook delivery end first, so the server can close; then the database, so the embedded one flushes.
-await stopOnSignal(server, { beforeClose: () => stopping.abort(), close: () => db.close() });
+// A request Node's HTTP parser refuses (an oversized header, a control byte) gets a problem document too.
+answerClientErrors(server);
+// Streams and webhook delivery end first, so the server can close; the database closes once they have stopped, so
+// their last statements answer and the embedded one flushes.
+await stopOnSignal(server, {
+  beforeClose: () => stopping.abort(),
+  close: async () => {
+    await mountsStopped(stopping.signal);
+    await db.close();
+  },
+});

@@ -230,6 +230,23 @@ describe("typed client over HTTP", () => {
     expect((gone as ProblemError).status).toBe(404);
   });
 
+  it("takes a Date in create, update and createMany bodies, written in each column's wire form", async () => {
+    // A date column gets the calendar day (UTC), a timestamptz the instant, as a filter writes them.
+    const due = new Date("2026-03-04T21:30:00.000Z");
+    const task = await client.tasks.create({ list_id: 1, title: "Dated", labels: [], due_on: due });
+    expect(task.due_on).toBe("2026-03-04T00:00:00Z");
+    const moved = await client.tasks.update(task.id, { due_on: new Date("2026-05-06T00:00:00Z") });
+    expect(moved.due_on).toBe("2026-05-06T00:00:00Z");
+    const found = await client.tasks.list({ where: { due_on: { eq: new Date("2026-05-06T12:00:00Z") } } });
+    expect(found.items.map((t) => t.id)).toEqual([task.id]);
+    const [list] = await client.lists.createMany([
+      { title: "Dated list", position: 30, archived_at: new Date("2026-01-02T03:04:05.678Z") },
+    ]);
+    expect(list!.archived_at).toBe("2026-01-02T03:04:05.678Z");
+    const archived = await client.lists.update(list!.id, { archived_at: new Date("2026-07-08T09:10:11Z") });
+    expect(archived.archived_at).toBe("2026-07-08T09:10:11Z");
+  });
+
   it("surfaces a 400 with the allowed alternatives", async () => {
     const bad = await client.tasks
       .list({ sort: ["summary" as never], expand: ["watchers" as never] })

@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   listParams,
   whereParams,
+  writeBody,
   type ColumnCodecs,
 } from "../../compiler/backends/client/core/http.js";
 import type { TasksWhere } from "../../fixtures/spec/expected/client/types.js";
@@ -271,5 +272,30 @@ describe("where → URL grammar", () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(400);
+  });
+});
+
+describe("bodies with a Date (writeBody)", () => {
+  const codecs: ColumnCodecs = { due_on: "date", at: "instant", days: "date[]", attrs: "document" };
+  const at = new Date("2026-03-04T21:30:00.5Z");
+
+  it("writes a date column's Date as its UTC day and a timestamptz's as its instant, arrays and rows alike", () => {
+    const body = { due_on: at, at, days: [at, "2026-01-01"], title: "x", attrs: { when: "kept" } };
+    expect(writeBody(body, codecs)).toEqual({
+      due_on: "2026-03-04",
+      at: "2026-03-04T21:30:00.500Z",
+      days: ["2026-03-04", "2026-01-01"],
+      title: "x",
+      attrs: { when: "kept" },
+    });
+    expect(writeBody([{ due_on: at }, { due_on: null }], codecs)).toEqual([{ due_on: "2026-03-04" }, { due_on: null }]);
+    // The caller's object is left as it was; a body without a Date is the same object.
+    expect(body.due_on).toBe(at);
+    const plain = { due_on: "2026-03-04", title: "x" };
+    expect(writeBody(plain, codecs)).toBe(plain);
+  });
+
+  it("refuses an invalid Date, naming the field", () => {
+    expect(() => writeBody({ due_on: new Date("not a date") }, codecs)).toThrow(/body\.due_on: invalid Date/);
   });
 });

@@ -8,11 +8,12 @@
  * test/http/wire.test.ts and test/faults/limits.test.ts.
  */
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limitBody } from "../../runtime/http/body-limit.js";
+import { limitBody, REFUSED_BODY_DRAIN } from "../../runtime/http/body-limit.js";
 
 const LIMIT = 64;
 
@@ -46,10 +47,16 @@ interface Answer {
   body: { readByMiddleware?: boolean; text?: string; json?: unknown; refused?: boolean };
 }
 
-/** POSTs `chunks` as written, one write each, with a `Content-Length` unless `chunked`. */
+/**
+ * POSTs `chunks` as written, one write each, with a `Content-Length` unless `chunked`; resolves once the whole
+ * body was written and the answer read, rejects on any error of the client (EPIPE when the server closed under it).
+ */
 function post(chunks: Buffer[], chunked = false): Promise<Answer> {
   const length = chunks.reduce((n, b) => n + b.length, 0);
-  return new Promise((resolve, reject) => {
+  let written!: () => void;
+  let unsent!: (e: Error) => void;
+  const sent = new Promise<void>((resolve, reject) => ((written = resolve), (unsent = reject)));
+  const answered = new Promise<Answer>((resolve, reject) => {
     const req = http.request(
       `${base}/echo`,
       {
@@ -66,15 +73,17 @@ function post(chunks: Buffer[], chunked = false): Promise<Answer> {
       },
     );
     req.on("error", reject);
+    req.on("close", () => setTimeout(() => unsent(new Error("closed before the whole body was sent")), 100));
     const write = async (): Promise<void> => {
       for (const c of chunks) {
         req.write(c);
         await new Promise((r) => setTimeout(r, 5));
       }
-      req.end();
+      req.end(written);
     };
     void write();
   });
+  return Promise.all([answered, sent]).then(([a]) => a);
 }
 
 describe("bodies read from Node's request", () => {
@@ -107,6 +116,32 @@ describe("bodies read from Node's request", () => {
       expect(refused.status, `chunked ${chunked}`).toBe(413);
       expect(refused.connection).toBe("close");
     }
+  });
+
+  it("reads the rest of a refused body before the 413, so a client still sending finishes and reads it", async () => {
+    // 4 MiB against a 64-byte limit: without the drain the socket closes under the client (EPIPE).
+    const big = Buffer.alloc(4 * 1024 * 1024, "x");
+    for (const chunked of [false, true]) {
+      const pieces = Array.from({ length: 64 }, (_, i) => big.subarray(i * 65536, (i + 1) * 65536));
+      const refused = await post(pieces, chunked);
+      expect(refused.status, `chunked ${chunked}`).toBe(413);
+      expect(refused.connection).toBe("close");
+    }
+  });
+
+  it("answers at once, without waiting for it, a body declared larger than it drains", async () => {
+    const { port } = new URL(base);
+    const got = await new Promise<string>((resolve) => {
+      let text = "";
+      const s = net.connect(Number(port), "127.0.0.1", () =>
+        s.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${REFUSED_BODY_DRAIN.maxBytes + 1}\r\n\r\n`),
+      );
+      s.setEncoding("latin1");
+      s.on("data", (d: string) => (text += d));
+      s.on("error", () => undefined);
+      s.on("close", () => resolve(text));
+    });
+    expect(got).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it("reads an empty body as empty text", async () => {

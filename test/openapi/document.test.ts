@@ -380,7 +380,7 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
     expect(tree.oneOf?.[1].properties?.children.items).toEqual({ $ref: "#/components/schemas/TasksFilter" });
   });
 
-  it("gives a read only the expand parameter, where there is something to expand, and If-None-Match", () => {
+  it("gives a read the list's select, expand where there is something to expand, and If-None-Match", () => {
     expect(param(spec.doc.paths["/tasks/{id}"].get, "expand")).toBeDefined();
     for (const { path: p, method, op } of operations(spec.doc)) {
       if (method === "get" && p.endsWith("{id}")) {
@@ -389,10 +389,13 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
             .map((x) => x.name)
             .filter((n) => n !== "expand"),
           p,
-        ).toEqual(["If-None-Match"]);
+        ).toEqual(["select", "If-None-Match"]);
+        const collection = spec.doc.paths[p.replace(/\/\{id\}$/, "")]?.get;
+        if (collection) expect(param(op, "select"), p).toEqual(param(collection, "select"));
       }
     }
     expect(params(spec.doc, spec.doc.paths["/orgs/{id}"].get!.parameters).map((x) => x.name)).toEqual([
+      "select",
       "If-None-Match",
     ]);
   });
@@ -484,8 +487,12 @@ describe("shapes (spec: Resources and their fields, List response shape, Expande
     });
     expect(x.comments.required).toEqual(["items", "has_more"]);
     const read = spec.doc.paths["/tasks/{id}"].get!.responses["200"];
+    // The whole row with its expansions, or (with ?select) a list item's shape, only the key required.
     expect(read && "content" in read ? read.content?.["application/json"].schema : undefined).toEqual({
-      allOf: [{ $ref: "#/components/schemas/TasksRow" }, { $ref: "#/components/schemas/TasksExpansions" }],
+      anyOf: [
+        { allOf: [{ $ref: "#/components/schemas/TasksRow" }, { $ref: "#/components/schemas/TasksExpansions" }] },
+        { $ref: "#/components/schemas/TasksListItem" },
+      ],
     });
     // Pagila: film's films inverse keeps its declared limit; an unserved target still gets its row schema.
     expect(schema(pagila.doc, "LanguageExpansions").properties?.films.properties?.items.maxItems).toBe(10);

@@ -271,8 +271,26 @@ describe("unknown, hidden and non-filterable columns", () => {
   it("refuses an unknown operator naming the column", () => {
     // `foo` is not an operator, so this is a bare value: fine for text
     expect(where("title=foo.x")).toEqual(cmp("title", "eq", "foo.x"));
-    // and a bare value that does not decode is a value problem
-    expect(problem(() => list("length=foo.x")).detail).toContain("invalid value for column length");
+    // a bare value that does not decode and starts like an operator names the operator, listing the column's
+    const p = problem(() => list("length=foo.x"));
+    expect(p).toMatchObject({ location: "query.length", value: "foo" });
+    expect(p.allowed).toEqual([...SCALAR_OPS, "isnull", "notnull"].sort());
+    expect(p.detail).toMatch(/^unknown operator foo for column length; read as a bare value, foo\.x is not valid/);
+  });
+
+  it("names an unknown operator on an enum column rather than calling the value bad", () => {
+    const p = problem(() => list("rating=approx.G"));
+    expect(p).toMatchObject({ location: "query.rating", value: "approx" });
+    expect(p.allowed).toEqual([...TEXT_OPS, "isnull", "notnull"].sort());
+    expect(p.detail).toContain("unknown operator approx for column rating");
+    // its value part alone is a valid rating: what is unknown is the operator
+    expect(where("rating=eq.G")).toEqual(cmp("rating", "eq", "G"));
+    // a bare value that is no operator-like word stays a value problem, with the enum values
+    expect(problem(() => list("rating=PG-14"))).toMatchObject({
+      value: "PG-14",
+      allowed: RATINGS,
+    });
+    expect(problem(() => list("length=1.5")).detail).toContain("invalid value for column length");
   });
 
   it("reports every problem of the request at once", () => {

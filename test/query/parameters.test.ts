@@ -109,7 +109,7 @@ describe("expand", () => {
     expect(p.detail).toContain("unknown parameter");
   });
 
-  it("is the only parameter of a read, with the same rejection", () => {
+  it("is, with select, a parameter of a read, with the same rejection", () => {
     expect(parseReadQuery(service, film, new URLSearchParams("expand=language,language"))).toEqual({
       expand: ["language"],
     });
@@ -117,13 +117,35 @@ describe("expand", () => {
     const listRefusal = problem(() => list("expand=original_language"));
     const readRefusal = problem(() => parseReadQuery(service, film, new URLSearchParams("expand=original_language")));
     expect(readRefusal).toEqual(listRefusal);
-    const items = problems(() => parseReadQuery(service, film, new URLSearchParams("select=title&title=x")));
-    expect(items.map((i) => i.location)).toEqual(["query.select", "query.title"]);
-    expect(items[0]).toMatchObject({ allowed: ["expand"] });
+    const items = problems(() => parseReadQuery(service, film, new URLSearchParams("sort=title&title=x")));
+    expect(items.map((i) => i.location)).toEqual(["query.sort", "query.title"]);
+    expect(items[0]).toMatchObject({ allowed: ["expand", "select"] });
     expect(items[0].detail).toContain("unknown parameter");
     const none = problem(() => parseReadQuery(service, language, new URLSearchParams("expand=films")));
     expect(none.location).toBe("query.expand");
     expect(none.detail).toContain("unknown parameter");
+  });
+
+  it("takes every select a list takes, and refuses what a list refuses, alike", () => {
+    const read = (qs: string) => parseReadQuery(service, film, new URLSearchParams(qs));
+    for (const qs of [
+      "select=title",
+      "select=title,length&select=rating",
+      "select=title,title",
+      "select=title&expand=language",
+    ]) {
+      const listed = list(qs);
+      expect(read(qs), qs).toEqual({
+        expand: listed.expand,
+        select: listed.select,
+      });
+    }
+    for (const qs of ["select=nope", "select=", "select=title,,length"]) {
+      expect(
+        problems(() => read(qs)),
+        qs,
+      ).toEqual(problems(() => list(qs)));
+    }
   });
 });
 

@@ -24,7 +24,7 @@ import { codeFits, type ModulePiece } from "../final-form.js";
 import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
 import { clientTypeNames, singleKey } from "./types.js";
-import { filterCodec } from "./value-types.js";
+import { filterCodec, takesDate } from "./value-types.js";
 import { actionMethodName, actionRoute, actionTypeNames } from "../../actions.js";
 
 /**
@@ -73,10 +73,22 @@ const EXPAND_STATEMENT: Doc = [
   ]),
 ];
 
-/** `const <T>_CODECS: ColumnCodecs = {…};`, laid out "fluid": the object moves to the next line only when its opening brace would not fit. */
+/** The columns a create or update body of `table` takes a `Date` for (their codec tells `writeBody` the wire form). */
+function bodyDateColumns(table: TableDescriptor): string[] {
+  const vocab = vocabulary(table);
+  const writable = new Set([...vocab.createWritable, ...vocab.updateWritable]);
+  return table.columns.filter((c) => writable.has(c.name) && takesDate(c)).map((c) => c.name);
+}
+
+/**
+ * `const <T>_CODECS: ColumnCodecs = {…};`, laid out "fluid": the object moves to the next line only when its
+ * opening brace would not fit. The filterable columns' codecs, then those of body columns taking a `Date`.
+ */
 function codecsConstant(table: TableDescriptor, stem: string): Doc {
-  const entries = vocabulary(table)
-    .filterable.map((n) => table.columns.find((c) => c.name === n))
+  const filterable = vocabulary(table).filterable;
+  const names = [...filterable, ...bodyDateColumns(table).filter((n) => !filterable.includes(n))];
+  const entries = names
+    .map((n) => table.columns.find((c) => c.name === n))
     .flatMap((c) => {
       const codec = c ? filterCodec(c) : undefined;
       return c && codec ? [stringProperty(propertyKey(c.name), JSON.stringify(codec))] : [];
@@ -140,6 +152,10 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   const page = typeRef("ListPage", [item]);
   const out: { doc: string; code: Doc }[] = [];
   const itemPath = call("itemPath", [], [PATH, "id"]);
+  // Bodies with a column taking a `Date` are written through the core's writeBody (its wire form per column).
+  const dated = bodyDateColumns(table).length > 0;
+  const wire = (value: string): string =>
+    dated ? `body: writeBody(${value}, ${CODECS})` : value === "body" ? "body" : `body: ${value}`;
   const json = (type: Doc, request: readonly Doc[]): Doc => [
     "return ",
     call("requestJson", [type], [THIS_CLIENT, object(request), "options"]),
@@ -218,7 +234,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
     out.push({
       doc: `POST ${resource.path}: creates a row and returns it as stored.\n@throws ProblemError 400 (body refused), 409 (duplicate), 422 (constraint)`,
       code: method("create", [], [`body: ${n.create}`, "options?: CallOptions"], typeRef("Promise", [n.row]), [
-        json(n.row, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body"]),
+        json(n.row, [stringProperty("method", '"POST"'), `path: ${PATH}`, wire("body")]),
       ]),
     });
     // docs/decisions/1330-bulk-create.md: one transaction, every row or none.
@@ -229,7 +245,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         [],
         [`rows: readonly ${n.create}[]`, "options?: CallOptions"],
         typeRef("Promise", [`${n.row}[]`]),
-        [json(`${n.row}[]`, [stringProperty("method", '"POST"'), `path: ${PATH}`, "body: rows"])],
+        [json(`${n.row}[]`, [stringProperty("method", '"POST"'), `path: ${PATH}`, wire("rows")])],
       ),
     });
     // docs/decisions/1332-upsert.md: only where a key the resource shows can name the conflict.
@@ -246,7 +262,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
             json(`${n.row}[]`, [
               stringProperty("method", '"POST"'),
               `path: ${PATH}`,
-              "body: rows",
+              wire("rows"),
               "...upsertRequest(how)",
             ]),
           ],
@@ -261,7 +277,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         [],
         [`id: ${n.id}`, `body: ${n.update}`, "options?: CallOptions"],
         typeRef("Promise", [n.row]),
-        [json(n.row, [stringProperty("method", '"PATCH"'), ["path: ", itemPath], "body"])],
+        [json(n.row, [stringProperty("method", '"PATCH"'), ["path: ", itemPath], wire("body")])],
       ),
     });
   }
@@ -276,7 +292,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
         [],
         [`where: ${n.where}`, `body: ${n.update}`, "options?: FilteredWriteOptions"],
         typeRef("Promise", [`${n.row}[]`]),
-        [json(`${n.row}[]`, [stringProperty("method", '"PATCH"'), `path: ${PATH}`, "body", filterArgs])],
+        [json(`${n.row}[]`, [stringProperty("method", '"PATCH"'), `path: ${PATH}`, wire("body"), filterArgs])],
       ),
     });
   if (filtered && resource.ops.delete) {

@@ -84,6 +84,7 @@ export function resourcesModule(service: ServiceDescriptor): ModulePiece[] {
     "requestJson",
     "upsertRequest",
     "filteredRequest",
+    "writeBody",
     "walkPages",
     "followEvents",
   ].filter((v) => v === "HttpClient" || used(v));

@@ -118,7 +118,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
         ? fields(
             byName(table, vocab.createWritable),
             (c) =>
-              `${propertyKey(c.name)}${c.nullable || c.hasDefault ? "?" : ""}: ${valueType(c, "write")}${c.nullable ? " | null" : ""};`,
+              `${propertyKey(c.name)}${c.nullable || c.hasDefault ? "?" : ""}: ${valueType(c, "body")}${c.nullable ? " | null" : ""};`,
           )
         : "",
     ),
@@ -128,7 +128,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
       writes
         ? fields(
             byName(table, vocab.updateWritable),
-            (c) => `${propertyKey(c.name)}?: ${valueType(c, "write")}${c.nullable ? " | null" : ""};`,
+            (c) => `${propertyKey(c.name)}?: ${valueType(c, "body")}${c.nullable ? " | null" : ""};`,
           )
         : "",
     ),

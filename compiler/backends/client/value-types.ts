@@ -10,7 +10,6 @@ import type { ColumnDescriptor } from "../../../runtime/descriptor.js";
 import { operatorsFor } from "../../../runtime/query/operators.js";
 import { WIRE_TYPE } from "../ts-text.js";
 
-
 /** `json` has kind `other` (no containment operators) but travels as a document. */
 function isJson(column: ColumnDescriptor): boolean {
   return column.kind === "other" && column.sqlType.replace(/(\[\])+$/, "") === "json";
@@ -25,14 +24,24 @@ function arrayOf(element: string): string {
   return element.includes(" | ") ? `(${element})[]` : `${element}[]`;
 }
 
+/** True for a column whose body and filter values may be given as a `Date` (`date`, `timestamptz`). */
+export function takesDate(column: ColumnDescriptor): boolean {
+  return column.kind === "date" || column.kind === "timestamptz";
+}
+
 /**
- * A column's value type without `| null`: as served (`read`), or as a body
- * accepts it (`write`: numeric and bigint also as the other JSON form).
+ * A column's value type without `| null`: as served (`read`), as an
+ * action's input accepts it (`write`: numeric and bigint also as the other
+ * JSON form), or as a create, update or upsert body accepts it (`body`:
+ * `write`, and a `Date` on `date` and `timestamptz` columns, which the
+ * client writes in the column's wire form as a filter does: `writeBody` of
+ * the client core).
  */
-export function valueType(column: ColumnDescriptor, use: "read" | "write"): string {
+export function valueType(column: ColumnDescriptor, use: "read" | "write" | "body"): string {
   let scalar = enumUnion(column) ?? (isJson(column) ? "JsonValue" : WIRE_TYPE[column.kind]);
-  if (use === "write" && column.kind === "numeric") scalar = "string | number";
-  if (use === "write" && column.kind === "bigint") scalar = "number | string";
+  if (use !== "read" && column.kind === "numeric") scalar = "string | number";
+  if (use !== "read" && column.kind === "bigint") scalar = "number | string";
+  if (use === "body" && takesDate(column)) scalar = "string | Date";
   return column.array ? arrayOf(scalar) : scalar;
 }
 

@@ -90,9 +90,10 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     // A read and a list item describe a row's expansions together, through this one schema.
     if ((res.ops.read || res.ops.list) && expandableRelations(table).length > 0)
       schemas[names.expansions] = expansionsSchema(service, table);
+    // A projected read answers a list item's shape (only the key required).
+    if (res.ops.list || res.ops.read) schemas[names.listItem] = listItemSchema(table, shared);
     if (res.ops.list) {
       schemas[names.list] = listSchema(table, shared);
-      schemas[names.listItem] = listItemSchema(table, shared);
       if (vocabulary(table).filterable.length > 0) {
         schemas[names.filter] = filterTreeSchema(table, `#/components/schemas/${names.filter}`, shared);
       }

@@ -11,7 +11,14 @@ import { docText } from "./markdown.js";
 import { conflictKeys, vocabulary } from "../../../runtime/query/vocabulary.js";
 import type { SharedComponents } from "./components.js";
 import { pascalCase } from "../hono/names.js";
-import { eventsParameters, filterParameters, idParameter, listParameters, sharedExpand } from "./parameters.js";
+import {
+  eventsParameters,
+  filterParameters,
+  idParameter,
+  listParameters,
+  selectParameter,
+  sharedExpand,
+} from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem, Response } from "./types.js";
@@ -203,13 +210,19 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
   if (res.ops.read) {
     const expand = sharedExpand(table, shared);
     item.get = operation(table, "read", `Read one row of ${table.name}`, {
-      description: expand ? "The row with this key, `expand` embedding relations." : "The row with this key.",
-      parameters: expand ? [expand, cond.ifNoneMatch] : [cond.ifNoneMatch],
+      description: expand
+        ? "The row with this key, `select` narrowing it and `expand` embedding relations, as on a list."
+        : "The row with this key, `select` narrowing it as on a list.",
+      parameters: expand
+        ? [selectParameter(table), expand, cond.ifNoneMatch]
+        : [selectParameter(table), cond.ifNoneMatch],
       responses: {
         "200": {
-          description: "The row.",
+          description: "The row: every column, or with ?select the chosen ones and the key (as a list item).",
           headers: { ETag: cond.etag },
-          content: { [JSON_TYPE]: { schema: readSchema(table) } },
+          content: {
+            [JSON_TYPE]: { schema: { anyOf: [readSchema(table), ref(schemaNames(table).listItem)] } },
+          },
         },
         "304": { description: "The copy If-None-Match names is current; no body.", headers: { ETag: cond.etag } },
         ...problemRefs([P.badRequest, P.notFound, P.hookMisconfigured, P.unavailable, P.timeout]),

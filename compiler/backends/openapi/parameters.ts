@@ -297,6 +297,17 @@ function columnFilters(
   return params;
 }
 
+/** `select` of a list or a read of `table`: the same projection on both (docs/http.md, "Projection on a read"). */
+export function selectParameter(table: TableDescriptor): Parameter {
+  const v = vocabulary(table);
+  return termList(
+    "select",
+    `Only these of ${codes(v.selectable)} (and the primary key); comma-separated or repeated.`,
+    oneOf(v.selectable),
+    v.selectable,
+  );
+}
+
 /** Every query parameter of GET /<resource> on `table`, column filters first (in declaration order). */
 export function listParameters(
   table: TableDescriptor,
@@ -314,14 +325,7 @@ export function listParameters(
     const extra: JsonSchema = limits ? { maxItems: limits.maxSortTerms } : {};
     params.push(termList("sort", sortDescription(table, v), `-?${cols}(?:\\.(?:asc|desc))?`, terms, extra));
   }
-  params.push(
-    termList(
-      "select",
-      `Only these of ${codes(v.selectable)} (and the primary key); comma-separated or repeated.`,
-      oneOf(v.selectable),
-      v.selectable,
-    ),
-  );
+  params.push(selectParameter(table));
   if (v.searchable.length > 0) params.push(searchParameter(v));
   const expand = sharedExpand(table, shared);
   if (expand) params.push(expand);

@@ -169,8 +169,9 @@ export function expansionsSchema(service: ServiceDescriptor, table: TableDescrip
 }
 
 /**
- * `<P>ListItem`: a row of a list page. With `?select` only the chosen
- * columns come back, the primary key always, so only the key is required;
+ * `<P>ListItem`: a row of a list page, or of a read with `?select`. With
+ * `?select` only the chosen columns come back, the primary key always, so
+ * only the key is required;
  * expanded relations are those of `<P>Expansions`, referenced rather than
  * repeated (decision 1320).
  */

@@ -117,6 +117,12 @@ export async function operations(): Promise<void> {
   const body: TasksCreate = { list_id: 1, title: "x", labels: [] };
   await client.tasks.create(body);
   await client.tasks.update(1, { estimate: null, status: "done" });
+  // A Date where a filter takes one: a date column (written as its day) and a timestamptz (its instant).
+  await client.tasks.create({ ...body, due_on: new Date() });
+  await client.tasks.update(1, { due_on: new Date() });
+  await client.lists.upsert([{ title: "x", position: 1, archived_at: new Date() }], { resolution: "merge" });
+  // @ts-expect-error a Date is no text
+  await client.tasks.create({ ...body, title: new Date() });
   await client.tasks.delete(1);
   await client.comments.create({ task_id: 1, body: "x" });
   // @ts-expect-error title is required on create

@@ -610,8 +610,27 @@ export type ColumnCodec =
   | "date[]"
   | "instant[]";
 
-/** Codecs of a resource's filterable columns that are not `plain`. */
+/** Codecs of a resource's filterable columns, and of the columns its bodies take a `Date` for, that are not `plain`. */
 export type ColumnCodecs = Readonly<Record<string, ColumnCodec>>;
+
+/**
+ * A `Date` in the wire form of a column of codec `codec` (docs/http.md, JSON
+ * forms of column types): its instant (`toISOString()`) for `instant`, its
+ * calendar day in UTC (`YYYY-MM-DD`) for `date`; undefined for any other
+ * codec. `what` starts the message of the TypeError an invalid Date throws.
+ */
+function dateText(
+  value: Date,
+  codec: ColumnCodec,
+  what: string,
+): string | undefined {
+  if (Number.isNaN(value.getTime()))
+    throw new TypeError(what + ": invalid Date");
+  const base = codec.replace("[]", "");
+  if (base === "instant") return value.toISOString();
+  if (base === "date") return value.toISOString().slice(0, 10);
+  return undefined;
+}
 
 function scalarText(
   value: unknown,
@@ -619,11 +638,8 @@ function scalarText(
   column: string,
 ): string {
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime()))
-      throw new TypeError("filter on " + column + ": invalid Date");
-    const base = codec.replace("[]", "");
-    if (base === "instant") return value.toISOString();
-    if (base === "date") return value.toISOString().slice(0, 10);
+    const text = dateText(value, codec, "filter on " + column);
+    if (text !== undefined) return text;
     throw new TypeError(
       "filter on " +
         column +
@@ -651,6 +667,40 @@ function scalarText(
           " as a value",
       );
   }
+}
+
+function bodyValue(
+  value: unknown,
+  codec: ColumnCodec,
+  column: string,
+): unknown {
+  if (value instanceof Date)
+    return dateText(value, codec, "body." + column) ?? value;
+  if (Array.isArray(value) && codec.endsWith("[]"))
+    return value.map((v) => bodyValue(v, codec, column));
+  return value;
+}
+
+/**
+ * A create, update or upsert body (one row, or an array of rows) as it goes
+ * on the wire: a `Date` given for a `date` column is written as its
+ * calendar day in UTC (`YYYY-MM-DD`), for a `timestamptz` column as its
+ * instant (`toISOString()`), elements of array columns alike, as a filter
+ * writes them (docs/http.md, JSON forms of column types); every other value
+ * is left as given. The body given is not changed.
+ * @throws TypeError for an invalid Date, naming the field
+ */
+export function writeBody(body: unknown, codecs: ColumnCodecs): unknown {
+  if (Array.isArray(body)) return body.map((row) => writeBody(row, codecs));
+  if (!isRecord(body)) return body;
+  let out: Record<string, unknown> | undefined;
+  for (const [column, value] of Object.entries(body)) {
+    const codec = codecs[column];
+    if (codec === undefined) continue;
+    const written = bodyValue(value, codec, column);
+    if (written !== value) (out ??= { ...body })[column] = written;
+  }
+  return out ?? body;
 }
 
 function scalar(value: unknown, codec: ColumnCodec, column: string): string {

@@ -7,6 +7,7 @@ import {
   requestJson,
   upsertRequest,
   filteredRequest,
+  writeBody,
   walkPages,
   followEvents,
   type CallOptions,
@@ -229,7 +230,7 @@ export class UsersResource {
 
 const LISTS_PATH = "/lists";
 
-const LISTS_CODECS: ColumnCodecs = {};
+const LISTS_CODECS: ColumnCodecs = { archived_at: "instant" };
 
 /**
  * A row of `/lists` as returned for a given `select` and `expand`.
@@ -319,7 +320,7 @@ export class ListsResource {
   create(body: ListsCreate, options?: CallOptions): Promise<ListsRow> {
     return requestJson<ListsRow>(
       this.client,
-      { method: "POST", path: LISTS_PATH, body },
+      { method: "POST", path: LISTS_PATH, body: writeBody(body, LISTS_CODECS) },
       options,
     );
   }
@@ -334,7 +335,7 @@ export class ListsResource {
   ): Promise<ListsRow[]> {
     return requestJson<ListsRow[]>(
       this.client,
-      { method: "POST", path: LISTS_PATH, body: rows },
+      { method: "POST", path: LISTS_PATH, body: writeBody(rows, LISTS_CODECS) },
       options,
     );
   }
@@ -350,7 +351,12 @@ export class ListsResource {
   ): Promise<ListsRow[]> {
     return requestJson<ListsRow[]>(
       this.client,
-      { method: "POST", path: LISTS_PATH, body: rows, ...upsertRequest(how) },
+      {
+        method: "POST",
+        path: LISTS_PATH,
+        body: writeBody(rows, LISTS_CODECS),
+        ...upsertRequest(how),
+      },
       options,
     );
   }
@@ -366,7 +372,11 @@ export class ListsResource {
   ): Promise<ListsRow> {
     return requestJson<ListsRow>(
       this.client,
-      { method: "PATCH", path: itemPath(LISTS_PATH, id), body },
+      {
+        method: "PATCH",
+        path: itemPath(LISTS_PATH, id),
+        body: writeBody(body, LISTS_CODECS),
+      },
       options,
     );
   }
@@ -500,7 +510,7 @@ export class TasksResource {
   create(body: TasksCreate, options?: CallOptions): Promise<TasksRow> {
     return requestJson<TasksRow>(
       this.client,
-      { method: "POST", path: TASKS_PATH, body },
+      { method: "POST", path: TASKS_PATH, body: writeBody(body, TASKS_CODECS) },
       options,
     );
   }
@@ -515,7 +525,7 @@ export class TasksResource {
   ): Promise<TasksRow[]> {
     return requestJson<TasksRow[]>(
       this.client,
-      { method: "POST", path: TASKS_PATH, body: rows },
+      { method: "POST", path: TASKS_PATH, body: writeBody(rows, TASKS_CODECS) },
       options,
     );
   }
@@ -531,7 +541,12 @@ export class TasksResource {
   ): Promise<TasksRow[]> {
     return requestJson<TasksRow[]>(
       this.client,
-      { method: "POST", path: TASKS_PATH, body: rows, ...upsertRequest(how) },
+      {
+        method: "POST",
+        path: TASKS_PATH,
+        body: writeBody(rows, TASKS_CODECS),
+        ...upsertRequest(how),
+      },
       options,
     );
   }
@@ -547,7 +562,11 @@ export class TasksResource {
   ): Promise<TasksRow> {
     return requestJson<TasksRow>(
       this.client,
-      { method: "PATCH", path: itemPath(TASKS_PATH, id), body },
+      {
+        method: "PATCH",
+        path: itemPath(TASKS_PATH, id),
+        body: writeBody(body, TASKS_CODECS),
+      },
       options,
     );
   }
@@ -566,7 +585,7 @@ export class TasksResource {
       {
         method: "PATCH",
         path: TASKS_PATH,
-        body,
+        body: writeBody(body, TASKS_CODECS),
         ...filteredRequest(where, TASKS_CODECS, options),
       },
       options,

@@ -194,7 +194,7 @@ export interface ListsCreate {
    * Hex colour of the list header, like "#3366ff".
    */
   color?: string | null;
-  archived_at?: string | null;
+  archived_at?: string | Date | null;
 }
 
 /**
@@ -207,7 +207,7 @@ export interface ListsUpdate {
    * Hex colour of the list header, like "#3366ff".
    */
   color?: string | null;
-  archived_at?: string | null;
+  archived_at?: string | Date | null;
 }
 
 /**
@@ -343,7 +343,7 @@ export interface TasksCreate {
    * Estimated effort in hours.
    */
   estimate?: string | number | null;
-  due_on?: string | null;
+  due_on?: string | Date | null;
 }
 
 /**
@@ -365,7 +365,7 @@ export interface TasksUpdate {
    * Estimated effort in hours.
    */
   estimate?: string | number | null;
-  due_on?: string | null;
+  due_on?: string | Date | null;
 }
 
 /**
