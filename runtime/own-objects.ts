@@ -49,9 +49,7 @@ export const DELIVERIES_WAITING_INDEX = `${DELIVERIES_TABLE}_waiting`;
  * Relations earlier versions of resc created and a later start drops (`resc_deliveries_due`, replaced by
  * {@link DELIVERIES_WAITING_INDEX}): still resc's own on a database that has not been started since.
  */
-export const FORMER_OWN_RELATIONS: readonly string[] = [
-  `${DELIVERIES_TABLE}_due`,
-];
+export const FORMER_OWN_RELATIONS: readonly string[] = [`${DELIVERIES_TABLE}_due`];
 
 /** The index of pending deliveries earlier versions made; webhooks drop it at start (decision 1359). */
 export const FORMER_DELIVERIES_DUE_INDEX = FORMER_OWN_RELATIONS[0]!;
@@ -77,11 +75,7 @@ export const OWN_TABLES: readonly OwnTable[] = [
   {
     name: EVENTS_TABLE,
     holds: "the change feed's outbox",
-    relations: [
-      `${EVENTS_TABLE}_pkey`,
-      `${EVENTS_TABLE}_id_seq`,
-      EVENTS_POSITION_INDEX,
-    ],
+    relations: [`${EVENTS_TABLE}_pkey`, `${EVENTS_TABLE}_id_seq`, EVENTS_POSITION_INDEX],
   },
   {
     name: DELIVERIES_TABLE,
@@ -114,10 +108,7 @@ export const OWN_TABLES: readonly OwnTable[] = [
 export const OWN_TABLE_NAMES: readonly string[] = OWN_TABLES.map((t) => t.name);
 
 /** Every relation of resc's own (`pg_class` entries: tables, indexes, sequences), by name. */
-export const OWN_RELATION_NAMES: readonly string[] = OWN_TABLES.flatMap((t) => [
-  t.name,
-  ...t.relations,
-]);
+export const OWN_RELATION_NAMES: readonly string[] = OWN_TABLES.flatMap((t) => [t.name, ...t.relations]);
 
 /** Every function of resc's own, by name. */
 export const OWN_FUNCTIONS: readonly string[] = [CAPTURE_FUNCTION];

@@ -25,11 +25,7 @@ import { encodeArray } from "../sql/bind.js";
 import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
 import type { Subscription } from "./match.js";
 import { DELIVERIES_TABLE } from "./outbox.js";
-import {
-  DELIVERIES_WAITING_INDEX,
-  FORMER_DELIVERIES_DUE_INDEX,
-  WEBHOOK_CURSORS_TABLE,
-} from "../own-objects.js";
+import { DELIVERIES_WAITING_INDEX, FORMER_DELIVERIES_DUE_INDEX, WEBHOOK_CURSORS_TABLE } from "../own-objects.js";
 import { comparePositions, type Position } from "./position.js";
 
 /** The kinds of change a subscription may ask for. */
@@ -109,11 +105,7 @@ const IN_FLIGHT = 32;
 export class WebhookConfigError extends Error {}
 
 /** The delay before attempt `attempts + 1`: base · 2^(attempts−1), capped, the upper half randomised (equal jitter). */
-export function retryDelay(
-  attempts: number,
-  baseMs: number,
-  maxMs: number,
-): number {
+export function retryDelay(attempts: number, baseMs: number, maxMs: number): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
@@ -160,9 +152,7 @@ class Fanout implements FeedSink {
   /** Events between the saved position and the oldest kept were purged: said, since they cannot be delivered. */
   reload(): void {
     this.onError(
-      new Error(
-        `webhook ${this.sub.name}: its position is older than the changes kept; events were missed`,
-      ),
+      new Error(`webhook ${this.sub.name}: its position is older than the changes kept; events were missed`),
     );
   }
 
@@ -246,10 +236,7 @@ class Fanout implements FeedSink {
 }
 
 /** The subscription's table, checked: it must exist and declare events. */
-function tableOf(
-  service: ServiceDescriptor,
-  sub: WebhookSubscription,
-): TableDescriptor {
+function tableOf(service: ServiceDescriptor, sub: WebhookSubscription): TableDescriptor {
   const table = service.tables.find((t) => t.name === sub.table);
   if (!table?.resource?.events)
     throw new WebhookConfigError(
@@ -264,18 +251,12 @@ function tableOf(
  * unknown table, one without `events = true`, a filter the list grammar
  * refuses.
  */
-export function webhookProblems(
-  service: ServiceDescriptor,
-  subs: readonly WebhookSubscription[],
-): string[] {
+export function webhookProblems(service: ServiceDescriptor, subs: readonly WebhookSubscription[]): string[] {
   const out: string[] = [];
   const names = new Set<string>();
   for (const sub of subs) {
     try {
-      if (names.has(sub.name))
-        throw new WebhookConfigError(
-          `webhook ${sub.name}: the name is used twice`,
-        );
+      if (names.has(sub.name)) throw new WebhookConfigError(`webhook ${sub.name}: the name is used twice`);
       names.add(sub.name);
       prepare(service, sub);
     } catch (e) {
@@ -295,14 +276,9 @@ function prepare(service: ServiceDescriptor, sub: WebhookSubscription) {
       q: parseListQuery(service, table, new URLSearchParams(sub.filter ?? "")),
     };
   } catch (e) {
-    const items =
-      (e as { errors?: { location: string; detail: string }[] }).errors ?? [];
-    const why =
-      items.map((i) => `${i.location}: ${i.detail}`).join("; ") ||
-      (e as Error).message;
-    throw new WebhookConfigError(
-      `webhook ${sub.name}: filter "${sub.filter ?? ""}" is refused: ${why}`,
-    );
+    const items = (e as { errors?: { location: string; detail: string }[] }).errors ?? [];
+    const why = items.map((i) => `${i.location}: ${i.detail}`).join("; ") || (e as Error).message;
+    throw new WebhookConfigError(`webhook ${sub.name}: filter "${sub.filter ?? ""}" is refused: ${why}`);
   }
 }
 
@@ -383,19 +359,12 @@ export async function startWebhooks(
     }
     const maxMs = options.retryMaxMs ?? 3_600_000;
     const exhausted = attempts >= (options.maxAttempts ?? 8);
-    const delay = exhausted
-      ? maxMs
-      : retryDelay(attempts, options.retryBaseMs ?? 1000, maxMs);
+    const delay = exhausted ? maxMs : retryDelay(attempts, options.retryBaseMs ?? 1000, maxMs);
     await db.query({
       text:
         `UPDATE ${DELIVERIES_TABLE} SET state = $2, last_error = $3, ` +
         `next_at = now() + make_interval(secs => $4::double precision) WHERE id = $1::bigint`,
-      values: [
-        row.id!,
-        exhausted ? "failed" : "pending",
-        error.slice(0, 500),
-        String(delay / 1000),
-      ],
+      values: [row.id!, exhausted ? "failed" : "pending", error.slice(0, 500), String(delay / 1000)],
     });
     // "failed" once, when the schedule runs out; the slow attempts after it are retries.
     const outcome = exhausted && row.failed !== "true" ? "failed" : "retried";
@@ -478,16 +447,8 @@ export async function startWebhooks(
         values: [sub.name],
       });
       const row = cursor.rows[0];
-      const after: Position | undefined = row
-        ? { xid: row.x!, id: row.i! }
-        : undefined;
-      const fanout = new Fanout(
-        db,
-        sub,
-        table.resource!.path.replace(/^\//, ""),
-        wake,
-        onError,
-      );
+      const after: Position | undefined = row ? { xid: row.x!, id: row.i! } : undefined;
+      const fanout = new Fanout(db, sub, table.resource!.path.replace(/^\//, ""), wake, onError);
       fanouts.push(fanout);
       fanout.subscribed = await feed.subscribe(table, s, after, fanout);
       // The first start follows from now, and "now" is saved at once: a process stopped before its first
@@ -510,12 +471,7 @@ export async function startWebhooks(
           const at = other.rows[0];
           if (at && comparePositions({ xid: at.x!, id: at.i! }, mine) < 0) {
             fanout.subscribed.cancel();
-            fanout.subscribed = await feed.subscribe(
-              table,
-              s,
-              { xid: at.x!, id: at.i! },
-              fanout,
-            );
+            fanout.subscribed = await feed.subscribe(table, s, { xid: at.x!, id: at.i! }, fanout);
           }
         }
       }
@@ -581,11 +537,7 @@ export async function keepStartingWebhooks(
       await started.stop();
       return undefined;
     } catch (e) {
-      onError(
-        e instanceof WebhookConfigError
-          ? e
-          : new Error(`webhooks could not start: ${String(e)}`, { cause: e }),
-      );
+      onError(e instanceof WebhookConfigError ? e : new Error(`webhooks could not start: ${String(e)}`, { cause: e }));
       if (e instanceof WebhookConfigError) return undefined;
     }
     await new Promise<void>((resolve) => {
@@ -610,10 +562,7 @@ export async function keepStartingWebhooks(
  * none of them has a position yet (the first start follows from now).
  * @throws the driver's error when the database cannot be reached
  */
-export async function webhookRetentionFloor(
-  db: Executor,
-  names: readonly string[],
-): Promise<Position | undefined> {
+export async function webhookRetentionFloor(db: Executor, names: readonly string[]): Promise<Position | undefined> {
   if (names.length === 0) return undefined;
   const exists = await db.query({
     text: "SELECT (to_regclass($1) IS NOT NULL)::text AS e",
