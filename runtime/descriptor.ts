@@ -40,6 +40,13 @@ export interface ColumnDescriptor {
   /** Element kind for arrays, value kind otherwise. Domains take their base type's kind. */
   kind: ValueKind;
   array: boolean;
+  /**
+   * An array column whose stored type is not `sqlType` (an array of a
+   * domain, whose casts name the base type; an array of `bit(n)`, cast as
+   * `varbit`): PostgreSQL has no array operator between the two, so array
+   * comparisons cast the column to `sqlType` (docs/decisions/1358-values-through-codecs.md).
+   */
+  castArrayColumn?: true;
   /** For `kind: "enum"`: the allowed values in declaration order. */
   enumValues?: string[];
   nullable: boolean;

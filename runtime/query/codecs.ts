@@ -13,7 +13,7 @@ import type { ColumnDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { ProblemError, problem } from "../problem.js";
 import { echoValue } from "./problems.js";
-import { isDate, readDate, isTime, readTimestamp } from "./temporal.js";
+import { isDate, readDate, isTime, readTimestamp, readTimeWithZone } from "./temporal.js";
 
 /** A decoded value, or why it was refused (`allowed` lists the enum values of an enum column). */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string; allowed?: readonly string[] };
@@ -46,6 +46,14 @@ function checkInteger(col: ColumnDescriptor, n: number): Decoded<number> {
 
 function checkBigint(n: bigint): Decoded<bigint> {
   return n >= INT64_MIN && n <= INT64_MAX ? ok(n) : fail(`expected an integer from ${INT64_MIN} to ${INT64_MAX}`);
+}
+
+/**
+ * Whether a `time` kind column is `time with time zone` (kind `time` covers
+ * both, language/types.ts): its values carry an offset.
+ */
+export function hasTimeZone(col: ColumnDescriptor): boolean {
+  return col.kind === "time" && /^(timetz|time with time zone)(\(\d+\))?(\[\])?$/i.test(col.sqlType);
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps it from surfacing as a database fault. */
@@ -88,8 +96,11 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
       const r = readTimestamp(text, col.kind === "timestamptz");
       return r.ok ? ok(r.text) : fail(r.detail);
     }
-    case "time":
-      return isTime(text) ? ok(text) : fail("expected a time HH:MM[:SS[.fraction]]");
+    case "time": {
+      if (!hasTimeZone(col)) return isTime(text) ? ok(text) : fail("expected a time HH:MM[:SS[.fraction]]");
+      const r = readTimeWithZone(text);
+      return r.ok ? ok(r.text) : fail(r.detail);
+    }
     case "uuid":
       return UUID.test(text) ? ok(text.toLowerCase()) : fail("expected a UUID");
     case "jsonb":

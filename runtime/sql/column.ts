@@ -43,6 +43,15 @@ export function listType(col: ColumnDescriptor): string {
   return `${elementType(col)}[]`;
 }
 
+/** A value for an error message: its JSON, or `String` where JSON has no form for it (a bigint inside). */
+function shown(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
 function isScalar(v: unknown): v is ScalarValue {
   return (
     typeof v === "string" ||
@@ -64,7 +73,7 @@ export function bindElement(col: ColumnDescriptor, value: unknown, params: Param
 
 /** The text of one scalar of the column's element type; throws when `value` is not a scalar. */
 function encodeElement(col: ColumnDescriptor, value: unknown): string {
-  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
+  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${shown(value)}`);
   return encodeScalar(value);
 }
 
@@ -75,7 +84,7 @@ function encodeElement(col: ColumnDescriptor, value: unknown): string {
  */
 export function bindList(col: ColumnDescriptor, values: readonly unknown[], params: Params): string {
   const items = values.map((v) => {
-    if (!isScalar(v)) throw new Error(`column "${col.name}" expects a list of values, got ${JSON.stringify(v)}`);
+    if (!isScalar(v)) throw new Error(`column "${col.name}" expects a list of values, got ${shown(v)}`);
     return v;
   });
   return params.typed(encodeArray(items), listType(col));
@@ -94,7 +103,7 @@ export function bindList(col: ColumnDescriptor, values: readonly unknown[], para
 export function encodeColumnValue(col: ColumnDescriptor, value: ColumnValue | null): string | null {
   if (value === null) return null;
   if (col.array) {
-    if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${JSON.stringify(value)}`);
+    if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${shown(value)}`);
     return encodeArray(value as ArrayElement[]);
   }
   if (col.kind === "jsonb") return encodeJson(value as JsonValue);
