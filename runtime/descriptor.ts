@@ -74,6 +74,16 @@ export interface ColumnDescriptor {
   doc?: string;
 }
 
+/**
+ * Whether `col`'s values (an array column's elements) are JSON documents:
+ * `jsonb`, or `json`, which is kind `other` (no containment operators) but
+ * travels as the document both ways, as reads serve it (docs/http.md
+ * "JSON forms of column types"; docs/decisions/1358-values-through-codecs.md).
+ */
+export function holdsDocuments(col: Pick<ColumnDescriptor, "kind" | "sqlType">): boolean {
+  return col.kind === "jsonb" || (col.kind === "other" && /^json(\[\])?$/i.test(col.sqlType));
+}
+
 /** A relation reachable by `expand` (spec: Expansion). */
 export interface RelationDescriptor {
   /** The relation's name, used in `expand=`; never a column name. */

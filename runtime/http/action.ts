@@ -12,7 +12,7 @@
  * its problem document; AfterCommit hooks follow the commit.
  */
 import type { Context } from "hono";
-import type { ActionDescriptor, ColumnDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ActionDescriptor, type ColumnDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { ActionContext, ActionImplementation, RowValues } from "../hooks.js";
 import type { ScalarValue } from "../predicate.js";
@@ -47,11 +47,11 @@ function implementationOf(rc: ResourceContext, action: ActionDescriptor): Action
 function jsonForm(field: ColumnDescriptor, v: unknown): unknown {
   if (typeof v === "bigint") return v.toString();
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? v : v.toISOString();
-  if (Array.isArray(v)) return v.map((e) => (field.kind === "jsonb" ? documentOf(e) : jsonForm(field, e)));
+  if (Array.isArray(v)) return v.map((e) => (holdsDocuments(field) ? documentOf(e) : jsonForm(field, e)));
   return v;
 }
 
-/** A `jsonb[]` element: decoded input holds each document as its JSON text (runtime/query/codecs.ts). */
+/** A `jsonb[]` or `json[]` element: decoded input holds each document as its JSON text (runtime/query/codecs.ts). */
 function documentOf(e: unknown): unknown {
   if (typeof e !== "string") return e;
   try {

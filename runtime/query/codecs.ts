@@ -9,7 +9,7 @@
  * On an array column each codec decodes one element (the column's `kind` is
  * the element kind), except {@link decodeJson}, which takes the whole array.
  */
-import type { ColumnDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ColumnDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { ProblemError, problem } from "../problem.js";
 import { echoValue } from "./problems.js";
@@ -158,9 +158,11 @@ export const NOT_A_DOCUMENT = `expected a JSON value, nested at most ${MAX_JSON_
  * JSON type must fit the column (a number for integer and float columns, a
  * boolean for boolean ones, a string for text-like ones), except that
  * numeric and bigint also take their decimal text as a string, so values
- * beyond a double's precision survive.
+ * beyond a double's precision survive. A jsonb or json element takes any
+ * JSON value, returned as its JSON text (an array literal's element).
  */
 export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<ScalarValue> {
+  if (holdsDocuments(col)) return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
   switch (col.kind) {
     case "integer":
       return typeof v === "number" && Number.isInteger(v) ? checkInteger(col, v) : fail("expected a JSON integer");
@@ -178,8 +180,6 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
       return typeof v === "number" && Number.isFinite(v) ? ok(v) : fail("expected a JSON number");
     case "boolean":
       return typeof v === "boolean" ? ok(v) : fail("expected true or false");
-    case "jsonb":
-      return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
     default:
       return typeof v === "string" ? decodeText(col, v) : fail("expected a JSON string");
   }
@@ -189,7 +189,8 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
  * Decodes the JSON value of a body field for `col`, returning the refusal
  * instead of throwing: `null` only on a nullable column (SQL NULL, also on
  * a jsonb column); an array column takes a JSON array of non-null elements;
- * a jsonb column any JSON value; other columns per {@link decodeJsonScalar}.
+ * a jsonb or json column any JSON value, kept as the document (which reads
+ * serve, so a value read can be written back); other columns per {@link decodeJsonScalar}.
  */
 export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<WriteValue> {
   if (v === null) return col.nullable ? ok(null) : fail("may not be null");
@@ -204,7 +205,7 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
     }
     return ok(out);
   }
-  if (col.kind === "jsonb") return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
+  if (holdsDocuments(col)) return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
   return decodeJsonScalar(col, v);
 }
 

@@ -3,7 +3,7 @@
  * FROM alias, and binding a value cast to the column's type. Shared by the
  * predicate compiler, the row output builder and the write statements.
  */
-import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ColumnDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { encodeArray, encodeJson, encodeScalar, type ArrayElement, type Params } from "./bind.js";
 import { qualified } from "./ident.js";
@@ -92,9 +92,9 @@ export function bindList(col: ColumnDescriptor, values: readonly unknown[], para
 
 /**
  * A whole value for the column as the text of its stored form: SQL NULL
- * (`null`) for `null`; a JSON document for a `jsonb` column (so a JSON
+ * (`null`) for `null`; a JSON document for a `jsonb` or `json` column (so a JSON
  * string or number is a document too); an array literal for an array
- * column (a JSON document per element for `jsonb[]`); a scalar's text
+ * column (a JSON document per element for `jsonb[]` and `json[]`, as its text); a scalar's text
  * otherwise. Its placeholder is always cast to the column's `sqlType`
  * ({@link bindColumnValue}), so a caller that writes the placeholders
  * itself (a bulk create's cached text, decision 1355) binds this.
@@ -106,7 +106,7 @@ export function encodeColumnValue(col: ColumnDescriptor, value: ColumnValue | nu
     if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${shown(value)}`);
     return encodeArray(value as ArrayElement[]);
   }
-  if (col.kind === "jsonb") return encodeJson(value as JsonValue);
+  if (holdsDocuments(col)) return encodeJson(value as JsonValue);
   return encodeElement(col, value);
 }
 

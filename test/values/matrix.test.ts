@@ -370,9 +370,10 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
       expect(after.body.v).toEqual(before.body.v);
     });
     cell(mt, "feed filter on both row images", filterWhy(mt), async () => {
+      // A document is written bare inside a group (its brackets protect its commas), as the typed client writes it.
       const queries = [
         eqQuery(mt),
-        `or=(${encodeURIComponent(`v.${eqOp(mt)}.${mt.array ? urlA(mt) : writeListItem(urlA(mt))}`)},id.eq.0)`,
+        `or=(${encodeURIComponent(`v.${eqOp(mt)}.${mt.array || eqOp(mt) === "hasdoc" ? urlA(mt) : writeListItem(urlA(mt))}`)},id.eq.0)`,
         `id=eq.${row().a}`,
         ...(opWhy(mt, "in") === undefined ? [`v=in.${encodeURIComponent(urlList([mt.a]))}`] : []),
         ...(opWhy(mt, "gte") !== undefined
@@ -396,21 +397,21 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
       expect(back.status, back.text).toBe(200);
       expect(back.body.v).toEqual(before.body.v);
       for (const [i, st] of opened.entries()) {
-        // Changes committed just before the stream was placed may come first: the last two must be these.
+        // Changes committed just before the stream was placed may come first: the last two must be these two.
         const q = queries[i]!;
-        await until(`${q}: the update back to a`, () =>
-          st.messages.some((m) => m.event === "update" && JSON.stringify(m.data) === back.text),
-        ).catch((e: Error) => {
+        const leaves = q.startsWith("id=") ? "update" : "leave";
+        const first = leaves === "leave" ? { id: row().a } : { ...back.body, v: leavingRead };
+        await until(`${q}: the ${leaves} and the update back to a`, () => {
+          const [x, y] = st.messages.slice(-2);
+          return (
+            x?.event === leaves &&
+            JSON.stringify(x.data) === JSON.stringify(first) &&
+            y?.event === "update" &&
+            JSON.stringify(y.data) === JSON.stringify(back.body)
+          );
+        }).catch((e: Error) => {
           throw new Error(`${e.message}; got ${JSON.stringify(st.messages)}`);
         });
-        const last = st.messages.slice(-2);
-        const leaves = q.startsWith("id=") ? "update" : "leave";
-        expect(
-          last.map((m) => m.event),
-          q,
-        ).toEqual([leaves, "update"]);
-        expect(last[0]!.data, q).toEqual(leaves === "leave" ? { id: row().a } : { ...back.body, v: leavingRead });
-        expect(last[1]!.data, q).toEqual(back.body);
         st.close();
       }
     });

@@ -71,8 +71,7 @@ export const BUILTIN_SAMPLES: Readonly<Record<string, Sample>> = {
   // jsonb sorts an object with fewer keys first.
   jsonb: { a: { k: 2 }, b: { k: [1, "x"], n: null } },
   bytea: { a: "AAEC", b: "/w==" },
-  // json travels as its text both ways (kind other, docs/decisions/0201-unknown-types.md); jsonb is the document type.
-  json: { a: '{"k": 1}', b: "[1, 2]", noEquality: NO_JSON_EQUALITY, noArray: NO_JSON_EQUALITY },
+  json: { a: { k: 1 }, b: [1, 2], noEquality: NO_JSON_EQUALITY, noArray: NO_JSON_EQUALITY },
   interval: { a: "1 day", b: "P1Y2M" },
   money: { a: "1.50", b: "20.00" },
   inet: { a: "10.0.0.1", b: "192.168.0.0/16" },
