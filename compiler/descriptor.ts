@@ -64,6 +64,8 @@ function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDe
     softDelete: column.softDelete,
   };
   if (column.dbName !== undefined && column.dbName !== column.name) d.dbName = column.dbName;
+  const bits = type.base.kind === "builtin" && type.base.type.name === "bit";
+  if (d.array && (type.domains.length > 0 || bits)) d.castArrayColumn = true;
   if (type.base.kind === "enum") d.enumValues = [...type.base.decl.values];
   if (column.sortable?.nulls) d.nulls = column.sortable.nulls;
   if (computed) d.computed = column.computed;

@@ -40,6 +40,13 @@ export interface ColumnDescriptor {
   /** Element kind for arrays, value kind otherwise. Domains take their base type's kind. */
   kind: ValueKind;
   array: boolean;
+  /**
+   * An array column whose stored type is not `sqlType` (an array of a
+   * domain, whose casts name the base type; an array of `bit(n)`, cast as
+   * `varbit`): PostgreSQL has no array operator between the two, so array
+   * comparisons cast the column to `sqlType` (docs/decisions/1358-values-through-codecs.md).
+   */
+  castArrayColumn?: true;
   /** For `kind: "enum"`: the allowed values in declaration order. */
   enumValues?: string[];
   nullable: boolean;
@@ -65,6 +72,16 @@ export interface ColumnDescriptor {
   /** The soft-delete marker column. */
   softDelete: boolean;
   doc?: string;
+}
+
+/**
+ * Whether `col`'s values (an array column's elements) are JSON documents:
+ * `jsonb`, or `json`, which is kind `other` (no containment operators) but
+ * travels as the document both ways, as reads serve it (docs/http.md
+ * "JSON forms of column types"; docs/decisions/1358-values-through-codecs.md).
+ */
+export function holdsDocuments(col: Pick<ColumnDescriptor, "kind" | "sqlType">): boolean {
+  return col.kind === "jsonb" || (col.kind === "other" && /^json(\[\])?$/i.test(col.sqlType));
 }
 
 /** A relation reachable by `expand` (spec: Expansion). */

@@ -15,7 +15,15 @@
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor, Listening, SqlStatement } from "../exec/executor.js";
 import { problem } from "../problem.js";
-import { compileMatch, projections, readMatch, withRange, type MatchedChange, type Subscription } from "./match.js";
+import {
+  compileMatch,
+  projections,
+  readMatch,
+  subscriptionKey,
+  withRange,
+  type MatchedChange,
+  type Subscription,
+} from "./match.js";
 import { DEFAULT_EVENT_RETENTION_SECONDS, EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
 
@@ -164,7 +172,7 @@ export class FeedHub {
     const m: Member = {
       table,
       sub,
-      key: JSON.stringify([table.name, sub.where, sub.scope, sub.search, sub.select]),
+      key: subscriptionKey(table, sub),
       position,
       sink,
       live: false,

@@ -58,6 +58,21 @@ export function projections(subs: readonly Subscription[]): { selects: (string[]
 }
 
 /**
+ * What makes two subscriptions of `table` share one verdict: the condition
+ * each compiles to, its bind parameters as the column codecs encode them
+ * (runtime/sql/bind.ts), and the projection. Built from the compiled text,
+ * never from the predicate tree, whose decoded values (a `bigint`, a
+ * `Date`) have no JSON form of their own and would key equal conditions
+ * apart when spelled differently (docs/decisions/1358-values-through-codecs.md).
+ * @throws a plain Error for a predicate the table cannot compile (as {@link compileMatch} would)
+ */
+export function subscriptionKey(table: TableDescriptor, sub: Subscription): string {
+  const params = new Params();
+  const condition = compileFilter(table, "t0", params, { where: sub.where, scope: sub.scope, search: sub.search });
+  return JSON.stringify([table.name, condition ?? null, params.values, sub.select ?? null]);
+}
+
+/**
  * `(SELECT <expr> FROM jsonb_populate_record(NULL::<table>, e.<image>) AS "t0")`,
  * NULL when the image is absent (a create has no before, a delete no after):
  * a subquery, so a raw scope predicate's bare column names mean the row's

@@ -12,14 +12,14 @@
  * its problem document; AfterCommit hooks follow the commit.
  */
 import type { Context } from "hono";
-import type { ActionDescriptor, ColumnDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ActionDescriptor, type ColumnDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { ActionContext, ActionImplementation, RowValues } from "../hooks.js";
 import type { ScalarValue } from "../predicate.js";
 import { problem } from "../problem.js";
 import { parseActionInput, parseKey } from "../query/index.js";
-import { decodeJsonValue } from "../query/codecs.js";
-import { compileLockRow, compileUpdate, encodeRow } from "../sql/index.js";
+import { decodeJsonValue, type WriteValue } from "../query/codecs.js";
+import { compileLockRow, compileUpdate, compileValuesJson, encodeRow } from "../sql/index.js";
 import { readOptionalJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
@@ -39,18 +39,44 @@ function implementationOf(rc: ResourceContext, action: ActionDescriptor): Action
 }
 
 /**
+ * A returned output value in its JSON form, so the field's codec reads it:
+ * the values resc itself hands an implementation (a `bigint` decoded from
+ * the input, a `Date`) become the text their codecs take; arrays element
+ * by element. Anything else is left for the codec to judge.
+ */
+function jsonForm(field: ColumnDescriptor, v: unknown): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? v : v.toISOString();
+  if (Array.isArray(v)) return v.map((e) => (holdsDocuments(field) ? documentOf(e) : jsonForm(field, e)));
+  return v;
+}
+
+/** A `jsonb[]` or `json[]` element: decoded input holds each document as its JSON text (runtime/query/codecs.ts). */
+function documentOf(e: unknown): unknown {
+  if (typeof e !== "string") return e;
+  try {
+    return JSON.parse(e) as unknown;
+  } catch {
+    return e;
+  }
+}
+
+/**
  * The declared output of `action` from what its implementation returned:
  * the declared fields only (nothing undeclared is ever served), each checked
- * against its type, a missing nullable one as null.
+ * against its type with the field's codec (a missing nullable one as null)
+ * and written by the database in the JSON form a row member of that type
+ * has (`compileValuesJson`; docs/decisions/1358-values-through-codecs.md).
  * @throws ProblemError 500 `hook-misconfigured` naming the field, inside the
  *   transaction, so a wrong output rolls the action back
  */
-function encodeOutput(
+async function encodeOutput(
   rc: ResourceContext,
   action: ActionDescriptor,
   output: readonly ColumnDescriptor[],
   value: unknown,
-): string {
+  tx: Executor,
+): Promise<string> {
   const at = `action ${rc.table.name}.${action.name}`;
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw problem(
@@ -58,18 +84,18 @@ function encodeOutput(
       `The implementation of ${at} returned no output object, which the action declares.`,
     );
   const given = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const values: WriteValue[] = [];
   for (const field of output) {
-    const v = given[field.name] ?? null;
-    const d = decodeJsonValue(field, v);
+    const d = decodeJsonValue(field, jsonForm(field, given[field.name] ?? null));
     if (!d.ok)
       throw problem(
         "hook-misconfigured",
         `The implementation of ${at} returned an invalid ${field.name}: ${d.detail}.`,
       );
-    out[field.name] = v;
+    values.push(d.value);
   }
-  return JSON.stringify(out);
+  const row = (await tx.query(compileValuesJson(output, values))).rows[0] ?? {};
+  return `{${output.map((f, i) => `${JSON.stringify(f.name)}:${row[`v${i}`] ?? "null"}`).join(",")}}`;
 }
 
 /** The handler of one declared action of a resource. */
@@ -119,7 +145,7 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
     };
     if (scope !== undefined) ctx.scope = scope;
     const returned = await impl(ctx);
-    if (action.output) return { kind: "output", j: encodeOutput(rc, action, action.output, returned) };
+    if (action.output) return { kind: "output", j: await encodeOutput(rc, action, action.output, returned, tx) };
     if (updated !== undefined && updated.at === sent) return { kind: "row", j: updated.j };
     // The row as it now is, whatever the implementation did to it (it may have left the caller's scope).
     const read = compileLockRow(rc.table, key, undefined, { lock: false });
@@ -157,7 +183,7 @@ async function handleCollectionAction(rc: ResourceContext, c: Context, action: A
     };
     if (scope !== undefined) ctx.scope = scope;
     const returned = await impl(ctx);
-    return action.output ? encodeOutput(rc, action, action.output, returned) : undefined;
+    return action.output ? encodeOutput(rc, action, action.output, returned, tx) : undefined;
   });
   await afterCommit(rc, c, { table: rc.table.name, operation: "action", action: action.name });
   return j === undefined ? emptyAnswer(c, 204) : jsonText(c, j, 200);

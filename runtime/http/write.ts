@@ -26,6 +26,7 @@ import { conflictKeys, vocabulary } from "../query/vocabulary.js";
 import { readPrefer } from "./prefer.js";
 import { detailKey, toProblem } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
+import { encodeColumnValue, findColumn, type ColumnValue } from "../sql/column.js";
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
@@ -272,7 +273,7 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   const maxBatch = rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch;
   const decoded = many ? parseCreateRows(rc.table, body, maxBatch) : [parseCreateBody(rc.table, body)];
   const rows = await buildRows(rc, c, decoded, many);
-  refuseRepeatedKeys(rows, upsert.target, many);
+  refuseRepeatedKeys(rc.table, rows, upsert.target, many);
   const conflict: ConflictAction =
     upsert.mode === "ignore"
       ? { mode: "ignore", target: upsert.target }
@@ -327,11 +328,19 @@ async function mergeScope(rc: ResourceContext, c: Context): Promise<{ scope?: Pr
  * the second row.
  * @throws ProblemError 400 `invalid-body`
  */
-function refuseRepeatedKeys(rows: readonly RowValues[], target: readonly string[], many: boolean): void {
+function refuseRepeatedKeys(
+  table: TableDescriptor,
+  rows: readonly RowValues[],
+  target: readonly string[],
+  many: boolean,
+): void {
   const seen = new Map<string, number>();
+  const columns = target.map((col) => findColumn(table, col));
   rows.forEach((row, i) => {
     if (target.some((col) => row[col] === undefined || row[col] === null)) return;
-    const key = JSON.stringify(target.map((col) => String(row[col])));
+    // Compared as the column's codec binds them: `String` would make two documents (or `["a,b"]` and
+    // `["a","b"]`) one key, and JSON has no form for a bigint (docs/decisions/1358-values-through-codecs.md).
+    const key = JSON.stringify(columns.map((col) => encodeColumnValue(col, row[col.name] as ColumnValue)));
     const first = seen.get(key);
     if (first !== undefined)
       throw badRequest("invalid-body", [

@@ -9,11 +9,11 @@
  * On an array column each codec decodes one element (the column's `kind` is
  * the element kind), except {@link decodeJson}, which takes the whole array.
  */
-import type { ColumnDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ColumnDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { ProblemError, problem } from "../problem.js";
 import { echoValue } from "./problems.js";
-import { isDate, readDate, isTime, readTimestamp } from "./temporal.js";
+import { isDate, readDate, isTime, readTimestamp, readTimeWithZone } from "./temporal.js";
 
 /** A decoded value, or why it was refused (`allowed` lists the enum values of an enum column). */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string; allowed?: readonly string[] };
@@ -46,6 +46,14 @@ function checkInteger(col: ColumnDescriptor, n: number): Decoded<number> {
 
 function checkBigint(n: bigint): Decoded<bigint> {
   return n >= INT64_MIN && n <= INT64_MAX ? ok(n) : fail(`expected an integer from ${INT64_MIN} to ${INT64_MAX}`);
+}
+
+/**
+ * Whether a `time` kind column is `time with time zone` (kind `time` covers
+ * both, language/types.ts): its values carry an offset.
+ */
+export function hasTimeZone(col: ColumnDescriptor): boolean {
+  return col.kind === "time" && /^(timetz|time with time zone)(\(\d+\))?(\[\])?$/i.test(col.sqlType);
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps it from surfacing as a database fault. */
@@ -88,8 +96,11 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
       const r = readTimestamp(text, col.kind === "timestamptz");
       return r.ok ? ok(r.text) : fail(r.detail);
     }
-    case "time":
-      return isTime(text) ? ok(text) : fail("expected a time HH:MM[:SS[.fraction]]");
+    case "time": {
+      if (!hasTimeZone(col)) return isTime(text) ? ok(text) : fail("expected a time HH:MM[:SS[.fraction]]");
+      const r = readTimeWithZone(text);
+      return r.ok ? ok(r.text) : fail(r.detail);
+    }
     case "uuid":
       return UUID.test(text) ? ok(text.toLowerCase()) : fail("expected a UUID");
     case "jsonb":
@@ -147,9 +158,11 @@ export const NOT_A_DOCUMENT = `expected a JSON value, nested at most ${MAX_JSON_
  * JSON type must fit the column (a number for integer and float columns, a
  * boolean for boolean ones, a string for text-like ones), except that
  * numeric and bigint also take their decimal text as a string, so values
- * beyond a double's precision survive.
+ * beyond a double's precision survive. A jsonb or json element takes any
+ * JSON value, returned as its JSON text (an array literal's element).
  */
 export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<ScalarValue> {
+  if (holdsDocuments(col)) return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
   switch (col.kind) {
     case "integer":
       return typeof v === "number" && Number.isInteger(v) ? checkInteger(col, v) : fail("expected a JSON integer");
@@ -167,8 +180,6 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
       return typeof v === "number" && Number.isFinite(v) ? ok(v) : fail("expected a JSON number");
     case "boolean":
       return typeof v === "boolean" ? ok(v) : fail("expected true or false");
-    case "jsonb":
-      return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
     default:
       return typeof v === "string" ? decodeText(col, v) : fail("expected a JSON string");
   }
@@ -178,7 +189,8 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
  * Decodes the JSON value of a body field for `col`, returning the refusal
  * instead of throwing: `null` only on a nullable column (SQL NULL, also on
  * a jsonb column); an array column takes a JSON array of non-null elements;
- * a jsonb column any JSON value; other columns per {@link decodeJsonScalar}.
+ * a jsonb or json column any JSON value, kept as the document (which reads
+ * serve, so a value read can be written back); other columns per {@link decodeJsonScalar}.
  */
 export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<WriteValue> {
   if (v === null) return col.nullable ? ok(null) : fail("may not be null");
@@ -193,7 +205,7 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
     }
     return ok(out);
   }
-  if (col.kind === "jsonb") return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
+  if (holdsDocuments(col)) return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
   return decodeJsonScalar(col, v);
 }
 

@@ -51,6 +51,28 @@ export function isTime(text: string): boolean {
   return Number(m[1]) <= 23 && Number(m[2]) <= 59 && (m[3] === undefined || Number(m[3]) <= 59);
 }
 
+/** A time of day with its offset; a space stands for an unencoded `+`, as in {@link TIMESTAMP}. */
+const TIME_WITH_ZONE = /^(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|z|[+\- ]\d{2}(?::\d{2}){0,2})$/;
+
+/**
+ * Reads a `time with time zone` value: `HH:MM[:SS[.f]]` and an offset
+ * (`Z`, `±HH`, `±HH:MM`, `±HH:MM:SS`, the forms PostgreSQL prints and
+ * reads). The offset is required, as on a timestamptz: without one
+ * PostgreSQL would apply the session time zone (docs/decisions/0301-value-codecs.md).
+ *
+ * @returns canonical text `HH:MM[:SS[.f]]±HH[:MM[:SS]]` (`Z` as `+00:00`), or a detail sentence saying what is wrong
+ */
+export function readTimeWithZone(text: string): TimestampResult {
+  const expected = "expected a time with an offset HH:MM[:SS[.fraction]]±HH:MM, e.g. 11:30:37+02:00";
+  const m = TIME_WITH_ZONE.exec(text);
+  if (!m || !isTime(m[1]!)) return { ok: false, detail: expected };
+  const zone = m[2]!;
+  if (zone === "Z" || zone === "z") return { ok: true, text: `${m[1]}+00:00` };
+  const [hh, mm = 0, ss = 0] = zone.slice(1).split(":").map(Number);
+  if (hh! > 15 || mm > 59 || ss > 59) return { ok: false, detail: `${expected} (offset out of range)` };
+  return { ok: true, text: `${m[1]}${zone[0] === "-" ? "-" : "+"}${zone.slice(1)}` };
+}
+
 /**
  * A timestamp split at its parts. The offset group also takes a space in
  * place of `+`: an unencoded `+` in a query string arrives as a space, and

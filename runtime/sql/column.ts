@@ -3,7 +3,7 @@
  * FROM alias, and binding a value cast to the column's type. Shared by the
  * predicate compiler, the row output builder and the write statements.
  */
-import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { holdsDocuments, type ColumnDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { JsonValue, ScalarValue } from "../predicate.js";
 import { encodeArray, encodeJson, encodeScalar, type ArrayElement, type Params } from "./bind.js";
 import { qualified } from "./ident.js";
@@ -43,6 +43,15 @@ export function listType(col: ColumnDescriptor): string {
   return `${elementType(col)}[]`;
 }
 
+/** A value for an error message: its JSON, or `String` where JSON has no form for it (a bigint inside). */
+function shown(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
 function isScalar(v: unknown): v is ScalarValue {
   return (
     typeof v === "string" ||
@@ -64,7 +73,7 @@ export function bindElement(col: ColumnDescriptor, value: unknown, params: Param
 
 /** The text of one scalar of the column's element type; throws when `value` is not a scalar. */
 function encodeElement(col: ColumnDescriptor, value: unknown): string {
-  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${JSON.stringify(value)}`);
+  if (!isScalar(value)) throw new Error(`column "${col.name}" expects a single value, got ${shown(value)}`);
   return encodeScalar(value);
 }
 
@@ -75,7 +84,7 @@ function encodeElement(col: ColumnDescriptor, value: unknown): string {
  */
 export function bindList(col: ColumnDescriptor, values: readonly unknown[], params: Params): string {
   const items = values.map((v) => {
-    if (!isScalar(v)) throw new Error(`column "${col.name}" expects a list of values, got ${JSON.stringify(v)}`);
+    if (!isScalar(v)) throw new Error(`column "${col.name}" expects a list of values, got ${shown(v)}`);
     return v;
   });
   return params.typed(encodeArray(items), listType(col));
@@ -83,9 +92,9 @@ export function bindList(col: ColumnDescriptor, values: readonly unknown[], para
 
 /**
  * A whole value for the column as the text of its stored form: SQL NULL
- * (`null`) for `null`; a JSON document for a `jsonb` column (so a JSON
+ * (`null`) for `null`; a JSON document for a `jsonb` or `json` column (so a JSON
  * string or number is a document too); an array literal for an array
- * column (a JSON document per element for `jsonb[]`); a scalar's text
+ * column (a JSON document per element for `jsonb[]` and `json[]`, as its text); a scalar's text
  * otherwise. Its placeholder is always cast to the column's `sqlType`
  * ({@link bindColumnValue}), so a caller that writes the placeholders
  * itself (a bulk create's cached text, decision 1355) binds this.
@@ -94,10 +103,10 @@ export function bindList(col: ColumnDescriptor, values: readonly unknown[], para
 export function encodeColumnValue(col: ColumnDescriptor, value: ColumnValue | null): string | null {
   if (value === null) return null;
   if (col.array) {
-    if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${JSON.stringify(value)}`);
+    if (!Array.isArray(value)) throw new Error(`column "${col.name}" expects an array, got ${shown(value)}`);
     return encodeArray(value as ArrayElement[]);
   }
-  if (col.kind === "jsonb") return encodeJson(value as JsonValue);
+  if (holdsDocuments(col)) return encodeJson(value as JsonValue);
   return encodeElement(col, value);
 }
 

@@ -43,7 +43,9 @@ function asText(col: ColumnDescriptor, ref: string): string {
   return col.kind === "text" ? ref : `${ref}::text`;
 }
 
-function arrayComparison(col: ColumnDescriptor, ref: string, c: Comparison, params: Params): string {
+function arrayComparison(col: ColumnDescriptor, column: string, c: Comparison, params: Params): string {
+  // The operands must be one array type: the column as its parameters' type when its own differs.
+  const ref = col.castArrayColumn ? `${column}::${col.sqlType}` : column;
   switch (c.op) {
     case "eq":
     case "ne":

@@ -34,3 +34,4 @@ export { quoteIdent } from "./ident.js";
 export { escapeLike } from "./like.js";
 export { orderKeys, orderByTerms, withKeyTiebreak, type OrderKey } from "./order.js";
 export type { ColumnValue } from "./column.js";
+export { compileValuesJson } from "./output.js";

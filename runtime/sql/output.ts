@@ -7,7 +7,9 @@
  * docs/decisions/0400-row-json-forms.md).
  */
 import type { ColumnDescriptor, TableDescriptor, ValueKind } from "../descriptor.js";
-import { columnRef } from "./column.js";
+import type { SqlStatement } from "../exec/executor.js";
+import { Params } from "./bind.js";
+import { bindColumnValue, columnRef, type ColumnValue } from "./column.js";
 import { quoteIdent } from "./ident.js";
 import { projectionKey, SchemaCache } from "./schema-cache.js";
 
@@ -199,4 +201,28 @@ export function tableRow(table: TableDescriptor, alias: string, select?: readonl
     const list = entryList(columnEntries(outputColumns(table, resourceComputed(table), select), alias));
     return { list, json: rowJsonOfList(list) };
   });
+}
+
+/**
+ * The statement writing values that are not a stored row (a declared
+ * action's output) in the JSON form a row member of the same type has:
+ * each value is bound cast to its field's type and formatted by
+ * {@link outputExpr}, so a `bigint`, a timestamp, bytes or a numeric read
+ * from an action answer are spelled as a read of a row spells them
+ * (docs/decisions/1358-values-through-codecs.md). One row, columns `v0`,
+ * `v1`, … holding each value's JSON text (NULL for SQL NULL).
+ * @throws Error when a value's shape does not fit its field ({@link bindColumnValue})
+ */
+export function compileValuesJson(
+  fields: readonly ColumnDescriptor[],
+  values: readonly (ColumnValue | null)[],
+): SqlStatement {
+  const params = new Params();
+  const inner = fields.map((f, i) => `${bindColumnValue(f, values[i] ?? null, params)} AS ${quoteIdent(f.name)}`);
+  // Fields are read by name under the alias, as a row's columns are; `dbName` never applies to them.
+  const outer = fields.map((f, i) => {
+    const { dbName: _name, computed: _computed, ...plain } = f;
+    return `to_json(${outputExpr(plain, "o")})::text AS "v${i}"`;
+  });
+  return params.statement(`SELECT ${outer.join(", ")} FROM (SELECT ${inner.join(", ")}) AS "o"`);
 }

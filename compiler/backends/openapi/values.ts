@@ -24,6 +24,8 @@ export function baseSqlType(col: ColumnDescriptor): string {
 }
 
 const TIME_PATTERN = "^\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?$";
+/** `timetz`: the same with its offset, which the codec requires (docs/decisions/1358-values-through-codecs.md). */
+const TIMETZ_PATTERN = "^\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|z|[+-]\\d{2}(:\\d{2}){0,2})$";
 
 /** One value (an array column's element), never null. */
 function scalarSchema(col: ColumnDescriptor, use: ValueUse): JsonSchema {
@@ -81,7 +83,7 @@ function scalarSchema(col: ColumnDescriptor, use: ValueUse): JsonSchema {
         description: "a timestamp without time zone, e.g. 2020-01-02T03:04:05.5",
       };
     case "time":
-      return { type: "string", pattern: TIME_PATTERN };
+      return { type: "string", pattern: baseSqlType(col) === "timetz" ? TIMETZ_PATTERN : TIME_PATTERN };
     case "bytea":
       return use === "row"
         ? { type: "string", contentEncoding: "base64" }
