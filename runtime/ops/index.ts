@@ -77,7 +77,13 @@ export interface Operations {
 
 /** The route template a request matched (`/films/:id`), or `unmatched`. */
 function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
-  const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL");
+  const routes = matchedRoutes(c);
+  // Hono leaves `routeIndex` at the last handler it ran: the one that answered. Several routes may match one path
+  // (`/orders/events` and `/orders/:id`), so the last matched is not the answering one (test/ops/route-label.test.ts).
+  const answered = routes[c.req.routeIndex];
+  if (answered && answered.method !== "ALL") return answered.path;
+  // A middleware answered (a refusal before any route): the route the request was for.
+  const handlers = routes.filter((r) => r.method !== "ALL");
   return handlers.length > 0 ? handlers[handlers.length - 1]!.path : "unmatched";
 }
 

@@ -118,7 +118,11 @@ describe("refusals", () => {
     const read = await client.get("/tags/1?expand=player");
     expect(read.status).toBe(400);
     expect(read.body.errors).toEqual([
-      { location: "query.expand", detail: "unknown parameter expand: this resource has no expandable relation" },
+      {
+        location: "query.expand",
+        detail: "unknown parameter expand: this resource has no expandable relation",
+        allowed: ["select"],
+      },
     ]);
     // Without expand both answer.
     expect((await client.get("/tags/1")).status).toBe(200);

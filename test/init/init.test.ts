@@ -272,7 +272,7 @@ describe("resc init", () => {
     } finally {
       receiver.close();
     }
-  });
+  }, 300_000); // npm install, a type check and a server start, on a machine shared with the rest of the suite
 
   it("refuses a directory that is not empty", async () => {
     const r = await runNode([path.join(ROOT, "bin/resc.js"), "init", project], { cwd: dir });

@@ -154,8 +154,8 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   const itemPath = call("itemPath", [], [PATH, "id"]);
   // Bodies with a column taking a `Date` are written through the core's writeBody (its wire form per column).
   const dated = bodyDateColumns(table).length > 0;
-  const wire = (value: string): string =>
-    dated ? `body: writeBody(${value}, ${CODECS})` : value === "body" ? "body" : `body: ${value}`;
+  const wire = (value: string): Doc =>
+    dated ? ["body: ", call("writeBody", [], [value, CODECS])] : value === "body" ? "body" : `body: ${value}`;
   const json = (type: Doc, request: readonly Doc[]): Doc => [
     "return ",
     call("requestJson", [type], [THIS_CLIENT, object(request), "options"]),
