@@ -176,15 +176,19 @@ function startFeed(
   options: MountOptions,
   sink: (e: unknown, r: FaultReport) => void,
 ): FeedHub {
-  const onError = (e: unknown): void =>
+  // A fault is reported as what it is: the database's (503 database-unavailable, a statement it refused, by
+  // SQLSTATE) or resc's own (500 internal), never every failure as the database being away.
+  const onError = (e: unknown): void => {
+    const p = toProblem(e instanceof Error && !("code" in e) && e.cause !== undefined ? e.cause : e);
     sink(e, {
-      status: 503,
-      kind: "database-unavailable",
+      status: p.status,
+      kind: p.kind,
       resource: "/events",
       method: "GET",
       requestId: "change-feed",
       error: e,
     });
+  };
   const ev = options.events ?? {};
   const feed = new FeedHub(options.db, service, {
     ...(ev.retentionSeconds !== undefined ? { retentionSeconds: ev.retentionSeconds } : {}),

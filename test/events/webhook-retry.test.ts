@@ -253,6 +253,7 @@ describe("starting", () => {
     closing.push(r.down);
     let calls = 0;
     const errors: string[] = [];
+    const kinds: string[] = [];
     const s = await serveService(service, {
       db: db.executor,
       events: { pollMs: 100 },
@@ -265,7 +266,10 @@ describe("starting", () => {
           },
         },
       },
-      logError: (e) => errors.push(String(e)),
+      logError: (e, report) => {
+        errors.push(String(e));
+        kinds.push(`${report.status} ${report.kind}`);
+      },
       webhooks: {
         pollMs: 100,
         subscriptions: [
@@ -282,6 +286,8 @@ describe("starting", () => {
     closing.push(() => s.close());
     await until("the position saved", () => savedPosition("late"));
     expect(errors.some((e) => e.includes("webhooks could not start") && e.includes("not yet"))).toBe(true);
+    // A hook's own failure is reported as what it is, not as the database being away.
+    expect(kinds[0]).toBe("500 internal");
     await write("late", ["l1"]);
     await until("l1 delivered", () => r.notes.includes("l1"));
   }, 60_000);
