@@ -169,7 +169,8 @@ function contextReachesApplication(hooks: Hooks, options: MountOptions): boolean
 /**
  * The change feed of a mount: one {@link FeedHub} over `options.db`, its
  * retention purge every minute, both stopped by `options.signal`. Faults
- * reading the outbox are logged as 503s of `/events` and retried.
+ * reading the outbox are logged under `/events` as what they are (a 503 when
+ * the database is away, a 500 for resc's own) and retried.
  */
 function startFeed(
   service: ServiceDescriptor,
