@@ -547,7 +547,9 @@ export async function keepStartingWebhooks(
         signal?.removeEventListener("abort", done);
         resolve();
       };
+      // Unreferenced: a process that closed its database without aborting `signal` (a test, a script) still exits.
       const timer = setTimeout(done, pause);
+      timer.unref();
       signal?.addEventListener("abort", done, { once: true });
     });
     pause = Math.min(pause * 2, MAX_START_PAUSE_MS);

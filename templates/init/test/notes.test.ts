@@ -4,14 +4,17 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { test } from "node:test";
+import { mountsStopped } from "resc/runtime";
 import { createApp, openDatabase } from "../app.js";
 
 test("creates a note and lists it; refuses one without a title", async () => {
   delete process.env.DATABASE_URL;
   const dir = await mkdtemp(path.join(os.tmpdir(), "notes-test-"));
   const db = await openDatabase(path.join(dir, "db"));
+  // Stopped before the database closes: the change feed and webhook delivery end first (as server.ts does).
+  const stopping = new AbortController();
   try {
-    const app = createApp(db);
+    const app = createApp(db, stopping.signal);
     const created = await app.request("/notes", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -27,6 +30,8 @@ test("creates a note and lists it; refuses one without a title", async () => {
     });
     assert.equal(refused.status, 422);
   } finally {
+    stopping.abort();
+    await mountsStopped(stopping.signal);
     await db.close();
     await rm(dir, { recursive: true, force: true });
   }

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { test } from "node:test";
+import { mountsStopped } from "resc/runtime";
 import { createApp, openDatabase } from "../app.js";
 import { service } from "../generated/app/index.js";
 
@@ -17,8 +18,10 @@ test("serves every listed collection and the API description", async () => {
   delete process.env.DATABASE_URL;
   const dir = await mkdtemp(path.join(os.tmpdir(), "smoke-test-"));
   const db = await openDatabase(path.join(dir, "db"));
+  // Stopped before the database closes: the change feed and webhook delivery end first (as server.ts does).
+  const stopping = new AbortController();
   try {
-    const app = createApp(db);
+    const app = createApp(db, stopping.signal);
     for (const table of service.tables) {
       if (!table.resource?.ops.list) continue;
       const r = await app.request(table.resource.path);
@@ -33,6 +36,8 @@ test("serves every listed collection and the API description", async () => {
     assert.equal((await app.request("/openapi.json")).status, 200);
     assert.equal((await app.request("/docs")).status, 200);
   } finally {
+    stopping.abort();
+    await mountsStopped(stopping.signal);
     await db.close();
     await rm(dir, { recursive: true, force: true });
   }
