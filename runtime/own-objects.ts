@@ -2,7 +2,7 @@
  * resc's own database objects, stated once (docs/decisions/1357-resc-own-objects.md):
  * the tables the runtime and the commands create beside a schema's (the
  * change feed's outbox, the webhook queue and positions, the idempotency
- * store, the migration history), the relations PostgreSQL makes with them
+ * store, the shared secrets, the migration history), the relations PostgreSQL makes with them
  * (keys' indexes, identity sequences) or resc adds on them, the change
  * feed's capture function and the trigger of that name on each captured
  * table. None is ever part of a schema: `resc pull` neither serves nor
@@ -29,6 +29,9 @@ export const WEBHOOK_CURSORS_TABLE = "resc_webhook_cursors";
 
 /** The idempotency store (docs/decisions/1335-idempotency-keys.md). */
 export const IDEMPOTENCY_TABLE = "resc_idempotency";
+
+/** Secrets every node of a service shares, such as the key of the change feed's positions (decision 1365). */
+export const SECRETS_TABLE = "resc_secrets";
 
 /** The migration history `resc migrate deploy` keeps (docs/decisions/1240-migrations.md). */
 export const HISTORY_TABLE = "resc_migrations";
@@ -96,6 +99,11 @@ export const OWN_TABLES: readonly OwnTable[] = [
     name: IDEMPOTENCY_TABLE,
     holds: "the idempotency store",
     relations: [`${IDEMPOTENCY_TABLE}_pkey`],
+  },
+  {
+    name: SECRETS_TABLE,
+    holds: "the secrets every node shares",
+    relations: [`${SECRETS_TABLE}_pkey`],
   },
   {
     name: HISTORY_TABLE,

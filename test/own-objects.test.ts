@@ -26,6 +26,7 @@ import { WEBHOOK_DDL } from "../runtime/events/webhooks.js";
 import { createPgliteExecutor } from "../runtime/exec/pglite.js";
 import { pgliteExtensions } from "../runtime/exec/pglite-extensions.js";
 import { IDEMPOTENCY_TABLE_DDL } from "../runtime/idempotency-store.js";
+import { SECRETS_TABLE_DDL } from "../runtime/secrets.js";
 import {
   DELIVERIES_TABLE,
   EVENTS_TABLE,
@@ -39,6 +40,7 @@ import {
   OWN_RELATION_NAMES,
   OWN_TABLE_NAMES,
   OWN_TRIGGERS,
+  SECRETS_TABLE,
   WEBHOOK_CURSORS_TABLE,
 } from "../runtime/own-objects.js";
 import { createTestDatabase, findServer, type TestDatabase } from "./support/db.js";
@@ -54,6 +56,7 @@ const OWN_DDL: Record<string, readonly string[]> = {
   "runtime/events/outbox.ts": [...CAPTURE_DDL, captureTrigger(`"public"."Visit"`, `'Visit'`)],
   "runtime/events/webhooks.ts": WEBHOOK_DDL,
   "runtime/idempotency-store.ts": [IDEMPOTENCY_TABLE_DDL],
+  "runtime/secrets.ts": [SECRETS_TABLE_DDL],
   "cli/migrate/history.ts": [HISTORY_TABLE_DDL],
 };
 const ALL_OWN_DDL = Object.values(OWN_DDL).flat();
@@ -196,7 +199,8 @@ const V2 = V1.replace("  note   text?\n", "  note   text?\n  tag    text?\n");
  */
 async function asAfterWebhooks(db: TestDatabase, ddl: string): Promise<void> {
   await db.executor.script(ddl);
-  for (const sql of [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, HISTORY_TABLE_DDL]) await db.executor.script(sql);
+  for (const sql of [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, SECRETS_TABLE_DDL, HISTORY_TABLE_DDL])
+    await db.executor.script(sql);
   await db.executor.script(
     `INSERT INTO "Orders" (total) VALUES (12.5);
      INSERT INTO ${DELIVERIES_TABLE} (subscription, event_xid, event_id, type, payload)
@@ -204,6 +208,7 @@ async function asAfterWebhooks(db: TestDatabase, ddl: string): Promise<void> {
      INSERT INTO ${WEBHOOK_CURSORS_TABLE} (subscription, xid, id) SELECT 'big', xid, id FROM ${EVENTS_TABLE};
      INSERT INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, status, headers, body, expires_at)
        VALUES ('s', 'k', 'f', 201, '{}', '{}', now() + interval '1 day');
+     INSERT INTO ${SECRETS_TABLE} (name, value) VALUES ('feed-positions', '\\x00');
      INSERT INTO ${HISTORY_TABLE} (name, checksum) VALUES ('0001_init.sql', 'x');`,
   );
 }
@@ -263,7 +268,9 @@ describe("resc migrate diff", () => {
       // A migration that provisions resc's tables beside the schema's, as one written by hand for a service might.
       const v1 = compileText(V1, "schema.resource");
       await mkdir(path.join(dir, "migrations"));
-      const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, HISTORY_TABLE_DDL].map((sql) => `${sql};`).join("\n");
+      const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, SECRETS_TABLE_DDL, HISTORY_TABLE_DDL]
+        .map((sql) => `${sql};`)
+        .join("\n");
       await writeFile(path.join(dir, "migrations", "0001_init.sql"), `${v1.ddl}\n${own}\n`);
       expect((await pendingSteps(v1.schema, path.join(dir, "migrations"))).steps).toEqual([]);
       const v2 = compileText(V2, "schema.resource");
@@ -291,7 +298,8 @@ describe.skipIf(!server)("the commands on a database where webhooks have run", (
 
   it("resc migrate deploy does not count them as tables a user made", async () => {
     // A service with webhooks and idempotency keys ran on the database before any migration was deployed.
-    for (const sql of [...CAPTURE_DDL, ...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL]) await db.executor.script(sql);
+    for (const sql of [...CAPTURE_DDL, ...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, SECRETS_TABLE_DDL])
+      await db.executor.script(sql);
     const sql = emitSql(compileText(V1).schema);
     expect(await deployMigrations(db.url!, [{ name: "0001_init.sql", sql, checksum: "c" }])).toEqual(["0001_init.sql"]);
   });

@@ -26,6 +26,8 @@ import {
 } from "./match.js";
 import { DEFAULT_EVENT_RETENTION_SECONDS, EVENTS_CHANNEL, EVENTS_TABLE, OUTBOX_OPS } from "./outbox.js";
 import { comparePositions, ORIGIN, type Position } from "./position.js";
+import { PositionSeal } from "./sealed-position.js";
+import { SECRET_NAMES, sharedSecret } from "../secrets.js";
 
 /** What a subscriber receives: one change, as the SSE event carries it. */
 export interface FeedEvent {
@@ -128,6 +130,7 @@ export class FeedHub {
   /** Moves whenever a subscription (a group) is added or removed. */
   private version = 0;
   private closed = false;
+  private seal: Promise<PositionSeal> | undefined;
 
   constructor(
     private readonly db: Executor,
@@ -185,6 +188,19 @@ export class FeedHub {
       position: () => (m.live && this.head && comparePositions(this.head, m.position) > 0 ? this.head : m.position),
       cancel: () => this.leave(m),
     };
+  }
+
+  /**
+   * How this database's positions are sealed on the wire (docs/decisions/1365-opaque-feed-positions.md):
+   * under the secret every node of the service shares, made by the first node that asks.
+   * @throws {@link SecretUnavailable} (from runtime/secrets.ts) when the secret can neither be read nor made
+   */
+  async positionSeal(): Promise<PositionSeal> {
+    this.seal ??= sharedSecret(this.db, SECRET_NAMES.feedPositions).then((secret) => new PositionSeal(secret));
+    return this.seal.catch((e: unknown) => {
+      this.seal = undefined;
+      throw e;
+    });
   }
 
   /** Ends every stream and stops listening; the hub cannot be used again. */

@@ -21,7 +21,8 @@ import {
   type FeedSink,
   type Subscribed,
 } from "../events/hub.js";
-import { formatPosition, ORIGIN, parsePosition, type Position } from "../events/position.js";
+import { comparePositions, ORIGIN, type Position } from "../events/position.js";
+import type { PositionSeal } from "../events/sealed-position.js";
 import { problem } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
 import { SINGLE } from "../query/parameters.js";
@@ -45,12 +46,17 @@ const TAKES = ["<column>=<operator>.<value>", "or", "and", "not", "filter", "sea
 
 const encoder = new TextEncoder();
 
-/** The id of the position before every event: never sent, since it resumes nothing a client saw. */
-const ORIGIN_ID = formatPosition(ORIGIN);
+/** The `reload` detail for a position the outbox no longer holds. */
+const RELOAD_GONE = "The position resumed from is older than the changes this service keeps: list again, then follow.";
 
-/** One SSE message; `data` is JSON text on one line. */
-function message(event: string, data: string, id?: Position): string {
-  return `${id ? `id: ${formatPosition(id)}\n` : ""}event: ${event}\ndata: ${data}\n\n`;
+/** The `reload` detail for a position in the plain form earlier versions sent (decision 1365). */
+const RELOAD_PLAIN =
+  "The position resumed from is in the form an earlier version of this service sent, which it no longer reads: " +
+  "list again, then follow.";
+
+/** One SSE message; `data` is JSON text on one line; `id` the sealed position (decision 1365). */
+function message(event: string, data: string, id?: string): string {
+  return `${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${data}\n\n`;
 }
 
 /**
@@ -72,7 +78,10 @@ class SseStream implements FeedSink {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private subscribed: Subscribed | undefined;
 
-  constructor(private readonly limits: Required<StreamLimits>) {
+  constructor(
+    private readonly limits: Required<StreamLimits>,
+    private readonly seal: PositionSeal,
+  ) {
     this.body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -128,12 +137,11 @@ class SseStream implements FeedSink {
   }
 
   deliver(event: FeedEvent): void {
-    this.push(message(event.kind, event.data, event.position));
+    this.push(message(event.kind, event.data, this.seal.seal(event.position)));
   }
 
-  reload(position: Position): void {
-    const detail = "The position resumed from is older than the changes this service keeps: list again, then follow.";
-    this.push(message("reload", JSON.stringify({ detail }), position));
+  reload(position: Position, detail = RELOAD_GONE): void {
+    this.push(message("reload", JSON.stringify({ detail }), this.seal.seal(position)));
   }
 
   end(reason: EndReason): void {
@@ -178,10 +186,13 @@ class SseStream implements FeedSink {
    * reconnecting, and the position it starts at), and the heartbeat, started
    * only now so a subscription that failed leaves no timer behind.
    */
-  open(subscribed: Subscribed): void {
+  open(subscribed: Subscribed, reload?: string): void {
     this.subscribed = subscribed;
-    const id = formatPosition(subscribed.position());
-    this.push(id === ORIGIN_ID ? "retry: 1000\n\n" : `retry: 1000\nid: ${id}\n\n`);
+    const at = subscribed.position();
+    // The position before every event is never sent: it resumes nothing a client saw.
+    const origin = comparePositions(at, ORIGIN) === 0;
+    this.push(origin ? "retry: 1000\n\n" : `retry: 1000\nid: ${this.seal.seal(at)}\n\n`);
+    if (reload !== undefined) this.reload(at, reload);
     // Already ended (a backlog past the bound before this point): nothing to keep alive.
     if (this.done) return subscribed.cancel();
     this.heartbeat = setInterval(() => this.beat(), this.limits.heartbeatMs);
@@ -230,12 +241,16 @@ export function eventsHandler(
         "The position to resume from (Last-Event-ID) is not one this service gave.",
         [{ location: resumeAt, detail, value: (resumeText ?? "").slice(0, 64) }],
       );
+    const seal = await feed.positionSeal();
+    let reload: string | undefined;
     if (resumeText !== undefined && resumeText !== "") {
-      after = parsePosition(resumeText);
-      if (!after) throw refuse("expected the id of an event of this stream");
+      const opened = seal.open(resumeText);
+      if (opened.kind === "invalid") throw refuse("expected the id of an event of this stream");
+      if (opened.kind === "sealed") after = opened.position;
+      else reload = RELOAD_PLAIN;
     }
     const scope = await scopeOf(rc, rc.table.name, "list", c);
-    const stream = new SseStream(resolved);
+    const stream = new SseStream(resolved, seal);
     const sub = { ...(q.where ? { where: q.where } : {}), ...(q.search !== undefined ? { search: q.search } : {}) };
     let subscription: Subscribed;
     try {
@@ -251,7 +266,7 @@ export function eventsHandler(
         throw refuse("this position does not exist yet: no change has been captured there");
       throw e;
     }
-    stream.open(subscription);
+    stream.open(subscription, reload);
     c.req.raw.signal.addEventListener("abort", () => subscription.cancel(), { once: true });
     return new Response(stream.body, {
       status: 200,

@@ -6,6 +6,7 @@
  * resumable by `Last-Event-ID` without gap or repeat, bounded for slow readers.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { PositionSeal } from "../../runtime/events/sealed-position.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,7 +162,7 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
     expect(got[0]!.data).toEqual({ id: a.id, team: "red", state: "todo", title: "a", tags: [] });
     const ids = got.map((m) => m.id!);
     expect(new Set(ids).size).toBe(5);
-    expect(ids.every((id) => /^\d+\.\d+$/.test(id))).toBe(true);
+    expect(ids.every((id) => /^[A-Za-z0-9_-]{32}$/.test(id))).toBe(true);
   });
 
   it("delivers writes made outside resc, applies select and search, never sends a hidden column", async () => {
@@ -213,9 +214,12 @@ describe.each(kinds)("the change feed on %s", (_name, open) => {
   it("tells a client resuming from a position no longer kept to reload, then follows", async () => {
     // Transaction 3 (the first ordinary one) and outbox id 1 have both been handed out, but no change sits there.
     await s.sql(`INSERT INTO tasks (team, title, tags) VALUES ('elsewhere', 'allocates an outbox id', '{}')`);
-    const st = await watch("?team=eq.gone", { "last-event-id": "3.1" });
+    // Sealed as the service seals positions (docs/decisions/1365-opaque-feed-positions.md), with the key it keeps.
+    const secret = await s.db.query({ text: "SELECT encode(value, 'hex') AS v FROM resc_secrets", values: [] });
+    const gone = new PositionSeal(Buffer.from(secret.rows[0]!.v!, "hex")).seal({ xid: "3", id: "1" });
+    const st = await watch("?team=eq.gone", { "last-event-id": gone });
     const [reload] = await st.until(1);
-    expect(reload!.event).toBe("reload");
+    expect(reload).toMatchObject({ event: "reload", data: { detail: expect.stringContaining("older than") } });
     await s.sql(`INSERT INTO tasks (team, title, tags) VALUES ('gone', 'after reload', '{}')`);
     expect((await st.until(2))[1]).toMatchObject({ event: "create", data: { title: "after reload" } });
   });

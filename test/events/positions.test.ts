@@ -5,7 +5,11 @@
  * position stays the last one it was sent, whatever other tenants write),
  * resuming from it loses nothing of its own and repeats nothing, and a
  * position that does not exist yet, or is no position at all, is a 400
- * problem naming `Last-Event-ID`. The tenant comes from a request header,
+ * problem naming `Last-Event-ID`. Positions are sealed
+ * (docs/decisions/1365-opaque-feed-positions.md): an id opens, under the
+ * database's secret, to the outbox position of its change; one altered, made
+ * up or sealed under another key is refused; the plain `<xid>.<id>` of
+ * earlier versions gets a `reload`. The tenant comes from a request header,
  * as test/fixtures-hooks/tenant.ts takes it; keys are uuids, the tenant a bigint.
  */
 import { PGlite } from "@electric-sql/pglite";
@@ -13,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
+import type { Position } from "../../runtime/events/position.js";
+import { PositionSeal } from "../../runtime/events/sealed-position.js";
 import { cmp } from "../../runtime/predicate.js";
 import { createTestDatabase } from "../support/db.js";
 import { compileText } from "../support/service.js";
@@ -78,6 +84,18 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
     expect(r.status, await r.clone().text()).toBe(201);
   };
   const memos = (ms: { data: unknown }[]): string[] => ms.map((m) => (m.data as { memo: string }).memo);
+  /** The service's own seal, from the secret it keeps in the database (as every node reads it). */
+  const seal = async (): Promise<PositionSeal> => {
+    const r = await db.query({ text: "SELECT encode(value, 'hex') AS v FROM resc_secrets", values: [] });
+    expect(r.rows).toHaveLength(1);
+    return new PositionSeal(Buffer.from(r.rows[0]!.v!, "hex"));
+  };
+  /** The position an id the service sent stands for. */
+  const positionOf = async (id: string): Promise<Position> => {
+    const opened = (await seal()).open(id);
+    if (opened.kind !== "sealed") throw new Error(`${id} is not a sealed position: ${opened.kind}`);
+    return opened.position;
+  };
 
   beforeAll(async () => {
     const o = await open();
@@ -121,7 +139,7 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
     const b = await watch("4");
     expect(await eventually(() => a.lastId() !== undefined)).toBe(true);
     const opened = a.lastId();
-    expect(opened).toMatch(/^\d+\.\d+$/);
+    expect(opened).toMatch(/^[A-Za-z0-9_-]{32}$/);
     for (let i = 0; i < 5; i++) await post("4", `d${i}`);
     await b.until(5);
     const beats = a.comments();
@@ -151,9 +169,15 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
     const a = await watch("5");
     await post("5", "now");
     const [now] = await a.until(1);
-    const [xid, id] = now!.id!.split(".") as [string, string];
-    // A transaction id not handed out yet, an outbox id not handed out yet, both far ahead.
-    for (const future of [`${BigInt(xid) + 1_000_000n}.${id}`, `${xid}.${BigInt(id) + 1_000_000n}`, "99999999999.1"]) {
+    const { xid, id } = await positionOf(now!.id!);
+    const s = await seal();
+    // A transaction id not handed out yet, an outbox id not handed out yet, both far ahead: sealed as a node would.
+    const ahead: Position[] = [
+      { xid: String(BigInt(xid) + 1_000_000n), id },
+      { xid, id: String(BigInt(id) + 1_000_000n) },
+      { xid: "99999999999", id: "1" },
+    ];
+    for (const future of ahead.map((p) => s.seal(p))) {
       const header = await openStream(`${served.url}/ledger/events`, {
         "x-tenant": "5",
         "last-event-id": future,
@@ -172,7 +196,12 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
       });
     }
     // Not a position at all.
-    for (const malformed of ["tomorrow", "1.2.3", "-1.5", "1.99999999999999999999"]) {
+    // One character of a real id changed; a position sealed under another key; the right length, made up.
+    const flip = now!.id!.at(-3) === "A" ? "B" : "A";
+    const altered = `${now!.id!.slice(0, -3)}${flip}${now!.id!.slice(-2)}`;
+    const foreign = new PositionSeal(Buffer.alloc(32, 7)).seal({ xid, id });
+    const madeUp = "x".repeat(32);
+    for (const malformed of ["tomorrow", "1.2.3", "-1.5", "1.99999999999999999999", altered, foreign, madeUp]) {
       const r = await openStream(`${served.url}/ledger/events`, {
         "x-tenant": "5",
         "last-event-id": malformed,
@@ -195,7 +224,7 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
     a.close();
     // As the retention purge does: the change at the position is gone; later ones stay.
     await post("6", "kept");
-    const [xid, id] = old!.id!.split(".") as [string, string];
+    const { xid, id } = await positionOf(old!.id!);
     await db.query({
       text: "DELETE FROM resc_events WHERE xid = $1::xid8 AND id = $2::bigint",
       values: [xid, id],
@@ -209,5 +238,41 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
       event: "create",
       data: { memo: "after" },
     });
+  });
+  it("seals each event's position: the id opens to its change in the outbox, and two events' ids count nothing", async () => {
+    const a = await watch("7");
+    await post("7", "first");
+    for (let i = 0; i < 5; i++) await post("8", `other${i}`);
+    await post("7", "second");
+    const [first, second] = await a.until(2);
+    const ids = [first!.id!, second!.id!];
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // The ids carry neither counter in the clear.
+    const positions = await Promise.all(ids.map(positionOf));
+    for (const [i, p] of positions.entries()) {
+      expect(ids[i]).not.toContain(p.id);
+      const r = await db.query({
+        text: "SELECT new->>'memo' AS memo FROM resc_events WHERE xid = $1::xid8 AND id = $2::bigint",
+        values: [p.xid, p.id],
+      });
+      expect(r.rows[0]?.memo).toBe(["first", "second"][i]);
+    }
+    // The other tenant's five rows lie between them in the outbox, and nowhere in what this subscriber was sent.
+    expect(BigInt(positions[1]!.id) - BigInt(positions[0]!.id)).toBe(6n);
+  });
+
+  it("answers the plain position earlier versions sent with a reload, then follows from now", async () => {
+    const a = await watch("9");
+    await post("9", "before");
+    const [before] = await a.until(1);
+    const { xid, id } = await positionOf(before!.id!);
+    const resumed = await watch("9", { "last-event-id": `${xid}.${id}` });
+    expect(resumed.status).toBe(200);
+    const [reload] = await resumed.until(1);
+    expect(reload).toMatchObject({ event: "reload", data: { detail: expect.stringContaining("earlier version") } });
+    expect(reload!.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    await post("9", "after");
+    const got = await resumed.until(2);
+    expect(got[1]).toMatchObject({ event: "create", data: { memo: "after" } });
   });
 });

@@ -22,6 +22,7 @@ import { declarations } from "../support/pulled.js";
 import { runNode } from "../support/run.js";
 import { WEBHOOK_DDL } from "../../runtime/events/webhooks.js";
 import { IDEMPOTENCY_TABLE_DDL } from "../../runtime/idempotency-store.js";
+import { SECRETS_TABLE_DDL } from "../../runtime/secrets.js";
 import { HISTORY_TABLE_DDL } from "../../cli/migrate/history.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
@@ -138,7 +139,7 @@ describe.skipIf(!server)("resc pull", () => {
     await db.executor.script(emitSql(schema));
     // What a service with webhooks and idempotency keys and a deploy leave behind, with a row each; the same again
     // where a connection whose search path starts elsewhere (a schema named after its role) would put them.
-    const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, HISTORY_TABLE_DDL].join(";\n");
+    const own = [...WEBHOOK_DDL, IDEMPOTENCY_TABLE_DDL, SECRETS_TABLE_DDL, HISTORY_TABLE_DDL].join(";\n");
     await db.executor.script(
       `${own};\nINSERT INTO visits (at) VALUES ('2024-02-29');\n` +
         `INSERT INTO resc_webhook_cursors VALUES ('big', '1', 1);\n` +
