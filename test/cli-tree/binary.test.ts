@@ -67,8 +67,7 @@ interface Run {
 /** Runs a main with `args`; the environment has no TRACKER_* variable unless `env` sets one. */
 function run(args: string[], env: Record<string, string> = {}, main = "main.ts"): Promise<Run> {
   const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith("TRACKER_") && !k.startsWith("MAIN_")) base[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TRACKER_") && !k.startsWith("MAIN_")) base[k] = v;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -108,32 +107,8 @@ describe("list", () => {
 
   it("takes filters in kebab-case and snake_case, repeated flags conjoining, passed to the service as written", async () => {
     const before = svc.requests.length;
-    const kebab = await tracker([
-      "tasks",
-      "list",
-      "--list-id",
-      "1",
-      "--due-on",
-      "notnull",
-      "--priority",
-      "gte.1",
-      "--priority",
-      "lt.4",
-      "--compact",
-    ]);
-    const snake = await tracker([
-      "tasks",
-      "list",
-      "--list_id",
-      "1",
-      "--due_on",
-      "notnull",
-      "--priority",
-      "gte.1",
-      "--priority",
-      "lt.4",
-      "--compact",
-    ]);
+    const kebab = await tracker(["tasks", "list", "--list-id", "1", "--due-on", "notnull", "--priority", "gte.1", "--priority", "lt.4", "--compact"]);
+    const snake = await tracker(["tasks", "list", "--list_id", "1", "--due_on", "notnull", "--priority", "gte.1", "--priority", "lt.4", "--compact"]);
     expect(kebab.code).toBe(0);
     expect(snake.stdout).toBe(kebab.stdout);
     expect(JSON.parse(kebab.stdout).items.map((t: { id: number }) => t.id)).toEqual([1]);
@@ -148,33 +123,13 @@ describe("list", () => {
   it("passes sort, select, expand, search, groups, paging and count", async () => {
     const before = svc.requests.length;
     const r = await tracker([
-      "tasks",
-      "list",
-      "--sort",
-      "-priority",
-      "--sort",
-      "title",
-      "--select",
-      "title,priority",
-      "--expand",
-      "list",
-      "--search",
-      "e",
-      "--or",
-      "(status.eq.todo,status.eq.doing)",
-      "--per-page",
-      "1",
-      "--page",
-      "2",
-      "--count",
-      "--compact",
+      "tasks", "list", "--sort", "-priority", "--sort", "title", "--select", "title,priority", "--expand", "list",
+      "--search", "e", "--or", "(status.eq.todo,status.eq.doing)", "--per-page", "1", "--page", "2", "--count", "--compact",
     ]);
     expect(r.stderr).toBe("");
     const body = JSON.parse(r.stdout);
     expect(body).toMatchObject({ page: 2, per_page: 1, total: 2, has_more: false });
-    expect(body.items).toEqual([
-      { id: 2, title: "Order titanium", priority: 2, list: expect.objectContaining({ title: "Backlog" }) },
-    ]);
+    expect(body.items).toEqual([{ id: 2, title: "Order titanium", priority: 2, list: expect.objectContaining({ title: "Backlog" }) }]);
     expect(new URL(requestsSince(before)[0].url).search).toBe(
       "?or=%28status.eq.todo%2Cstatus.eq.doing%29&sort=-priority%2Ctitle&select=title%2Cpriority&expand=list&search=e&page=2&per_page=1&count=exact",
     );
@@ -182,19 +137,7 @@ describe("list", () => {
 
   it("--all follows next_cursor and prints one merged page", async () => {
     const before = svc.requests.length;
-    const r = await tracker([
-      "tasks",
-      "list",
-      "--all",
-      "--per-page",
-      "1",
-      "--sort",
-      "title",
-      "--select",
-      "title",
-      "--count",
-      "--compact",
-    ]);
+    const r = await tracker(["tasks", "list", "--all", "--per-page", "1", "--sort", "title", "--select", "title", "--count", "--compact"]);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({
       items: [
@@ -229,17 +172,7 @@ describe("get, create, update, delete", () => {
   });
 
   it("creates with per-column flags, updates only the flags given, sets null, deletes", async () => {
-    const created = await tracker([
-      "lists",
-      "create",
-      "--title",
-      "From the CLI",
-      "--position",
-      "7",
-      "--color",
-      "#abcdef",
-      "--compact",
-    ]);
+    const created = await tracker(["lists", "create", "--title", "From the CLI", "--position", "7", "--color", "#abcdef", "--compact"]);
     expect(created.stderr).toBe("");
     const row = JSON.parse(created.stdout);
     expect(row).toMatchObject({ title: "From the CLI", position: 7, color: "#abcdef", archived_at: null });
@@ -249,16 +182,7 @@ describe("get, create, update, delete", () => {
     expect(JSON.parse(updated.stdout)).toMatchObject({ title: "From the CLI", color: "" });
     expect(requestsSince(before)[0]).toMatchObject({ method: "PATCH", body: '{"color":""}' });
 
-    const nulled = await tracker([
-      "lists",
-      "update",
-      String(row.id),
-      "--set-null",
-      "color",
-      "--archived-at",
-      "2026-05-01T00:00:00Z",
-      "--compact",
-    ]);
+    const nulled = await tracker(["lists", "update", String(row.id), "--set-null", "color", "--archived-at", "2026-05-01T00:00:00Z", "--compact"]);
     expect(JSON.parse(nulled.stdout)).toMatchObject({ color: null, archived_at: "2026-05-01T00:00:00Z" });
 
     const deleted = await tracker(["lists", "delete", String(row.id)]);
@@ -269,16 +193,7 @@ describe("get, create, update, delete", () => {
   });
 
   it("prints a row's version with --etag and writes only that version with --if-match", async () => {
-    const created = await tracker([
-      "lists",
-      "create",
-      "--title",
-      "Versioned",
-      "--position",
-      "8",
-      "--compact",
-      "--etag",
-    ]);
+    const created = await tracker(["lists", "create", "--title", "Versioned", "--position", "8", "--compact", "--etag"]);
     const row = JSON.parse(created.stdout);
     const tag = /^ETag: ("[0-9a-f]{32}")\n$/.exec(created.stderr)?.[1];
     expect(tag).toBeDefined();
@@ -286,16 +201,7 @@ describe("get, create, update, delete", () => {
     expect(read.stderr).toBe(`ETag: ${tag}\n`);
 
     const before = svc.requests.length;
-    const moved = await tracker([
-      "lists",
-      "update",
-      String(row.id),
-      "--title",
-      "Moved",
-      "--if-match",
-      tag!,
-      "--compact",
-    ]);
+    const moved = await tracker(["lists", "update", String(row.id), "--title", "Moved", "--if-match", tag!, "--compact"]);
     expect(moved.code).toBe(0);
     expect(requestsSince(before)[0]?.ifMatch).toBe(tag);
     // The same tag again: the row is at a newer version, so nothing is written.
@@ -310,24 +216,12 @@ describe("get, create, update, delete", () => {
   });
 
   it("runs a declared action: the key as argument, its input fields as flags, the row printed (docs/decisions/1334-declared-actions.md)", async () => {
-    const made = await tracker([
-      "tasks",
-      "create",
-      "--list-id",
-      "2",
-      "--title",
-      "Act on me",
-      "--labels",
-      "a",
-      "--compact",
-    ]);
+    const made = await tracker(["tasks", "create", "--list-id", "2", "--title", "Act on me", "--labels", "a", "--compact"]);
     expect(made.code, made.stderr).toBe(0);
     const id = String(JSON.parse(made.stdout).id);
     const help = (await tracker(["tasks", "complete", "--help"])).stdout;
     expect(help).toMatch(/^Marks the task done \(POST \/tasks\/\{id\}\/complete\)\.$/m);
-    expect(help.replace(/\s+/g, " ")).toContain(
-      "--note=<value> Why it is done, kept in attrs.note when given (text, nullable).",
-    );
+    expect(help.replace(/\s+/g, " ")).toContain("--note=<value> Why it is done, kept in attrs.note when given (text, nullable).");
     const before = svc.requests.length;
     const done = await tracker(["tasks", "complete", id, "--note", "shipped", "--compact", "--etag"]);
     expect(done.code, done.stderr).toBe(0);
@@ -336,10 +230,7 @@ describe("get, create, update, delete", () => {
     const tag = /^ETag: ("[0-9a-f]{32}")\n$/.exec(done.stderr)?.[1];
     expect(tag).toBeDefined();
     const again = await tracker(["tasks", "complete", id]);
-    expect([again.code, again.stderr]).toEqual([
-      1,
-      "Error: the task is already done (HTTP 409)\npath.id: the task is already done\n",
-    ]);
+    expect([again.code, again.stderr]).toEqual([1, "Error: the task is already done (HTTP 409)\npath.id: the task is already done\n"]);
     const stale = await tracker(["tasks", "reopen", id, "--if-match", '"0000"']);
     expect(stale.stderr).toMatch(/\(HTTP 412\)/);
     const reopened = await tracker(["tasks", "reopen", id, "--if-match", tag!, "--compact"]);
@@ -347,44 +238,20 @@ describe("get, create, update, delete", () => {
   });
 
   it("retries a create safely with --idempotency-key: the first answer again, one row (docs/decisions/1335-idempotency-keys.md)", async () => {
-    const args = [
-      "lists",
-      "create",
-      "--title",
-      "Keyed once",
-      "--position",
-      "62",
-      "--compact",
-      "--idempotency-key",
-      "cli-1",
-    ];
+    const args = ["lists", "create", "--title", "Keyed once", "--position", "62", "--compact", "--idempotency-key", "cli-1"];
     const first = await tracker(args);
     const again = await tracker(args);
     expect(first.code, first.stderr).toBe(0);
     expect(again.stdout).toBe(first.stdout);
     expect(JSON.parse(await direct("/lists?search=Keyed%20once")).items).toHaveLength(1);
-    const other = await tracker([
-      "lists",
-      "create",
-      "--title",
-      "Other",
-      "--position",
-      "63",
-      "--idempotency-key",
-      "cli-1",
-    ]);
+    const other = await tracker(["lists", "create", "--title", "Other", "--position", "63", "--idempotency-key", "cli-1"]);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/\(HTTP 422\)/);
   });
 
   it("create-many sends 1,000 rows in one request and prints them in order", async () => {
     const file = path.join(dir, "thousand.json");
-    const rows = Array.from({ length: 1000 }, (_, i) => ({
-      list_id: 2,
-      title: "CLI thousand",
-      position: i,
-      labels: [],
-    }));
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ list_id: 2, title: "CLI thousand", position: i, labels: [] }));
     writeFileSync(file, JSON.stringify(rows));
     const before = svc.requests.length;
     const made = await tracker(["tasks", "create-many", file, "--compact"]);
@@ -397,13 +264,7 @@ describe("get, create, update, delete", () => {
 
   it("create-many sends a file's JSON array in one request and prints the stored rows", async () => {
     const file = path.join(dir, "rows.json");
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { title: "Many A", position: 30 },
-        { title: "Many B", position: 31 },
-      ]),
-    );
+    writeFileSync(file, JSON.stringify([{ title: "Many A", position: 30 }, { title: "Many B", position: 31 }]));
     const before = svc.requests.length;
     const made = await tracker(["lists", "create-many", file, "--compact"]);
     expect(made.code).toBe(0);
@@ -411,22 +272,10 @@ describe("get, create, update, delete", () => {
     expect(requestsSince(before)).toHaveLength(1);
     const id = JSON.parse(made.stdout)[0].id as number;
     writeFileSync(file, JSON.stringify([{ id, title: "Many A, merged", position: 30 }]));
-    const upsert = await tracker([
-      "lists",
-      "create-many",
-      file,
-      "--resolution",
-      "merge",
-      "--on-conflict",
-      "id",
-      "--compact",
-    ]);
+    const upsert = await tracker(["lists", "create-many", file, "--resolution", "merge", "--on-conflict", "id", "--compact"]);
     expect(JSON.parse(upsert.stdout)).toMatchObject([{ id, title: "Many A, merged" }]);
     const unpaired = await tracker(["lists", "create-many", file, "--on-conflict", "id"]);
-    expect([unpaired.code, unpaired.stderr]).toEqual([
-      2,
-      "Error: --on-conflict needs --resolution merge or --resolution ignore\n",
-    ]);
+    expect([unpaired.code, unpaired.stderr]).toEqual([2, "Error: --on-conflict needs --resolution merge or --resolution ignore\n"]);
     writeFileSync(file, '{"title": "not an array"}');
     const refused = await tracker(["lists", "create-many", file]);
     expect([refused.code, refused.stderr]).toEqual([2, `Error: ${file} does not hold a JSON array of rows\n`]);
@@ -447,27 +296,10 @@ describe("get, create, update, delete", () => {
       2,
       "Error: give at least one filter: without one every row would change (see --help)\n",
     ]);
-    const refused = await tracker([
-      "tasks",
-      "update-where",
-      "--labels",
-      "has.cli-sweep",
-      "--set",
-      '{"priority": 1}',
-      "--max-affected",
-      "1",
-    ]);
+    const refused = await tracker(["tasks", "update-where", "--labels", "has.cli-sweep", "--set", '{"priority": 1}', "--max-affected", "1"]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/HTTP 400/);
-    const written = await tracker([
-      "tasks",
-      "update-where",
-      "--labels",
-      "has.cli-sweep",
-      "--set",
-      '{"priority": 1}',
-      "--compact",
-    ]);
+    const written = await tracker(["tasks", "update-where", "--labels", "has.cli-sweep", "--set", '{"priority": 1}', "--compact"]);
     expect(JSON.parse(written.stdout).map((t: { priority: number }) => t.priority)).toEqual([1, 1]);
     const gone = await tracker(["tasks", "delete-where", "--labels", "has.cli-sweep", "--compact"]);
     expect(JSON.parse(gone.stdout)).toHaveLength(2);
@@ -476,23 +308,8 @@ describe("get, create, update, delete", () => {
   it("converts create values: numbers, arrays, JSON documents", async () => {
     const before = svc.requests.length;
     const r = await tracker([
-      "tasks",
-      "create",
-      "--list-id",
-      "2",
-      "--title",
-      "Typed flags",
-      "--labels",
-      "a,b",
-      "--attrs",
-      '{"note":"n","n":1}',
-      "--priority",
-      "3",
-      "--estimate",
-      "1.25",
-      "--due_on",
-      "2026-02-03",
-      "--compact",
+      "tasks", "create", "--list-id", "2", "--title", "Typed flags", "--labels", "a,b", "--attrs", '{"note":"n","n":1}',
+      "--priority", "3", "--estimate", "1.25", "--due_on", "2026-02-03", "--compact",
     ]);
     expect(r.stderr).toBe("");
     expect(JSON.parse(requestsSince(before)[0].body)).toEqual({
@@ -504,11 +321,7 @@ describe("get, create, update, delete", () => {
       estimate: "1.25",
       due_on: "2026-02-03",
     });
-    expect(JSON.parse(r.stdout)).toMatchObject({
-      labels: ["a", "b"],
-      estimate: "1.25",
-      due_on: "2026-02-03T00:00:00Z",
-    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ labels: ["a", "b"], estimate: "1.25", due_on: "2026-02-03T00:00:00Z" });
   });
 });
 
@@ -561,18 +374,10 @@ describe("watch", () => {
       made = await post("Watched");
     });
     const first = JSON.parse(lines[0]!) as { id: string; event: string; data: unknown };
-    expect(first).toEqual({
-      id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
-      event: "create",
-      data: { id: made!.id, title: "Watched" },
+    expect(first).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), event: "create", data: { id: made!.id, title: "Watched" } });
+    const again = await watchLines(["tasks", "watch", "--title", "eq.Watched", "--last-event-id", first.id], 1, async () => {
+      await fetch(`${svc.url}/tasks/${made!.id}`, { method: "DELETE" });
     });
-    const again = await watchLines(
-      ["tasks", "watch", "--title", "eq.Watched", "--last-event-id", first.id],
-      1,
-      async () => {
-        await fetch(`${svc.url}/tasks/${made!.id}`, { method: "DELETE" });
-      },
-    );
     expect(JSON.parse(again[0]!)).toMatchObject({ event: "leave", data: { id: made!.id } });
   }, 60_000);
 });
@@ -598,9 +403,7 @@ describe("refusals and failures", () => {
     const before = svc.requests.length;
     const r = await tracker(["tasks", "update", "1", "--set-null", "title"]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(
-      /Expected --set-null=title to be one of: assignee_id, attrs,\s[\s›]*estimate, due_on,\s[\s›]*assignee-id, due-on/,
-    );
+    expect(r.stderr).toMatch(/Expected --set-null=title to be one of: assignee_id, attrs,\s[\s›]*estimate, due_on,\s[\s›]*assignee-id, due-on/);
     const clash = await tracker(["tasks", "update", "1", "--set-null", "estimate", "--estimate", "2"]);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toBe("Error: --set-null estimate conflicts with a value given for estimate\n");
@@ -642,19 +445,12 @@ describe("refusals and failures", () => {
       });
     });
     const r = await run(["tasks", "list"], { TRACKER_BASE_URL: `http://127.0.0.1:${port}` });
-    expect([r.code, r.stdout, r.stderr]).toEqual([
-      1,
-      "",
-      `Error: cannot reach http://127.0.0.1:${port}/tasks: ECONNREFUSED\n`,
-    ]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", `Error: cannot reach http://127.0.0.1:${port}/tasks: ECONNREFUSED\n`]);
   });
 });
 
 describe("base address and token", () => {
-  const echo = async (
-    args: string[],
-    env: Record<string, string>,
-  ): Promise<{ url: string; authorization: string | null }> => {
+  const echo = async (args: string[], env: Record<string, string>): Promise<{ url: string; authorization: string | null }> => {
     const r = await run(["tasks", "get", "1", "--compact", ...args], env, "main-echo.ts");
     expect(r.stderr).toBe("");
     return JSON.parse(r.stdout);
@@ -663,34 +459,23 @@ describe("base address and token", () => {
   it("takes the flag, then the client value, then the environment, then http://127.0.0.1:3000", async () => {
     expect((await echo([], {})).url).toBe("http://127.0.0.1:3000/tasks/1");
     expect((await echo([], { TRACKER_BASE_URL: "http://env.test" })).url).toBe("http://env.test/tasks/1");
-    expect((await echo([], { TRACKER_BASE_URL: "http://env.test", MAIN_BASE_URL: "http://client.test" })).url).toBe(
-      "http://client.test/tasks/1",
-    );
-    const all = await echo(["--base-url", "http://flag.test/api"], {
-      TRACKER_BASE_URL: "http://env.test",
-      MAIN_BASE_URL: "http://client.test",
-    });
+    expect((await echo([], { TRACKER_BASE_URL: "http://env.test", MAIN_BASE_URL: "http://client.test" })).url).toBe("http://client.test/tasks/1");
+    const all = await echo(["--base-url", "http://flag.test/api"], { TRACKER_BASE_URL: "http://env.test", MAIN_BASE_URL: "http://client.test" });
     expect(all.url).toBe("http://flag.test/api/tasks/1");
   });
 
   it("sends the token as Authorization: Bearer with the same precedence", async () => {
     expect((await echo([], {})).authorization).toBeNull();
     expect((await echo([], { TRACKER_TOKEN: "env-token" })).authorization).toBe("Bearer env-token");
-    expect((await echo([], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization).toBe(
-      "Bearer client-token",
+    expect((await echo([], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization).toBe("Bearer client-token");
+    expect((await echo(["--token", "flag-token"], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization).toBe(
+      "Bearer flag-token",
     );
-    expect(
-      (await echo(["--token", "flag-token"], { TRACKER_TOKEN: "env-token", MAIN_TOKEN: "client-token" })).authorization,
-    ).toBe("Bearer flag-token");
   });
 
   it("reaches the service with a client value, the token only in the header", async () => {
     const before = svc.requests.length;
-    const r = await run(
-      ["orgs", "list", "--compact", "--token", "t0k3n"],
-      { MAIN_BASE_URL: svc.url, TRACKER_BASE_URL: "http://127.0.0.1:9" },
-      "main-client.ts",
-    );
+    const r = await run(["orgs", "list", "--compact", "--token", "t0k3n"], { MAIN_BASE_URL: svc.url, TRACKER_BASE_URL: "http://127.0.0.1:9" }, "main-client.ts");
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout).items).toHaveLength(2);
     const seen = requestsSince(before);
@@ -701,13 +486,9 @@ describe("base address and token", () => {
 describe("the tree", () => {
   it("has one command per exposed resource and one subcommand per exposed operation", async () => {
     const root = await tracker(["--help"]);
-    expect(root.stdout).toMatch(
-      /TOPICS[\s\S]*comments[\s\S]*lists[\s\S]*orgs[\s\S]*task_watchers[\s\S]*tasks[\s\S]*users/,
-    );
+    expect(root.stdout).toMatch(/TOPICS[\s\S]*comments[\s\S]*lists[\s\S]*orgs[\s\S]*task_watchers[\s\S]*tasks[\s\S]*users/);
     const commands = async (topic: string): Promise<string[]> =>
-      [...(await tracker([topic, "--help"])).stdout.matchAll(new RegExp(`^  ${topic} ([\\w-]+)`, "gm"))].map(
-        (m) => m[1],
-      );
+      [...(await tracker([topic, "--help"])).stdout.matchAll(new RegExp(`^  ${topic} ([\\w-]+)`, "gm"))].map((m) => m[1]);
     expect(await commands("orgs")).toEqual(["get", "list"]);
     expect(await commands("users")).toEqual(["get", "list", "update"]);
     // A create comes with create-many, its bulk form (docs/decisions/1330-bulk-create.md).
@@ -746,11 +527,7 @@ describe("the tree", () => {
   });
 
   it("never offers a hidden column, and no read-only column on create", async () => {
-    for (const args of [
-      ["users", "list"],
-      ["users", "get"],
-      ["users", "update"],
-    ]) {
+    for (const args of [["users", "list"], ["users", "get"], ["users", "update"]]) {
       const help = (await tracker([...args, "--help"])).stdout;
       expect(help).not.toMatch(/password|avatar/);
     }
