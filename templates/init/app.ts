@@ -4,8 +4,10 @@
  *
  * - DATABASE_URL set: that PostgreSQL, which `npm run migrate:deploy` keeps
  *   up to date (nothing is applied from here).
- * - Otherwise: an embedded PostgreSQL in .resc/db, made from migrations/ and
+ * - Otherwise: an embedded PostgreSQL in .resc/app, made from migrations/ and
  *   brought up to date with any new migration at start, keeping its rows.
+ *   Not .resc/db: that one is `resc dev`'s, which it migrates by comparing
+ *   the schema with it (recording no migration), so the two never share one.
  *
  * The webhooks `hooks.ts` exports are delivered from here, as `resc serve` does.
  */
@@ -40,7 +42,7 @@ async function applyPending(db: Executor): Promise<void> {
 }
 
 /** Opens the database this process serves. */
-export async function openDatabase(dataDir = ".resc/db"): Promise<Executor> {
+export async function openDatabase(dataDir = ".resc/app"): Promise<Executor> {
   if (process.env.DATABASE_URL) return createPgExecutor({ connectionString: process.env.DATABASE_URL });
   const names = (await migrations()).map((m) => m.name).join(", ");
   const { executor } = await openEmbeddedDatabase({

@@ -131,6 +131,37 @@ describe("resc init", () => {
       path.join(project, "schema.resource"),
       schema.replace("  done       boolean", "  due_on     date?\n  done       boolean"),
     );
+    // As docs/lifecycle.md has it: `resc dev` serves the edited schema first (its own embedded database), then
+    // the migration is written; the app's database is not the one `resc dev` migrated without a history.
+    const port = await freePort();
+    const dev = spawn(
+      path.join(project, "node_modules/.bin/resc"),
+      ["dev", "schema.resource", "--port", String(port)],
+      {
+        cwd: project,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let devOut = "";
+    dev.stdout!.on("data", (d) => (devOut += String(d)));
+    dev.stderr!.on("data", (d) => (devOut += String(d)));
+    const devExited = new Promise((r) => dev.once("exit", r));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`resc dev did not serve: ${devOut}`)), 90_000);
+        dev.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${devOut}`)));
+        dev.stdout!.on("data", () => {
+          if (devOut.includes("serving")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/notes`)).status).toBe(200);
+    } finally {
+      dev.kill("SIGTERM");
+      await devExited;
+    }
     const diff = await run("npm", ["run", "migrate:diff", "--", "--name", "due dates"], {
       cwd: project,
       timeout: 120_000,
