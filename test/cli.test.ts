@@ -266,7 +266,7 @@ describe("resc dev", () => {
       // Only the film now rated PG: it entered the filter, so it is an update carrying the selected column.
       const [event] = await films.until(1);
       expect(event).toEqual({
-        id: expect.stringMatching(/^\d+\.\d+$/),
+        id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
         event: "update",
         data: { film_id: 1, title: "FIRST" },
       });
