@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, runNode } from "../support/run.js";
 import { freePort } from "../support/ports.js";
+import { collected, printed } from "../support/serve-process.js";
 
 const ROOT = path.resolve(".");
 let dir = "";
@@ -27,20 +28,9 @@ async function started(fn: (base: string) => Promise<void>, cwd = project): Prom
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
+  const out = collected(child);
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start did not serve: ${out}`)), 90_000);
-      child.once("exit", (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
-      child.stdout!.on("data", () => {
-        if (out.includes("serving on")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await printed(child, out, "serving on", "npm start", 90_000);
     await fn(`http://127.0.0.1:${port}`);
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
@@ -142,21 +132,10 @@ describe("resc init", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
-    let devOut = "";
-    dev.stdout!.on("data", (d) => (devOut += String(d)));
-    dev.stderr!.on("data", (d) => (devOut += String(d)));
+    const devOut = collected(dev);
     const devExited = new Promise((r) => dev.once("exit", r));
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`resc dev did not serve: ${devOut}`)), 90_000);
-        dev.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${devOut}`)));
-        dev.stdout!.on("data", () => {
-          if (devOut.includes("serving")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
+      await printed(dev, devOut, "serving", "resc dev", 90_000);
       expect((await fetch(`http://127.0.0.1:${port}/notes`)).status).toBe(200);
     } finally {
       dev.kill("SIGTERM");

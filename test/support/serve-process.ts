@@ -2,7 +2,7 @@
  * A `resc serve` process for a test: started on a free port with the given
  * arguments, ready once it logs that it serves, stopped with SIGTERM (and
  * killed if it lingers). Shared by the serve, PgBouncer, replica and
- * several-nodes suites.
+ * several-nodes suites; {@link printed} waits for any child process's line (the init suite's npm start and resc dev).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -47,25 +47,12 @@ export async function startServe(
     ],
     { env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] },
   );
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`resc serve did not start: ${out}`)), 30_000);
-    child.once("exit", (code) => reject(new Error(`resc serve exited with ${code}: ${out}`)));
-    const check = (): void => {
-      if (out.includes('"msg":"serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", check);
-  });
+  const out = collected(child);
+  await printed(child, out, '"msg":"serving', "resc serve", 30_000);
   return {
     child,
     base: `http://127.0.0.1:${port}`,
-    output: () => out,
+    output: () => out.text,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
@@ -76,4 +63,37 @@ export async function startServe(
       return code;
     },
   };
+}
+
+/** What a child process printed so far, on stdout and stderr together. */
+export interface Collected {
+  text: string;
+}
+
+/** Starts collecting what `child` prints, from now. */
+export function collected(child: ChildProcess): Collected {
+  const out = { text: "" };
+  child.stdout?.on("data", (d) => (out.text += String(d)));
+  child.stderr?.on("data", (d) => (out.text += String(d)));
+  return out;
+}
+
+/**
+ * Resolves once what `child` printed (collected in `out`) includes `marker`.
+ * @throws Error naming `what`, with its output, when it exits first or `ms` milliseconds pass
+ */
+export function printed(child: ChildProcess, out: Collected, marker: string, what: string, ms: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out.text}`)), ms);
+    child.once("exit", (code) => reject(new Error(`${what} exited with ${code}: ${out.text}`)));
+    const check = (): void => {
+      if (out.text.includes(marker)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    check();
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+  });
 }
