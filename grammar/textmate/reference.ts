@@ -160,7 +160,8 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
 export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   primary_key: {
     syntax: "@@primary_key([a, b])",
-    summary: "A composite primary key (not together with an inline `@primary_key`).",
+    summary:
+      "A composite primary key (not together with an inline `@primary_key`). Its resource serves list and create only (`composite-key-item-op`): there is no `/{id}` to read, update or delete by.",
   },
   index: {
     syntax: '@@index([a, b][, using: gin][, unique: true][, name: "idx"])',
