@@ -19,17 +19,16 @@
  * in test/events/webhook-retry.test.ts (in-process: they need small
  * schedules). PostgreSQL only: the embedded database's side is there too.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_DDL } from "../../runtime/events/webhooks.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { freePort } from "../support/ports.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { startServe, type ServeProcess } from "../support/serve-process.js";
+import { until } from "../support/until.js";
 import { compileText } from "../support/service.js";
 
 const SCHEMA = `
@@ -45,139 +44,21 @@ table parcels {
 `;
 const SECRET = "whsec_" + Buffer.from("webhook faults secret").toString("base64");
 
-/** One request the receiver got. */
-interface Got {
-  id: string;
-  note: string;
-  type: string;
-}
-
-/** The receiver: records every POST; answers 200 at once, or holds each request open while `hold` is set. */
-function startReceiver(): Promise<{
-  url: string;
-  got: Got[];
-  held: ServerResponse[];
-  setHold(h: boolean): void;
-  close(): Promise<void>;
-}> {
-  const got: Got[] = [];
-  const held: ServerResponse[] = [];
-  let hold = false;
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const parsed = JSON.parse(body) as {
-        type: string;
-        data: { note?: string };
-      };
-      got.push({
-        id: String(req.headers["webhook-id"]),
-        note: String(parsed.data.note),
-        type: parsed.type,
-      });
-      if (hold) held.push(res);
-      else res.writeHead(200).end();
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`,
-        got,
-        held,
-        setHold: (h) => (hold = h),
-        close: () =>
-          new Promise<void>((r) => {
-            for (const res of held) res.destroy();
-            server.closeAllConnections();
-            server.close(() => r());
-          }),
-      }),
-    ),
-  );
-}
-
-/** Polls `f` every 50 ms until it is truthy; fails naming `what` after `ms`. */
-async function until<T>(what: string, f: () => T | Promise<T>, ms = 30_000): Promise<Exclude<NonNullable<T>, false>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v as Exclude<NonNullable<T>, false>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 let db: TestDatabase;
 let dir: string;
 let admin: pg.Client;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-const children = new Set<ChildProcess>();
+let receiver: Receiver;
+const nodes = new Set<ServeProcess>();
 
-/** A running `resc serve` with one subscription, `name`, on every change of parcels. */
-interface Node {
-  child: ChildProcess;
-  output(): string;
-  kill(): Promise<void>;
-}
-
-/** Starts `resc serve` with a webhook subscription `name`; resolves once it logs that it serves. */
-async function serve(name: string): Promise<Node> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      path.resolve("bin/resc.js"),
-      "serve",
-      path.join(dir, "parcels.resource"),
-      "--database-url",
-      db.url!,
-      "--hooks",
-      path.join(dir, "hooks.mjs"),
-      "--port",
-      String(port),
-      "--drain-seconds",
-      "0",
-    ],
-    {
-      env: {
-        ...process.env,
-        HOOK_URL: receiver.url,
-        HOOK_SECRET: SECRET,
-        HOOK_NAME: name,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+/** Starts `resc serve` with a webhook subscription `name` on every change of parcels; resolves once it serves. */
+async function serve(name: string): Promise<ServeProcess> {
+  const n = await startServe(
+    path.join(dir, "parcels.resource"),
+    ["--database-url", db.url!, "--hooks", path.join(dir, "hooks.mjs")],
+    { env: { ...process.env, HOOK_URL: receiver.url, HOOK_SECRET: SECRET, HOOK_NAME: name } },
   );
-  children.add(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
-  const exited = new Promise<void>((r) => child.once("exit", () => (children.delete(child), r())));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`resc serve did not start: ${out}`)), 30_000);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`resc serve exited (${code ?? signal}): ${out}`));
-    });
-    const check = (): void => {
-      if (out.includes('"msg":"serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", check);
-  });
-  return {
-    child,
-    output: () => out,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
+  nodes.add(n);
+  return n;
 }
 
 /** Runs `sql` on a connection of its own (as psql would), closing it after. */
@@ -213,7 +94,7 @@ const insert = (note: string, size = "small"): string =>
 
 /** The notes delivered to subscription `name` (each once, however often it was sent). */
 function delivered(name: string): Set<string> {
-  return new Set(receiver.got.filter((g) => g.id.startsWith(`${name}.`)).map((g) => g.note));
+  return new Set(receiver.got.filter((g) => g.id.startsWith(`${name}.`)).map((g) => g.data.note));
 }
 
 /** The saved position of `name`, or undefined (also while the first start has not made the table yet). */
@@ -266,7 +147,7 @@ async function waitingAt(key: number): Promise<number[]> {
  * Kills the node while one of its statements waits at gate `key`, ends that statement's backend too (the
  * statement never runs, as when the process dies before sending it), then opens the gate.
  */
-async function killAtGate(n: Node, key: number): Promise<void> {
+async function killAtGate(n: ServeProcess, key: number): Promise<void> {
   const pids = await until(`resc waiting at gate ${key}`, async () => {
     const p = await waitingAt(key);
     return p.length > 0 && p;
@@ -293,7 +174,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL");
+  for (const n of nodes) await n.kill();
   await receiver?.close();
   await admin?.end();
   await db?.drop();
@@ -328,7 +209,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       // feed's order: A, which wrote first, comes before B, which committed first.
       const at = (note: string): bigint[] =>
         receiver.got
-          .find((g) => g.note === note)!
+          .find((g) => g.data.note === note)!
           .id.split(".")
           .slice(1)
           .map((x) => BigInt(x));
@@ -389,25 +270,25 @@ describe("webhook delivery on resc serve, at least once", () => {
         [name],
       );
       expect(row.rows).toEqual([{ state: "pending", attempts: 0 }]);
-      expect(receiver.got.some((g) => g.note === "after-queue")).toBe(false);
+      expect(receiver.got.some((g) => g.data.note === "after-queue")).toBe(false);
       n = await serve(name);
       await until("after-queue delivered", () => delivered(name).has("after-queue"));
 
       // During the POST: the receiver holds the request; the process dies; the lease runs out and it is sent again.
-      receiver.setHold(true);
+      receiver.hold(true);
       await psql(insert("during-post"));
       await until("the POST in flight", () => receiver.held.length > 0);
       await n.kill();
-      receiver.setHold(false);
+      receiver.hold(false);
       for (const res of receiver.held.splice(0)) res.destroy();
       n = await serve(name);
       // The lease is the POST's timeout and 5 s (10 s and 5 s by default).
       await until(
         "during-post sent again",
-        () => receiver.got.filter((g) => g.note === "during-post").length >= 2,
+        () => receiver.got.filter((g) => g.data.note === "during-post").length >= 2,
         60_000,
       );
-      expect(new Set(receiver.got.filter((g) => g.note === "during-post").map((g) => g.id)).size).toBe(1);
+      expect(new Set(receiver.got.filter((g) => g.data.note === "during-post").map((g) => g.id)).size).toBe(1);
 
       // Before the position moves: queued (and perhaps sent), the position still before it.
       await until("during-post marked delivered", () => settled(name));
@@ -427,7 +308,7 @@ describe("webhook delivery on resc serve, at least once", () => {
         "SELECT count(*)::int AS n FROM resc_deliveries WHERE payload LIKE '%before-cursor%'",
       );
       expect(rows.rows[0].n).toBe(1);
-      expect(new Set(receiver.got.filter((g) => g.note === "before-cursor").map((g) => g.id)).size).toBe(1);
+      expect(new Set(receiver.got.filter((g) => g.data.note === "before-cursor").map((g) => g.id)).size).toBe(1);
       await n.kill();
       expect([...delivered(name)].sort()).toEqual(["after-capture", "after-queue", "before-cursor", "during-post"]);
     } finally {
@@ -491,7 +372,7 @@ describe("webhook delivery on resc serve, at least once", () => {
       // A change sent twice is a retry of the same message: one webhook-id per change.
       const ids = new Map<string, Set<string>>();
       for (const g of receiver.got.filter((x) => x.id.startsWith(`${name}.`)))
-        ids.set(g.note, (ids.get(g.note) ?? new Set()).add(g.id));
+        ids.set(g.data.note, (ids.get(g.data.note) ?? new Set()).add(g.id));
       expect([...ids.values()].filter((s) => s.size > 1)).toEqual([]);
       expect(new Set(ids.keys())).toEqual(new Set(committed));
       expect(committed.length).toBeGreaterThan(40);

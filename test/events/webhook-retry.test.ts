@@ -16,9 +16,8 @@
  * The in-process cases run on the database test/support/db.ts gives
  * (PostgreSQL, or PGlite with `RESC_TEST_PGLITE=1`).
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,7 +26,9 @@ import { FeedHub } from "../../runtime/events/hub.js";
 import { WEBHOOK_DDL, webhookRetentionFloor, type WebhookOptions } from "../../runtime/events/webhooks.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { freePort } from "../support/ports.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { startResc } from "../support/serve-process.js";
+import { until } from "../support/until.js";
 import { compileText } from "../support/service.js";
 import { serveService, type Served } from "../support/sse.js";
 
@@ -45,49 +46,17 @@ table parcels {
 const { service, ddl } = compileText(SCHEMA, "parcels.resource");
 const SECRET = "whsec_" + Buffer.from("webhook retry secret").toString("base64");
 
-/** A receiver on a fixed port that can be taken down (nothing listens: connection refused) and brought back. */
-async function receiver(): Promise<{
-  url: string;
-  notes: string[];
-  up(): Promise<void>;
-  down(): Promise<void>;
-}> {
-  const port = await freePort();
-  const notes: string[] = [];
-  let server: Server | undefined;
-  return {
-    url: `http://127.0.0.1:${port}/in`,
-    notes,
-    up: () =>
-      new Promise<void>((resolve) => {
-        server = createServer((req, res) => {
-          let body = "";
-          req.on("data", (c) => (body += c));
-          req.on("end", () => {
-            notes.push((JSON.parse(body) as { data: { note: string } }).data.note);
-            res.writeHead(204).end();
-          });
-        });
-        server.listen(port, "127.0.0.1", () => resolve());
-      }),
-    down: () =>
-      new Promise<void>((resolve) => {
-        if (!server) return resolve();
-        server.closeAllConnections();
-        server.close(() => resolve());
-        server = undefined;
-      }),
+/**
+ * A receiver answering 204, down at first (nothing listens: connection refused) until the test brings it up;
+ * `notes` are the delivered rows' notes, in arrival order.
+ */
+async function receiver(): Promise<Receiver & { readonly notes: string[] }> {
+  const r = await startReceiver(() => 204);
+  await r.down();
+  // A getter of its own (Object.assign would copy one value): each read sees what has arrived since.
+  return Object.defineProperty(r, "notes", { get: () => r.got.map((d) => String(d.data.note)) }) as Receiver & {
+    readonly notes: string[];
   };
-}
-
-async function until<T>(what: string, f: () => T | Promise<T>, ms = 30_000): Promise<Exclude<NonNullable<T>, false>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v as Exclude<NonNullable<T>, false>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 let db: TestDatabase;
@@ -373,39 +342,15 @@ describe("resc dev on the embedded database", () => {
       `export const hooks = {};\nexport const webhooks = [{ name: "dev", table: "parcels", ` +
         `url: ${JSON.stringify(r.url)}, secret: ${JSON.stringify(SECRET)} }];\n`,
     );
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [
-        path.resolve("bin/resc.js"),
-        "dev",
-        "schema.resource",
-        "--port",
-        String(port),
-        "--data-dir",
-        "db",
-        "--hooks",
-        "hooks.mjs",
-      ],
-      {
-        cwd: dir,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, DATABASE_URL: "" },
-      },
-    );
-    let out = "";
-    child.stdout.on("data", (d) => (out += String(d)));
-    child.stderr.on("data", (d) => (out += String(d)));
-    const exited = new Promise((res) => child.once("exit", res));
+    const dev = await startResc("dev", "schema.resource", ["--data-dir", "db", "--hooks", "hooks.mjs"], {
+      cwd: dir,
+      env: { ...process.env, DATABASE_URL: "" },
+    });
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
-        child.stdout.on("data", () => out.includes("serving") && resolve());
-      });
       // Idle for longer than the fan-out's periodic save (5 s), nothing captured yet.
       await new Promise((res) => setTimeout(res, 6000));
       const post = (note: string) =>
-        fetch(`http://127.0.0.1:${port}/parcels`, {
+        fetch(`${dev.base}/parcels`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
@@ -417,7 +362,7 @@ describe("resc dev on the embedded database", () => {
         }).then((res) => res.status);
       expect(await Promise.all([post("d1"), post("d2")])).toEqual([201, 201]);
       await until("d1 and d2 delivered", () => r.notes.includes("d1") && r.notes.includes("d2")).catch((e: Error) => {
-        throw new Error(`${e.message}\n${out}`);
+        throw new Error(`${e.message}\n${dev.output()}`);
       });
       // Idle again, then one more.
       await new Promise((res) => setTimeout(res, 2000));
@@ -425,8 +370,7 @@ describe("resc dev on the embedded database", () => {
       await until("d3 delivered", () => r.notes.includes("d3"));
       expect([...new Set(r.notes)].sort()).toEqual(["d1", "d2", "d3"]);
     } finally {
-      child.kill("SIGTERM");
-      await exited;
+      await dev.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);

@@ -5,16 +5,16 @@
  * receiver fails, marked failed after the last attempt, counted on
  * /metrics, kept across a restart and sent once by two nodes.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookOptions } from "../../runtime/events/webhooks.js";
 import { cmp } from "../../runtime/predicate.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
 import { compileText } from "../support/service.js";
 import { serveService, type Served } from "../support/sse.js";
+import { until } from "../support/until.js";
 
 const SCHEMA = `
 enum state { todo done }
@@ -30,44 +30,14 @@ table tasks {
 const { service, ddl } = compileText(SCHEMA, "webhooks.resource");
 const SECRET = "whsec_" + Buffer.from("a secret of at least some bytes").toString("base64");
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
 /** A receiver answering 500 to the first `failures` attempts of each message, 200 afterwards. */
-async function receiver(failures: number): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
-  const got: Received[] = [];
+function receiver(failures: number): Promise<Receiver> {
   const attempts = new Map<string, number>();
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const id = String(req.headers["webhook-id"]);
-      const n = (attempts.get(id) ?? 0) + 1;
-      attempts.set(id, n);
-      const status = n <= failures ? 500 : 200;
-      got.push({ headers: req.headers as Record<string, string>, body, status });
-      res.writeHead(status).end();
-    });
+  return startReceiver((_n, d) => {
+    const n = (attempts.get(d.id) ?? 0) + 1;
+    attempts.set(d.id, n);
+    return n <= failures ? 500 : 200;
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
-
-async function until<T>(what: string, f: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 let db: TestDatabase;
@@ -139,8 +109,10 @@ describe("webhooks", () => {
     expect(first.map((g) => g.status)).toEqual([500, 500, 500, 200]);
     expect(new Set(first.map((g) => g.headers["webhook-id"])).size).toBe(1);
     const wh = new Webhook(SECRET);
-    for (const g of r.got) expect(() => wh.verify(g.body, g.headers)).not.toThrow();
-    expect(() => wh.verify(first[0]!.body.replace("first", "forged"), first[0]!.headers)).toThrow();
+    for (const g of r.got) expect(() => wh.verify(g.body, g.headers as Record<string, string>)).not.toThrow();
+    expect(() =>
+      wh.verify(first[0]!.body.replace("first", "forged"), first[0]!.headers as Record<string, string>),
+    ).toThrow();
     // Counted once the receiver's answer is back and the delivery is marked: wait for that.
     let metrics = "";
     const deadline = Date.now() + 10_000;

@@ -14,21 +14,19 @@
  *
  * Skipped, saying so, where PostgreSQL's server binaries are missing.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFile } from "../support/service.js";
 import { postgresBinDir, startCluster, type TestCluster } from "../support/cluster.js";
-import { freePort } from "../support/ports.js";
+import { startResc, type ServeProcess } from "../support/serve-process.js";
 
 const FILE = "test/faults/fixtures/faults.resource";
 const binaries = postgresBinDir();
 if (!binaries) console.warn("restart.test.ts skipped: initdb/pg_ctl not found (set PG_BINDIR)");
 
 let cluster: TestCluster | undefined;
-let child: ChildProcess | undefined;
+let dev: ServeProcess | undefined;
 let base = "";
-let stderr = "";
 
 beforeAll(async () => {
   if (!binaries) return;
@@ -41,28 +39,12 @@ beforeAll(async () => {
   await db.connect();
   await db.query((await compileFile(FILE)).ddl);
   await db.end();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(
-    process.execPath,
-    ["bin/resc.js", "dev", FILE, "--database-url", cluster.url("resc"), "--port", String(port)],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  child.stderr!.on("data", (d) => (stderr += String(d)));
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child!.stdout!.on("data", (d) => {
-      out += String(d);
-      if (out.includes("serving")) resolve();
-    });
-    child!.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${stderr}`)));
-  });
+  dev = await startResc("dev", FILE, ["--database-url", cluster.url("resc")]);
+  base = dev.base;
 }, 120_000);
 
 afterAll(async () => {
-  child?.kill("SIGKILL");
+  await dev?.kill();
   await cluster?.destroy();
 });
 
@@ -128,7 +110,7 @@ describe.skipIf(!binaries)("a real PostgreSQL restarted under write load", () =>
       stop = true;
       await Promise.all(load);
     }
-    expect(child!.exitCode, stderr).toBeNull();
+    expect(dev!.child.exitCode, dev!.output()).toBeNull();
     expect(
       outcomes.filter((o) => o.status === 0),
       "requests resc never answered",
@@ -157,6 +139,6 @@ describe.skipIf(!binaries)("a real PostgreSQL restarted under write load", () =>
     const after = await send("POST", "/naps", { name: "after" });
     expect(after.status).toBe(201);
     // One line per fault, no stack traces.
-    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(dev!.output()).not.toMatch(/^\s+at /m);
   }, 120_000);
 });

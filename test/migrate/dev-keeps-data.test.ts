@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEmbeddedDatabase, SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import { runNode } from "../support/run.js";
 import { freePort } from "../support/ports.js";
+import { startResc } from "../support/serve-process.js";
 
 let dir = "";
 beforeAll(async () => {
@@ -30,30 +31,13 @@ const V1 = `table notes {
 
 /** Starts `resc dev` on the schema, runs `fn` against it, stops it; returns what it printed. */
 async function serving(extra: string[], fn: (base: string) => Promise<void>): Promise<string> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [path.resolve("bin/resc.js"), "dev", "schema.resource", "--port", String(port), "--data-dir", "db", ...extra],
-    {
-      cwd: dir,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  child.stdout.on("data", (d) => (out += String(d)));
-  child.stderr.on("data", (d) => (out += String(d)));
+  const dev = await startResc("dev", "schema.resource", ["--data-dir", "db", ...extra], { cwd: dir });
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
-      child.stdout.on("data", () => out.includes("serving") && resolve());
-    });
-    await fn(`http://127.0.0.1:${port}`);
+    await fn(dev.base);
   } finally {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
+    await dev.stop();
   }
-  return out;
+  return dev.output();
 }
 
 describe("resc dev and a changing schema", () => {

@@ -6,14 +6,13 @@
  * at the next start and by `--watch`, keeping every row, and neither ever
  * proposes to drop them (docs/decisions/1241-dev-keeps-data.md).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/ports.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { startResc, type ServeProcess } from "../support/serve-process.js";
+import { until } from "../support/until.js";
 
 const V1 = `enum order_state { open shipped }
 
@@ -33,87 +32,32 @@ export const webhooks = [{ name: "orders", table: "orders", url: process.env.HOO
 `;
 
 let dir = "";
-let receiver: Server;
-const received: string[] = [];
-const children: ChildProcess[] = [];
-
-/** Polls `fn` every 50 ms until it is true, for at most `ms`; `what` and the output name what did not happen. */
-async function until(what: string, fn: () => boolean | Promise<boolean>, output: () => string, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await Promise.resolve(fn()).catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; resc printed:\n${output()}`);
-}
+let receiver: Receiver;
+const running: ServeProcess[] = [];
 
 /** Starts `resc dev` with the webhooks module on the embedded database `db`; resolves once it serves. */
 async function dev(extra: string[] = []): Promise<{ base: string; out: () => string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      path.resolve("bin/resc.js"),
-      "dev",
-      "schema.resource",
-      "--port",
-      String(port),
-      "--data-dir",
-      "db",
-      "--hooks",
-      "hooks.mjs",
-      ...extra,
-    ],
-    {
-      cwd: dir,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        HOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`,
-        HOOK_SECRET: "whsec_" + Buffer.from("a dev test secret").toString("base64"),
-      },
+  const p = await startResc("dev", "schema.resource", ["--data-dir", "db", "--hooks", "hooks.mjs", ...extra], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      HOOK_URL: receiver.url,
+      HOOK_SECRET: "whsec_" + Buffer.from("a dev test secret").toString("base64"),
     },
-  );
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  await Promise.race([
-    until(
-      "resc dev to serve",
-      () => out.includes("serving"),
-      () => out,
-    ),
-    exited.then(() => Promise.reject(new Error(`resc dev exited with ${child.exitCode}:\n${out}`))),
-  ]);
-  return {
-    base: `http://127.0.0.1:${port}`,
-    out: () => out,
-    stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  });
+  running.push(p);
+  return { base: p.base, out: p.output, stop: async () => void (await p.stop()) };
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "resc-dev-own-"));
   await writeFile(path.join(dir, "hooks.mjs"), HOOKS);
-  receiver = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      received.push(body);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+  receiver = await startReceiver(() => 204);
 });
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  await new Promise((r) => receiver.close(r));
+  for (const p of running) await p.kill();
+  await receiver.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -129,11 +73,12 @@ describe("resc dev after webhooks have run", () => {
       });
       expect(r.status).toBe(201);
       // Delivered: the service has made its delivery queue and moved the subscription's position.
-      await until("the webhook delivery", () => received.length > 0, first.out);
+      await until("the webhook delivery", () => receiver.got.length > 0, 30_000, first.out);
       await writeFile(path.join(dir, "schema.resource"), V2);
       await until(
         "the reload",
         () => /reloaded schema\.resource|still serving the last good schema/.test(first.out()),
+        30_000,
         first.out,
       );
       expect(first.out()).not.toMatch(/still serving the last good schema|resc_/);

@@ -15,16 +15,15 @@
  * `resc serve` runs on PostgreSQL (skipped on the embedded database);
  * `resc dev` on its embedded one. Needs `npm run build`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, request, type Server } from "node:http";
+import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { freePort } from "../support/ports.js";
-import { startServe, type ServeProcess } from "../support/serve-process.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { startResc, startServe, type ServeProcess } from "../support/serve-process.js";
 import { compileFile } from "../support/service.js";
 
 const FILE = "test/serve/fixtures/refusals.resource";
@@ -32,57 +31,18 @@ const HOOKS = "test/serve/fixtures/refusals-hooks.ts";
 const BIG = 16 * 1024 * 1024;
 
 /** A webhook receiver answering 204 to everything. */
-let receiver: Server;
-let receiverUrl = "";
-
-/** A running `resc dev` on its embedded database. */
-interface DevProcess {
-  child: ChildProcess;
-  base: string;
-  output(): string;
-}
+let receiver: Receiver;
 
 const dataDirs: string[] = [];
 
 /** Starts `resc dev FILE --hooks HOOKS` on a fresh embedded database; resolves once it serves. */
-async function startDev(): Promise<DevProcess> {
-  const port = await freePort();
+function startDev(): Promise<ServeProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "resc-refusals-"));
   dataDirs.push(dataDir);
-  const child = spawn(
-    process.execPath,
-    ["bin/resc.js", "dev", FILE, "--hooks", HOOKS, "--port", String(port), "--data-dir", dataDir],
-    {
-      env: { ...process.env, REFUSALS_WEBHOOK_URL: receiverUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  child.stdout!.on("data", (d) => (out += String(d)));
-  child.stderr!.on("data", (d) => (out += String(d)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`resc dev did not start: ${out}`)), 60_000);
-    child.once("exit", (code) => reject(new Error(`resc dev exited with ${code}: ${out}`)));
-    const check = (): void => {
-      if (out.includes("resc: serving")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", check);
+  return startResc("dev", FILE, ["--hooks", HOOKS, "--data-dir", dataDir], {
+    env: { ...process.env, REFUSALS_WEBHOOK_URL: receiver.url },
+    ms: 60_000,
   });
-  return { child, base: `http://127.0.0.1:${port}`, output: () => out };
-}
-
-/** SIGTERM, then the exit code (SIGKILL after 20 s). */
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
 }
 
 interface Refused {
@@ -255,22 +215,17 @@ function refusals(name: string, base: () => string, skip: () => boolean): void {
 
 const db: TestDatabase = await createTestDatabase("refusals");
 let serve: ServeProcess | undefined;
-let dev: DevProcess | undefined;
+let dev: ServeProcess | undefined;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.writeHead(204).end());
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startReceiver(() => 204);
   const starting: Promise<unknown>[] = [startDev().then((d) => (dev = d))];
   if (db.kind === "pg") {
     const { ddl } = await compileFile(FILE);
     await db.executor.script(ddl);
     starting.push(
       startServe(FILE, ["--database-url", db.url!, "--hooks", HOOKS], {
-        env: { ...process.env, REFUSALS_WEBHOOK_URL: receiverUrl },
+        env: { ...process.env, REFUSALS_WEBHOOK_URL: receiver.url },
       }).then((s) => (serve = s)),
     );
   }
@@ -278,9 +233,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  serve?.child.kill("SIGKILL");
-  dev?.child.kill("SIGKILL");
-  await new Promise<void>((r) => receiver?.close(() => r()));
+  await serve?.kill();
+  await dev?.kill();
+  await receiver?.close();
   await db.drop();
   for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
 });
@@ -298,7 +253,7 @@ refusals(
 
 describe("a clean stop while the change feed and a webhook run", () => {
   /** Writes a note, lets the feed and the webhook worker take it up, then stops the process: its exit code. */
-  async function writeThenStop(p: { child: ChildProcess; base: string }): Promise<number | null> {
+  async function writeThenStop(p: ServeProcess): Promise<number | null> {
     const res = await fetch(`${p.base}/notes`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -307,7 +262,7 @@ describe("a clean stop while the change feed and a webhook run", () => {
     expect(res.status).toBe(201);
     // Nothing in flight: the write was answered; the feed and the webhooks poll in the background.
     await new Promise((r) => setTimeout(r, 1500));
-    return stop(p.child);
+    return p.stop();
   }
 
   it("resc dev: SIGTERM with nothing in flight exits 0 and logs no fault", async () => {

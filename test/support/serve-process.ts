@@ -1,68 +1,96 @@
 /**
- * A `resc serve` process for a test: started on a free port with the given
- * arguments, ready once it logs that it serves, stopped with SIGTERM (and
- * killed if it lingers). Shared by the serve, PgBouncer, replica and
- * several-nodes suites; {@link printed} waits for any child process's line (the init suite's npm start and resc dev).
+ * A `resc serve` or `resc dev` process for a test: started on a free port
+ * with the given arguments, ready once it says that it serves, stopped with
+ * SIGTERM (and killed if it lingers) or killed outright. Shared by every
+ * suite that runs resc as a user does; {@link printed} waits for any child
+ * process's line (the init suite's npm start).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./ports.js";
 
-/** A running `resc serve`. */
+/** The `resc` command of this checkout. */
+const BIN = path.resolve(import.meta.dirname, "../../bin/resc.js");
+
+/** A running `resc serve` or `resc dev`. */
 export interface ServeProcess {
   child: ChildProcess;
   /** `http://127.0.0.1:PORT` */
   base: string;
+  port: number;
   /** Everything it printed so far (JSON log lines on stdout, errors on stderr). */
   output(): string;
-  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash: nothing runs on the way out), then waits for the exit. */
+  kill(): Promise<void>;
 }
 
+/** How a test starts `resc serve` or `resc dev`. */
+export interface StartOptions {
+  /** Replaces this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** The working directory; the repository root by default (paths in `args` are then relative to it). */
+  cwd?: string;
+  /** Arguments for Node before the script (`--import`, `--inspect`…). */
+  nodeArgs?: string[];
+  /** How long it may take to say it serves, in milliseconds; 30 s by default. */
+  ms?: number;
+}
+
+/** What each command prints once it answers requests. */
+const SERVING: Record<"serve" | "dev", string> = { serve: '"msg":"serving', dev: "resc: serving" };
+
 /**
- * Runs `resc serve FILE --port <free> …args` from the repository root and
- * resolves once it serves; `options.env` replaces this process's
- * environment, `options.nodeArgs` go to Node before the script.
- * @throws Error with its output when it exits first or is not serving within 30 s
+ * Runs `resc COMMAND FILE --port <free> …args` and resolves once it
+ * serves. `resc serve` gets `--drain-seconds 0` unless `args` sets a drain,
+ * so stop() is quick.
+ * @throws Error with its output when it exits first or is not serving within `options.ms`
  */
-export async function startServe(
+export async function startResc(
+  command: "serve" | "dev",
   file: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
+  options: StartOptions = {},
 ): Promise<ServeProcess> {
   const port = await freePort();
-  // No drain unless the test asks for one: stop() is then as quick as it was before draining existed.
-  const drain = args.includes("--drain-seconds") ? [] : ["--drain-seconds", "0"];
+  const drain = command === "dev" || args.includes("--drain-seconds") ? [] : ["--drain-seconds", "0"];
   const child = spawn(
     process.execPath,
-    [
-      ...(options.nodeArgs ?? []),
-      path.resolve("bin/resc.js"),
-      "serve",
-      file,
-      "--port",
-      String(port),
-      ...drain,
-      ...args,
-    ],
-    { env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] },
+    [...(options.nodeArgs ?? []), BIN, command, file, "--port", String(port), ...drain, ...args],
+    { env: options.env ?? process.env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] },
   );
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const out = collected(child);
-  await printed(child, out, '"msg":"serving', "resc serve", 30_000);
+  await printed(child, out, SERVING[command], `resc ${command}`, options.ms ?? 30_000);
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
   return {
     child,
     base: `http://127.0.0.1:${port}`,
+    port,
     output: () => out.text,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+      if (!running()) return child.exitCode;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
       const code = await exited;
       clearTimeout(timer);
       return code;
     },
+    async kill() {
+      if (running()) child.kill("SIGKILL");
+      await exited;
+    },
   };
+}
+
+/**
+ * Runs `resc serve FILE --port <free> …args` from the repository root and
+ * resolves once it serves ({@link startResc}).
+ * @throws Error with its output when it exits first or is not serving within 30 s
+ */
+export function startServe(file: string, args: string[], options: StartOptions = {}): Promise<ServeProcess> {
+  return startResc("serve", file, args, options);
 }
 
 /** What a child process printed so far, on stdout and stderr together. */
