@@ -11,6 +11,7 @@ import type { Executor, ExecutorLimits, QueryResult, SqlStatement } from "./exec
 import { DEFAULT_MAX_PREPARED, PreparedNames } from "./prepared.js";
 import { CommitOutcomeUnknownError, isUnavailable } from "./faults.js";
 import { listenOnPg } from "./listen.js";
+import { OwnWork } from "./own-work.js";
 import { RoundTripWatchdog, type WatchedConnection } from "./watchdog.js";
 
 /** Options of {@link createPgExecutor}. Times are milliseconds. */
@@ -205,6 +206,8 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
   const connectTimeout = options.connectionTimeoutMillis ?? 5000;
   const max = options.max ?? 10;
   const report = options.onConnectionError ?? ((): void => {});
+  // A statement from within an open transaction's work runs on its connection (runtime/exec/own-work.ts).
+  const work = new OwnWork();
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max,
@@ -258,6 +261,8 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
     pool,
     limits: { capacity: max, acquireTimeoutMillis: connectTimeout },
     async query(stmt: SqlStatement) {
+      const joined = work.joined();
+      if (joined) return joined.query(stmt);
       const client = await acquire();
       let failed: unknown;
       try {
@@ -270,6 +275,8 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       }
     },
     async script(sql: string) {
+      const joined = work.joined();
+      if (joined) return joined.script(sql);
       // A dedicated client, so session settings a script makes (search_path) stay with it.
       const client = await acquire();
       try {
@@ -279,11 +286,17 @@ export function createPgExecutor(options: PgExecutorOptions): PgExecutor {
       }
     },
     async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+      const nested = work.nested(fn);
+      if (nested) return nested;
       const client = await acquire();
       let broken = false;
       try {
         await submit(client, watchdog, undefined, "BEGIN", undefined);
-        const out = await fn(onClient(client, watchdog, names));
+        const out = await work.run(
+          onClient(client, watchdog, names),
+          async (sql) => void (await submit(client, watchdog, undefined, sql, undefined)),
+          fn,
+        );
         try {
           await submit(client, watchdog, undefined, "COMMIT", undefined);
         } catch (e) {

@@ -3,51 +3,20 @@
  * without `--database-url` and by tests on machines with no server.
  *
  * PGlite is one connection: while a transaction is open, every other
- * statement waits for it to end. Code that runs inside a transaction and
- * queries the executor it closed over (a hook, an action's implementation,
- * an application's helper) would wait on its own transaction for ever, and
- * every later request behind it. So a statement or transaction begun from
- * within a transaction's own work (its asynchronous context) joins that
- * transaction, a nested transaction as a savepoint; statements from
- * anywhere else wait their turn as before
- * (docs/decisions/1360-idempotency-scope.md).
+ * statement waits for it to end. A statement or transaction begun from
+ * within a transaction's own work joins it (runtime/exec/own-work.ts), so
+ * a hook querying the executor it closed over does not wait on itself;
+ * statements from anywhere else wait their turn as before.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import type { Executor, QueryResult, SqlStatement } from "./executor.js";
+import { OwnWork } from "./own-work.js";
 
 type Queryable = Pick<PGlite, "query" | "exec"> | Pick<Transaction, "query" | "exec">;
-
-/** The transaction whose work is running, while it is open. */
-interface OpenTransaction {
-  handle: Queryable;
-  open: boolean;
-}
-
-let savepoints = 0;
 
 async function run(h: Queryable, stmt: SqlStatement): Promise<QueryResult> {
   const r = await h.query<Record<string, string | null>>(stmt.text, stmt.values);
   return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-}
-
-/**
- * Runs `fn` in a savepoint of the open transaction `h`: its failure undoes
- * its own statements only. For `transaction()` of the executor itself called
- * from within an open transaction's work, which on a server would take a
- * connection of its own.
- */
-async function nested<T>(h: Queryable, fn: (tx: Executor) => Promise<T>): Promise<T> {
-  const name = `resc_nested_${++savepoints}`;
-  await h.exec(`SAVEPOINT ${name}`);
-  try {
-    const out = await fn(onHandle(h));
-    await h.exec(`RELEASE SAVEPOINT ${name}`);
-    return out;
-  } catch (e) {
-    await h.exec(`ROLLBACK TO SAVEPOINT ${name}`);
-    throw e;
-  }
 }
 
 function onHandle(h: Queryable): Executor {
@@ -71,28 +40,16 @@ function onHandle(h: Queryable): Executor {
  * own open transactions runs in that transaction (see the module comment).
  */
 export function createPgliteExecutor(db: PGlite): Executor {
-  const current = new AsyncLocalStorage<OpenTransaction>();
-  const here = (): Queryable => {
-    const t = current.getStore();
-    return t?.open ? t.handle : db;
-  };
+  const work = new OwnWork();
   return {
-    query: (stmt) => run(here(), stmt),
+    query: (stmt) => work.joined()?.query(stmt) ?? run(db, stmt),
     async script(sql: string) {
-      await here().exec(sql);
+      await (work.joined()?.script(sql) ?? db.exec(sql));
     },
     transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-      const t = current.getStore();
-      if (t?.open) return nested(t.handle, fn);
-      return db.transaction(async (tx) => {
-        const open: OpenTransaction = { handle: tx, open: true };
-        try {
-          return await current.run(open, () => fn(onHandle(tx)));
-        } finally {
-          // Work the transaction left running (a timer, a promise not awaited) waits its turn from now on.
-          open.open = false;
-        }
-      });
+      return (
+        work.nested(fn) ?? db.transaction((tx) => work.run(onHandle(tx), async (sql) => void (await tx.exec(sql)), fn))
+      );
     },
     async listen(channel: string, onNotify: (payload?: string) => void) {
       const stop = await db.listen(channel, (payload) => onNotify(payload));
