@@ -21,10 +21,13 @@ const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "E
  * connection timeout, a client's own connect timeout (`timeout expired`)
  * and the client-side query timeout (`Query read timeout`), which fires
  * only when the server stopped answering, as the statement timeout is set
- * below it (docs/decisions/0900-database-timeouts.md).
+ * below it (docs/decisions/0900-database-timeouts.md); and an executor
+ * already closed by a stopping service (pg-pool's "after calling end",
+ * PGlite's "is closed"), which a request still in flight meets: another
+ * node, or this one restarted, can answer it.
  */
 const UNREACHABLE_TEXT =
-  /timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed/i;
+  /timeout expired|Query read timeout|Connection terminated|connection is closed|Client has encountered a connection error|PGlite is closed|Cannot use a pool after calling end on the pool/i;
 
 /**
  * pg-pool's message when no pooled connection came free within the

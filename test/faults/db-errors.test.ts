@@ -43,6 +43,8 @@ describe("toProblem", () => {
     [{}, "timeout expired", 503],
     [{}, "Query read timeout", 503],
     [{}, "Connection terminated unexpectedly", 503],
+    [{}, "Cannot use a pool after calling end on the pool", 503],
+    [{}, "PGlite is closed", 503],
     [{ code: "57P01" }, "terminating connection due to administrator command", 503],
     [{ code: "53300" }, "sorry, too many clients already", 503],
     [{ code: "57014" }, "canceling statement due to statement timeout", 504],
