@@ -59,6 +59,8 @@ export function evolveEmbedded(
       );
     }
     const n = result.applied;
+    // A change of what is served only (an attribute, a comment) leaves the tables as they are.
+    if (n === 0) return log("the schema changed; the embedded database already matches it");
     log(`migrated the embedded database to the changed schema (${n} step${n === 1 ? "" : "s"}); rows kept`);
   };
 }

@@ -26,6 +26,11 @@ export function parseKey(table: TableDescriptor, text: string): ScalarValue {
     : decodeText(col, text);
   if (d.ok) return d.value;
   // The detail names the key's type, never the column: the key may be a hidden column.
-  const item = { location: "path.id", detail: `invalid id: ${d.detail}`, value: echoValue(text) };
+  // `GET /<resource>/events` on a resource without a feed reaches the item route: say why there is no feed.
+  const why =
+    text === "events" && !table.resource?.events
+      ? "; this resource has no change feed (declare events = true in its resource block)"
+      : "";
+  const item = { location: "path.id", detail: `invalid id: ${d.detail}${why}`, value: echoValue(text) };
   throw badRequest("invalid-id", [d.allowed ? { ...item, allowed: [...d.allowed] } : item]);
 }

@@ -97,8 +97,8 @@ export type TimestampResult = { ok: true; text: string } | { ok: false; detail: 
 export function readTimestamp(text: string, withZone: boolean): TimestampResult {
   const m = TIMESTAMP.exec(text);
   const expected = withZone
-    ? "expected an RFC 3339 timestamp with an offset, e.g. 2005-05-25T11:30:37Z"
-    : "expected an ISO 8601 timestamp without offset, e.g. 2005-05-25T11:30:37";
+    ? "expected an RFC 3339 timestamp with an offset, e.g. 2005-05-25T11:30:37Z, or a date (midnight UTC)"
+    : "expected an ISO 8601 timestamp without offset, e.g. 2005-05-25T11:30:37, or a date (midnight)";
   if (!m || !isDate(m[1]) || (m[2] !== undefined && !isTime(m[2]))) return { ok: false, detail: expected };
   const [, date, time, zone] = m;
   if (time === undefined) return { ok: true, text: `${date}T00:00:00${withZone ? "Z" : ""}` };

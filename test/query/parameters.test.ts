@@ -165,6 +165,11 @@ describe("parseKey", () => {
     expect(problem(() => parseKey(film, "9".repeat(300))).location).toBe("path.id");
   });
 
+  it("says a resource has no change feed when its events path reaches the item route", () => {
+    expect(problem(() => parseKey(film, "events")).detail).toMatch(/this resource has no change feed/);
+    expect(problem(() => parseKey(film, "event")).detail).not.toMatch(/change feed/);
+  });
+
   it("is a programming error on a composite key", () => {
     expect(() => parseKey(filmActor, "1")).toThrow(/no single-column primary key/);
   });
