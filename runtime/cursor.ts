@@ -78,6 +78,17 @@ export function orderingSignature(table: TableDescriptor, sort: readonly SortTer
 }
 
 /**
+ * The `sort` parameter that gives the ordering `signature` (an {@link orderingSignature}): its terms without
+ * the column's NULLS note and without the trailing primary-key tiebreak the service appends after another
+ * term, which a client need not (and, on a key that is not sortable, may not) write.
+ */
+function sortParam(table: TableDescriptor, signature: string): string {
+  const terms = signature.split(",").map((t) => t.replace(/ \(nulls (first|last)\)$/, ""));
+  while (terms.length > 1 && table.primaryKey.includes(terms.at(-1)!.replace(/^-/, ""))) terms.pop();
+  return terms.join(",");
+}
+
+/**
  * Encodes a cursor for the page after the one whose last row had sort-key
  * values `keys` (columns `k0` … of runtime/sql, codec text form).
  *
@@ -224,7 +235,8 @@ export function decodeCursor(table: TableDescriptor, request: CursorRequest, tex
   if (payload.o !== signature) {
     const how = request.sortRequested ? "" : " (the default order)";
     throw refuse(
-      `cursor was made for sort=${payload.o}; this request sorts by ${signature}${how}. ` +
+      `cursor was made for sort=${sortParam(table, payload.o)}; ` +
+        `this request sorts by ${signature}${how}. ` +
         "Repeat the sort of the request that returned the cursor, or drop cursor to start again",
     );
   }
