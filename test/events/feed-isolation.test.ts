@@ -262,4 +262,18 @@ describe.each(kinds)("feed isolation on %s", (_name, open) => {
     expect(retries).toEqual([]);
     expect((await first.until(3))[2]).toMatchObject({ event: "create", data: { title: "eight" } });
   });
+
+  it("finds two poisoned subscriptions among many, splitting the statement down to each", async () => {
+    const goods = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => watch(`?title=ne.n${i}`)));
+    const poisoned = await Promise.all([1, 2].map((i) => watch(`?title=ne.p${i}`, { authorization: "Bearer poison" })));
+    await post({ team: "green", title: "nine" });
+    await post({ team: "green", title: "ten" });
+    for (const g of goods)
+      expect((await g.until(2)).map((m) => (m.data as { title: string }).title)).toEqual(["nine", "ten"]);
+    for (const p of poisoned) {
+      expect((await p.until(1))[0]).toMatchObject({ event: "failed" });
+      await p.ended;
+      expect(p.messages).toHaveLength(1);
+    }
+  });
 });
