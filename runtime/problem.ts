@@ -73,6 +73,7 @@ export const PROBLEM_KINDS = {
   "unsupported-media-type": 415,
   "invalid-row": 422,
   "idempotency-key-reused": 422,
+  "subscription-failed": 422,
   "check-violation": 422,
   "not-null-violation": 422,
   "reference-violation": 422,

@@ -11,10 +11,18 @@
  * (`pg_snapshot_xmin`), so the feed never moves past a change that can
  * still appear behind it: resuming from a position loses nothing and
  * repeats nothing, on any node.
+ *
+ * A statement PostgreSQL refuses for what one subscription asks of it (a
+ * value it cannot compute with, a scope's function failing, a statement
+ * timeout) is split until the subscriptions it fails on are found: those
+ * end with a problem, the others receive the same changes once and in
+ * order (docs/decisions/1364-feed-isolation.md). A database away fails the
+ * whole pass, tried again as a whole.
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor, Listening, SqlStatement } from "../exec/executor.js";
-import { problem } from "../problem.js";
+import { isStatementFailure, type DriverError } from "../exec/faults.js";
+import { problem, type ProblemError } from "../problem.js";
 import {
   compileMatch,
   projections,
@@ -37,8 +45,11 @@ export interface FeedEvent {
   data: string;
 }
 
-/** Why a stream ends before its client leaves: it read too slowly, or the service is stopping. */
-export type EndReason = "slow-subscriber" | "shutdown";
+/**
+ * Why a stream ends before its client leaves: it read too slowly, the service is stopping, or PostgreSQL
+ * cannot judge its subscription (`failed`, which comes with a problem; docs/decisions/1364-feed-isolation.md).
+ */
+export type EndReason = "slow-subscriber" | "shutdown" | "failed";
 
 /** Where the hub puts a subscriber's events; the HTTP stream (runtime/http/events.ts) is one. */
 export interface FeedSink {
@@ -46,8 +57,12 @@ export interface FeedSink {
   deliver(event: FeedEvent): void;
   /** The position resumed from is older than what the outbox keeps: list again, then follow from `position`. */
   reload(position: Position): void;
-  /** The hub is stopping: end the stream (the client resumes elsewhere). */
-  end(reason: EndReason): void;
+  /**
+   * The stream ends: the hub is stopping (the client resumes elsewhere), or, `failed`, the database refused
+   * to judge this subscription; `failure` is then the problem (a 422 `subscription-failed`), and the
+   * subscription is already cancelled, its position left where the refused changes begin.
+   */
+  end(reason: EndReason, failure?: ProblemError): void;
 }
 
 /**
@@ -182,7 +197,12 @@ export class FeedHub {
       cancelled: false,
     };
     if (comparePositions(position, head) >= 0) this.join(m);
-    else void this.catchUp(m).catch((e) => this.fail(e));
+    else
+      void this.catchUp(m).catch((e: unknown) => {
+        this.fail(e);
+        // The loop's pass sends the rest of the backlog, and tries again while the database is away.
+        this.join(m);
+      });
     return {
       // A live member has seen everything up to the head, unless it resumed further on.
       position: () => (m.live && this.head && comparePositions(this.head, m.position) > 0 ? this.head : m.position),
@@ -330,10 +350,26 @@ export class FeedHub {
    */
   private async catchUp(m: Member): Promise<void> {
     while (!m.cancelled && this.head && comparePositions(m.position, this.head) < 0) {
-      const got = await this.backlog(m, this.head);
+      const got = await this.backlogOrEnd(m, this.head);
+      if (got === undefined) return;
       if (got < BATCH) break;
     }
     this.join(m);
+  }
+
+  /**
+   * {@link backlog}, ending `m` alone when PostgreSQL refuses its statement;
+   * returns how many changes were read, or undefined once `m` is ended.
+   * @throws the driver's error for any other failure (the database away)
+   */
+  private async backlogOrEnd(m: Member, upTo: Position): Promise<number | undefined> {
+    try {
+      return await this.backlog(m, upTo);
+    } catch (e) {
+      if (!isStatementFailure(e)) throw e;
+      this.endFailed(m.table, [m], e, m.position);
+      return undefined;
+    }
   }
 
   /** One step of a backlog: changes of `m`'s table after its position up to `upTo`; returns how many were read. */
@@ -377,7 +413,8 @@ export class FeedHub {
     if (!head) return;
     for (const m of [...this.joining]) {
       while (!m.cancelled && comparePositions(m.position, head) < 0) {
-        if ((await this.backlog(m, head)) < BATCH) break;
+        const got = await this.backlogOrEnd(m, head);
+        if (got === undefined || got < BATCH) break;
       }
       this.joining.delete(m);
       if (m.cancelled) continue;
@@ -443,12 +480,71 @@ export class FeedHub {
     const plan = this.planFor(table, byKey);
     // The chunks' statements run at once (each subscriber is in one chunk, so its order holds), on as many
     // connections as the pool lends; the deliveries follow in chunk order.
-    const results = await Promise.all(plan.map((c) => this.db.query(withRange(c.statement, after, upTo))));
-    results.forEach((r, i) => {
-      const c = plan[i]!;
-      for (const row of r.rows)
+    const results = await Promise.allSettled(plan.map((c) => this.db.query(withRange(c.statement, after, upTo))));
+    // The database away fails the pass, tried again as a whole: nothing of this range has been delivered yet.
+    for (const r of results) if (r.status === "rejected" && !isStatementFailure(r.reason)) throw r.reason;
+    const judged: { chunk: Chunk; rows: Record<string, string | null>[] }[] = [];
+    const failed: { group: Group; error: unknown }[] = [];
+    for (let i = 0; i < plan.length; i++) {
+      const r = results[i]!;
+      if (r.status === "fulfilled") judged.push({ chunk: plan[i]!, rows: r.value.rows });
+      else await this.isolate(table, plan[i]!.groups, r.reason, after, upTo, judged, failed);
+    }
+    // Delivered only once every part is judged: a pass failing midway repeats nothing when it runs again.
+    for (const { chunk: c, rows } of judged)
+      for (const row of rows)
         this.dispatch(readMatch(row, c.subs.length, c.projections), c.subs, c.of, (g) => c.groups[g]!.members);
-    });
+    for (const { group, error } of failed) this.endFailed(table, [...group.members], error, after);
+  }
+
+  /**
+   * Finds which of `groups`, whose statement PostgreSQL refused with `error`, it refuses: halves are judged
+   * on the same range, each refused half halved again, down to one group. The parts judged go to `judged`,
+   * the groups refused alone to `failed`; a failing half costs a statement per level, and the rest are
+   * judged as they would have been.
+   * @throws the driver's error when a statement fails for any other reason than what it computes
+   */
+  private async isolate(
+    table: TableDescriptor,
+    groups: Group[],
+    error: unknown,
+    after: Position,
+    upTo: Position,
+    judged: { chunk: Chunk; rows: Record<string, string | null>[] }[],
+    failed: { group: Group; error: unknown }[],
+  ): Promise<void> {
+    if (groups.length === 1) {
+      failed.push({ group: groups[0]!, error });
+      return;
+    }
+    const middle = Math.ceil(groups.length / 2);
+    for (const half of [groups.slice(0, middle), groups.slice(middle)]) {
+      const chunk = chunkOf(table, half);
+      try {
+        const r = await this.db.query(withRange(chunk.statement, after, upTo));
+        judged.push({ chunk, rows: r.rows });
+      } catch (e) {
+        if (!isStatementFailure(e)) throw e;
+        await this.isolate(table, half, e, after, upTo, judged, failed);
+      }
+    }
+  }
+
+  /**
+   * Ends `members`, whose statement PostgreSQL refused with `error` on the changes after `from`: each is
+   * told the problem, and its position stays at `from` (or where it resumed, further on), so a webhook
+   * resubscribing from it misses nothing. The operator is told too, through `onError`.
+   */
+  private endFailed(table: TableDescriptor, members: Member[], error: unknown, from: Position): void {
+    const failure = subscriptionFailed(table, error);
+    this.fail(new Error(`change feed: a subscription of ${table.name} ended: ${failure.message}`, { cause: error }));
+    for (const m of members) {
+      if (m.cancelled) continue;
+      if (comparePositions(from, m.position) > 0) m.position = from;
+      m.live = false;
+      this.leave(m);
+      m.sink.end("failed", failure);
+    }
   }
 
   /**
@@ -460,18 +556,8 @@ export class FeedHub {
     if (cached && cached.version === this.version) return cached.chunks;
     const all = [...byKey.values()];
     const chunks: Chunk[] = [];
-    for (let start = 0; start < all.length; start += CHUNK) {
-      const groups = all.slice(start, start + CHUNK);
-      const subs = groups.map((g) => g.sub);
-      const { of } = projections(subs);
-      chunks.push({
-        groups,
-        subs,
-        of,
-        projections: Math.max(...of) + 1,
-        statement: compileMatch(table, subs, ORIGIN, ORIGIN, BATCH),
-      });
-    }
+    for (let start = 0; start < all.length; start += CHUNK)
+      chunks.push(chunkOf(table, all.slice(start, start + CHUNK)));
     this.plans.set(table.name, { version: this.version, chunks });
     return chunks;
   }
@@ -504,4 +590,39 @@ export class FeedHub {
       }
     }
   }
+}
+
+/** `groups` (at most {@link CHUNK}) judged by one statement, compiled for any range ({@link withRange}). */
+function chunkOf(table: TableDescriptor, groups: Group[]): Chunk {
+  const subs = groups.map((g) => g.sub);
+  const { of } = projections(subs);
+  return {
+    groups,
+    subs,
+    of,
+    projections: Math.max(...of) + 1,
+    statement: compileMatch(table, subs, ORIGIN, ORIGIN, BATCH),
+  };
+}
+
+/** What PostgreSQL's refusal of a statement means, in words; its message is never echoed (it may quote SQL). */
+function refusal(code: string): string {
+  if (code === "57014") return "ran past the statement timeout";
+  if (code.startsWith("22")) return "met a value the database cannot compute with";
+  if (code.startsWith("54")) return "went past a limit of the database";
+  return "was refused by the database";
+}
+
+/**
+ * The problem a subscription PostgreSQL cannot judge ends with: a 422, since the same subscription would
+ * be refused again on the same change; the SQLSTATE tells the operator where to look.
+ */
+function subscriptionFailed(table: TableDescriptor, error: unknown): ProblemError {
+  const code = String((error as DriverError).code);
+  const resource = table.resource?.path ?? table.name;
+  return problem(
+    "subscription-failed",
+    `Judging this subscription's filters and scope on a change of ${resource} ${refusal(code)} ` +
+      `(SQLSTATE ${code}), and would again on that change: change the filters, or tell the service's operator.`,
+  );
 }

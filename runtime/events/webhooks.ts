@@ -12,17 +12,21 @@
  * subscription's position are in the database, the position saved only
  * once what precedes it is queued, so a process killed at any step loses
  * nothing: delivery is at least once
- * (docs/decisions/1359-webhook-delivery-at-least-once.md).
+ * (docs/decisions/1359-webhook-delivery-at-least-once.md). A subscription
+ * whose filter or scope the database refuses to judge is the operator's to
+ * fix: it is told, and the subscription follows again from the same
+ * position after a pause (docs/decisions/1364-feed-isolation.md).
  */
 import { Counter, type Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
+import type { ProblemError } from "../problem.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { confine } from "../hooks/scope.js";
 import { parseListQuery } from "../query/index.js";
 import { encodeArray } from "../sql/bind.js";
-import type { FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
+import type { EndReason, FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
 import type { Subscription } from "./match.js";
 import { DELIVERIES_TABLE } from "./outbox.js";
 import { DELIVERIES_WAITING_INDEX, FORMER_DELIVERIES_DUE_INDEX, WEBHOOK_CURSORS_TABLE } from "../own-objects.js";
@@ -118,6 +122,9 @@ interface Pending {
 /** How long a fan-out waits before writing again after the database refused a write, in milliseconds. */
 const FLUSH_RETRY_MS = 1000;
 
+/** The longest pause before a subscription the database refused to judge follows again, in milliseconds. */
+const FAILED_RETRY_MAX_MS = 60_000;
+
 /**
  * One subscription's side: turns its events into delivery rows and keeps
  * its position. The position is saved only after every event up to it is
@@ -130,17 +137,27 @@ class Fanout implements FeedSink {
   private flushing: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Refusals in a row since the last event delivered: the pause before following again doubles with each. */
+  private refusals = 0;
+  private resuming: NodeJS.Timeout | undefined;
   subscribed: Subscribed | undefined;
 
+  /**
+   * @param follow subscribes this fan-out again after `after`, once the database refused to judge it
+   * @param pauseMs the first pause before following again; it doubles up to {@link FAILED_RETRY_MAX_MS}
+   */
   constructor(
     private readonly db: Executor,
     private readonly sub: WebhookSubscription,
     private readonly resource: string,
     private readonly wake: () => void,
     private readonly onError: (e: unknown) => void,
+    private readonly follow: (after: Position) => Promise<Subscribed>,
+    private readonly pauseMs: number,
   ) {}
 
   deliver(event: FeedEvent): void {
+    this.refusals = 0;
     if (this.sub.events && !this.sub.events.includes(event.kind)) return;
     const payload =
       `{"type":${JSON.stringify(`${this.resource}.${event.kind}`)},` +
@@ -156,14 +173,57 @@ class Fanout implements FeedSink {
     );
   }
 
-  /** Nothing to close: the queue stays, and another node (or this one restarted) delivers it. */
-  end(): void {}
+  /**
+   * A stopping hub needs nothing: the queue stays, and another node (or this one restarted) delivers it.
+   * A subscription the database refused to judge (its filter, or its scope's hook, meets something the
+   * database cannot compute) is told to the operator and followed again from the same position after a
+   * pause, doubling while it keeps failing: its position is never saved past the refused change, so
+   * once the cause is gone it delivers everything.
+   */
+  end(reason: EndReason, failure?: ProblemError): void {
+    if (reason !== "failed" || this.closed) return;
+    // The hub left the subscription's position where the refused changes begin.
+    const at = this.subscribed?.position();
+    if (!at) return;
+    const pause = Math.min(this.pauseMs * 2 ** Math.min(this.refusals, 30), FAILED_RETRY_MAX_MS);
+    this.refusals++;
+    const what = failure ? `: ${failure.toDocument().type}: ${failure.message}` : "";
+    this.onError(
+      new Error(
+        `webhook ${this.sub.name}: the database refused to judge its filter or scope; its position is kept, ` +
+          `following again in ${(pause / 1000).toFixed(1)} s${what}`,
+        { cause: failure },
+      ),
+    );
+    this.resume(at, pause);
+  }
+
+  /** Follows again after `at` in `pause` milliseconds, and again later while subscribing fails. */
+  private resume(at: Position, pause: number): void {
+    if (this.resuming) clearTimeout(this.resuming);
+    this.resuming = setTimeout(() => {
+      this.resuming = undefined;
+      if (this.closed) return;
+      this.follow(at).then(
+        (subscribed) => {
+          if (this.closed) subscribed.cancel();
+          else this.subscribed = subscribed;
+        },
+        (e: unknown) => {
+          this.onError(e);
+          if (!this.closed) this.resume(at, Math.min(pause * 2, FAILED_RETRY_MAX_MS));
+        },
+      );
+    }, pause);
+    this.resuming.unref();
+  }
 
   /** No more retries once the dispatcher stops (a last {@link flush} still runs). */
   close(): void {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
-    this.retry = undefined;
+    if (this.resuming) clearTimeout(this.resuming);
+    this.retry = this.resuming = undefined;
   }
 
   /**
@@ -448,7 +508,15 @@ export async function startWebhooks(
       });
       const row = cursor.rows[0];
       const after: Position | undefined = row ? { xid: row.x!, id: row.i! } : undefined;
-      const fanout = new Fanout(db, sub, table.resource!.path.replace(/^\//, ""), wake, onError);
+      const fanout: Fanout = new Fanout(
+        db,
+        sub,
+        table.resource!.path.replace(/^\//, ""),
+        wake,
+        onError,
+        (at) => feed.subscribe(table, s, at, fanout),
+        options.retryBaseMs ?? 1000,
+      );
       fanouts.push(fanout);
       fanout.subscribed = await feed.subscribe(table, s, after, fanout);
       // The first start follows from now, and "now" is saved at once: a process stopped before its first

@@ -48,6 +48,29 @@ export function isUnavailable(e: unknown): boolean {
 }
 
 /**
+ * SQLSTATE classes of a statement PostgreSQL refused for what it was asked
+ * to compute: a cardinality violation (21), a data exception (22), a
+ * routine's failure (2F, 38, 39, P0, a function a raw predicate calls), a
+ * name or syntax it cannot resolve (42), a program limit (54) and a feature
+ * it lacks (0A).
+ */
+const STATEMENT_CLASSES = new Set(["0A", "21", "22", "2F", "38", "39", "42", "54", "P0"]);
+
+/**
+ * True when PostgreSQL ran the statement and refused it for what it
+ * computes (a value out of range, a division by zero, a statement timeout,
+ * 57014): the same statement fails again, while others go on. False for
+ * the database being away ({@link isUnavailable}), a conflict to retry, and
+ * anything without a SQLSTATE: those fail whatever the statement.
+ */
+export function isStatementFailure(e: unknown): boolean {
+  if (isUnavailable(e)) return false;
+  const code = (e as DriverError)?.code;
+  if (typeof code !== "string" || code.length !== 5) return false;
+  return code === "57014" || STATEMENT_CLASSES.has(code.slice(0, 2));
+}
+
+/**
  * A transaction whose COMMIT lost its connection: the database may have
  * committed it or not, and nothing here can tell. It is not a failure
  * before the write began, so it must not be answered "try again": a client

@@ -8,8 +8,11 @@
  * Each event: `id` (the position, to resume from), `event` (`create`,
  * `update`, `delete`, `leave`) and `data` (the row as a read returns it, or
  * its key alone for `delete` and `leave`). Besides: `reload` (the position
- * resumed from is no longer kept: list again) and `reconnect` (the server
- * ends this stream, a slow reader or a shutdown: resume with the last id).
+ * resumed from is no longer kept: list again), `reconnect` (the server
+ * ends this stream, a slow reader or a shutdown: resume with the last id)
+ * and `failed` (the database cannot judge this subscription: its data is
+ * the problem document, and the stream ends for good;
+ * docs/decisions/1364-feed-isolation.md).
  */
 import type { Context } from "hono";
 import { Buffer } from "node:buffer";
@@ -23,7 +26,7 @@ import {
 } from "../events/hub.js";
 import { comparePositions, ORIGIN, type Position } from "../events/position.js";
 import type { PositionSeal } from "../events/sealed-position.js";
-import { problem } from "../problem.js";
+import { problem, type ProblemError } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
 import { SINGLE } from "../query/parameters.js";
 import { scopeOf, type ResourceContext } from "./context.js";
@@ -144,13 +147,18 @@ class SseStream implements FeedSink {
     this.push(message("reload", JSON.stringify({ detail }), this.seal.seal(position)));
   }
 
-  end(reason: EndReason): void {
+  end(reason: EndReason, failure?: ProblemError): void {
     if (this.done) return;
-    const detail =
-      reason === "slow-subscriber"
-        ? `The client read too slowly: more than ${this.limits.bufferEvents} events or ${this.limits.bufferBytes} bytes waited.`
-        : "The service is stopping.";
-    this.queue.push(message("reconnect", JSON.stringify({ reason, detail })));
+    if (reason === "failed" && failure) {
+      // Not `reconnect`: resuming would meet the same refusal; the client stops with the problem.
+      this.queue.push(message("failed", JSON.stringify(failure.toDocument())));
+    } else {
+      const detail =
+        reason === "slow-subscriber"
+          ? `The client read too slowly: more than ${this.limits.bufferEvents} events or ${this.limits.bufferBytes} bytes waited.`
+          : "The service is stopping.";
+      this.queue.push(message("reconnect", JSON.stringify({ reason, detail })));
+    }
     this.done = true;
     this.subscribed?.cancel();
     this.wake?.();

@@ -49,6 +49,53 @@ function checkBigint(n: bigint): Decoded<bigint> {
 }
 
 /**
+ * PostgreSQL's `numeric` holds at most 131072 digits before the decimal
+ * point and 16383 after it (its documentation, "Arbitrary Precision
+ * Numbers"), and reads no exponent from 2^30 − 1 on: past them it refuses
+ * the value only when the statement runs, so they are refused here, where
+ * the refusal can name the field.
+ */
+const NUMERIC_MAX_DIGITS_BEFORE = 131072n;
+const NUMERIC_MAX_SCALE = 16383n;
+const NUMERIC_MAX_EXPONENT = 1073741823n;
+
+/** `text`, which matches {@link DECIMAL}, when PostgreSQL's `numeric` can hold it. */
+function checkNumeric(text: string): Decoded<string> {
+  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
+  const whole = m[1] ?? "";
+  const fraction = m[2] ?? "";
+  // A bigint: an exponent may have more digits than a double holds exactly.
+  const exponent = BigInt(m[3] ?? "0");
+  const range = "expected a decimal number within PostgreSQL's numeric range";
+  if (exponent >= NUMERIC_MAX_EXPONENT || exponent <= -NUMERIC_MAX_EXPONENT) return fail(range);
+  // The scale counts the fraction's digits as written, trailing zeros included, as PostgreSQL counts them.
+  if (BigInt(fraction.length) - exponent > NUMERIC_MAX_SCALE)
+    return fail(`${range}: at most ${NUMERIC_MAX_SCALE} digits after the decimal point`);
+  const lead = (whole + fraction).search(/[1-9]/);
+  if (lead >= 0 && BigInt(whole.length - lead) + exponent > NUMERIC_MAX_DIGITS_BEFORE)
+    return fail(`${range}: at most ${NUMERIC_MAX_DIGITS_BEFORE} digits before the decimal point`);
+  return ok(text);
+}
+
+/** A `real` (float4) column, domains aside (they keep their own name). */
+function isReal(col: ColumnDescriptor): boolean {
+  return /^(real|float4)(\[\])?$/i.test(col.sqlType);
+}
+
+/**
+ * `n` (finite) when the column's float type holds it: PostgreSQL refuses a
+ * `real` that rounds to infinity, or to zero from a value that is not zero,
+ * when the statement runs.
+ */
+function checkFloat(col: ColumnDescriptor, n: number): Decoded<number> {
+  if (!isReal(col)) return ok(n);
+  const f = Math.fround(n);
+  return Number.isFinite(f) && (f !== 0 || n === 0)
+    ? ok(n)
+    : fail("expected a number within the range of real (about 1.4e-45 to 3.4e38 in magnitude)");
+}
+
+/**
  * Whether a `time` kind column is `time with time zone` (kind `time` covers
  * both, language/types.ts): its values carry an offset.
  */
@@ -80,10 +127,10 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
     case "bigint":
       return INTEGER.test(text) ? checkBigint(BigInt(text)) : fail("expected an integer");
     case "numeric":
-      return DECIMAL.test(text) ? ok(text) : fail("expected a decimal number, e.g. 4.99");
+      return DECIMAL.test(text) ? checkNumeric(text) : fail("expected a decimal number, e.g. 4.99");
     case "float": {
       const n = DECIMAL.test(text) ? Number(text) : NaN;
-      return Number.isFinite(n) ? ok(n) : fail("expected a finite decimal number");
+      return Number.isFinite(n) ? checkFloat(col, n) : fail("expected a finite decimal number");
     }
     case "boolean":
       return text === "true" ? ok(true) : text === "false" ? ok(false) : fail("expected true or false");
@@ -177,7 +224,7 @@ export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<Sca
         ? ok(String(v))
         : fail("expected a number or its decimal text");
     case "float":
-      return typeof v === "number" && Number.isFinite(v) ? ok(v) : fail("expected a JSON number");
+      return typeof v === "number" && Number.isFinite(v) ? checkFloat(col, v) : fail("expected a JSON number");
     case "boolean":
       return typeof v === "boolean" ? ok(v) : fail("expected true or false");
     default:

@@ -116,6 +116,16 @@ function singleItem(value: LeafValue): Decoded<unknown> {
   return value.present ? { ok: true, value: value.value } : { ok: false, detail: "a value is required" };
 }
 
+/** The refusal of a LIKE pattern PostgreSQL would refuse only when the statement runs. */
+const LONE_ESCAPE = "a like pattern may not end with its escape character \\ (write \\\\ for a backslash)";
+
+/** True when `pattern` ends in a backslash that escapes nothing: an odd run of them. */
+function endsInEscape(pattern: string): boolean {
+  let run = 0;
+  while (run < pattern.length && pattern[pattern.length - 1 - run] === "\\") run++;
+  return run % 2 === 1;
+}
+
 type Report = (detail: string, extras?: ProblemExtras) => undefined;
 
 /** The column and operator of a leaf once both are known to be allowed; refusals go to `report`. */
@@ -233,6 +243,8 @@ function decodeLeafValue(
       const single = singleItem(value);
       if (!single.ok) return bad(single, raw);
       const d = decodeItem(col, single.value, shape === "text");
+      if (d.ok && (op === "like" || op === "ilike") && endsInEscape(String(d.value)))
+        return bad({ detail: LONE_ESCAPE }, single.value);
       return d.ok ? d : bad(d, single.value);
     }
   }

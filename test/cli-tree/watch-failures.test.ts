@@ -5,7 +5,9 @@
  * script, a refusal (400, 404) prints its problem on stderr and exits 1
  * after exactly one request; a failure (5xx, nothing listening) is told on
  * stderr with the wait before the next attempt, the waits grow, and once
- * the service answers, stdout has the changes as JSON lines.
+ * the service answers, stdout has the changes as JSON lines; a stream the
+ * service ends with `failed` (docs/decisions/1364-feed-isolation.md) ends
+ * the watch as a refusal does.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -142,6 +144,30 @@ describe("watch", () => {
     expect(w[1]!.seconds).toBeGreaterThanOrEqual(w[0]!.seconds);
     expect(w[1]!.seconds).toBeLessThanOrEqual(2);
     expect(server.requests).toHaveLength(3);
+  }, 60_000);
+
+  it("on a failed event prints what came before, then the problem on stderr, and exits 1 without reconnecting", async () => {
+    const failed = {
+      type: "/problems/subscription-failed",
+      title: "Unprocessable Content",
+      status: 422,
+      detail: "the filters cannot be judged",
+      errors: [],
+    };
+    server = await scriptedServer([
+      {
+        stream: [
+          "retry: 1000\nid: 9.3\n\n",
+          'id: 9.4\nevent: create\ndata: {"id":1,"title":"before"}\n\n',
+          `event: failed\ndata: ${JSON.stringify(failed)}\n\n`,
+        ],
+      },
+    ]);
+    const r = await watch(server.url);
+    expect(r.stdout).toBe('{"id":"9.4","event":"create","data":{"id":1,"title":"before"}}\n');
+    expect(r.stderr).toBe("Error: the filters cannot be judged (HTTP 422)\n");
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(1);
   }, 60_000);
 
   it("says so when nothing listens, naming the address", async () => {

@@ -62,6 +62,12 @@ function nasty(r: Rng, min = 0): string {
   return s;
 }
 
+/** A LIKE pattern as the service takes one: a lone escape at the end (refused, as PostgreSQL would) escaped. */
+function pattern(text: string): string {
+  const run = /\\*$/.exec(text)![0].length;
+  return run % 2 === 1 ? text + "\\" : text;
+}
+
 function list<T>(r: Rng, make: () => T, min = 1, max = 4): T[] {
   return Array.from({ length: r.int(min, max) }, make);
 }
@@ -75,7 +81,7 @@ function columnFilter(r: Rng): [string, unknown] {
       if (op === "bare") return ["title", nasty(r)];
       if (op === "in" || op === "nin") return ["title", { [op]: list(r, () => nasty(r)) }];
       if (op === "between") return ["title", { between: [nasty(r), nasty(r)] }];
-      return ["title", { [op]: nasty(r) }];
+      return ["title", { [op]: op === "like" || op === "ilike" ? pattern(nasty(r)) : nasty(r) }];
     }
     case 1: {
       const op = r.pick(["bare", "eq", "ne", "in", "nin", "contains", "gte"]);

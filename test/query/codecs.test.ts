@@ -35,11 +35,30 @@ describe("decodeValue (URL text)", () => {
     }
   });
 
+  it("refuses numerics PostgreSQL's numeric cannot hold, which it would refuse only when the statement runs", () => {
+    // Its edges: 131072 digits before the point, 16383 after (the written fraction counts, trailing zeros included).
+    for (const good of ["9.9e131071", "12345e131067", "1e-16383", "0e999999", "0.001e131074", "-1e131071"])
+      expect(decodeValue(col("rental_rate"), good)).toBe(good);
+    for (const bad of ["1e200000", "1e131072", "-1e131072", "12345e131068", "1.5e-16383", "0e-20000", "0e1073741823"]) {
+      const p = problem(() => decodeValue(col("rental_rate"), bad));
+      expect(p).toMatchObject({ location: "query.rental_rate", value: bad });
+      expect(p.detail).toContain("numeric range");
+    }
+  });
+
   it("decodes floats as finite numbers", () => {
     expect(decodeValue(col("score"), "2.5")).toBe(2.5);
     expect(decodeValue(col("score"), "-1e-3")).toBe(-0.001);
     for (const bad of ["NaN", "Infinity", "1e400", "abc"])
       expect(() => decodeValue(col("score"), bad)).toThrow(ProblemError);
+  });
+
+  it("refuses what a real cannot hold: past its range, or rounding to zero from a value that is not", () => {
+    const real = column("ratio", "real", "float");
+    for (const good of ["3.4028235e38", "1e-45", "0", "-1e-40"]) expect(decodeValue(real, good)).toBe(Number(good));
+    for (const bad of ["3.4028236e38", "1e300", "1e-46", "-1e39"])
+      expect(() => decodeValue(real, bad)).toThrow(ProblemError);
+    expect(decodeValue(col("score"), "1e300")).toBe(1e300);
   });
 
   it("takes only true and false as booleans", () => {

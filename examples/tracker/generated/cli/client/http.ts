@@ -1061,7 +1061,8 @@ export interface EventsOptions {
   /**
    * Told of each failure the feed retries, before it waits; throwing from
    * it ends the iteration with that error. Without it, failures are retried
-   * silently. A refusal (another 4xx) is never retried: the iteration rejects.
+   * silently. A refusal (another 4xx) is never retried, nor a stream the
+   * service ends with `failed`: the iteration rejects with the problem.
    */
   onError?: ((retry: FeedRetry) => void) | undefined;
   /** The wait after failures in a row; see {@link FeedBackoff}. */
@@ -1159,6 +1160,24 @@ async function* sseMessages(
   }
 }
 
+/**
+ * The problem a `failed` event carries: the service cannot judge this
+ * feed's filters and scope on a change, so the stream ended for good
+ * (docs/decisions/1364-feed-isolation.md). Its status is the document's
+ * own, 422 when it names none.
+ */
+function failedProblem(data: string): ProblemDocument {
+  let status = 422;
+  try {
+    const parsed = JSON.parse(data) as unknown;
+    if (isRecord(parsed) && typeof parsed["status"] === "number")
+      status = parsed["status"];
+  } catch {
+    // not JSON: problemOf says so
+  }
+  return problemOf(status, data);
+}
+
 /** The query parameters of a feed: filters, then `select` and `search`. */
 export function eventsParams(
   query: EventsParams,
@@ -1194,9 +1213,12 @@ const CHANGE_TYPES: readonly string[] = [
  * (one second by default); a failure (5xx, 408, 429, no connection, a
  * broken stream) is retried with exponential backoff and jitter, each told
  * to `options.onError` (docs/decisions/1361-feed-positions-and-client-retries.md).
+ * A `failed` event (the service cannot judge this feed's filters and scope
+ * on a change, docs/decisions/1364-feed-isolation.md) is never retried:
+ * following again would fail the same way.
  * It uses `fetch` itself, not the client's transport, since a transport
  * answers whole bodies. Ends when `options.signal` aborts or the loop breaks.
- * @throws ProblemError when the service refuses the request (any other 4xx: a bad filter, a missing credential, an unknown Last-Event-ID) or answers 2xx with no event stream; whatever `onError` throws
+ * @throws ProblemError when the service refuses the request (any other 4xx: a bad filter, a missing credential, an unknown Last-Event-ID), answers 2xx with no event stream, or ends the stream with a `failed` event (its problem, a 422 `/problems/subscription-failed`); whatever `onError` throws
  */
 export async function* followEventStream(
   client: HttpClient,
@@ -1254,11 +1276,16 @@ export async function* followEventStream(
         });
       }
       attempt = 0;
+      let refused: ProblemError | undefined;
       try {
         for await (const m of sseMessages(response.body, lastId)) {
           lastId = m.id;
           if (m.retry !== undefined) retry = m.retry;
           if (m.event === "reconnect") break;
+          if (m.event === "failed") {
+            refused = new ProblemError(failedProblem(m.data));
+            break;
+          }
           if (CHANGE_TYPES.includes(m.event))
             yield {
               type: m.event as RawChangeEvent["type"],
@@ -1273,6 +1300,8 @@ export async function* followEventStream(
           { cause: e },
         );
       }
+      // Following again would meet the same refusal: it ends the feed, as a 4xx does.
+      if (refused) throw refused;
     }
     if (options.signal?.aborted) return;
     let delay = retry;

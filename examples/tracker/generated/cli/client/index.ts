@@ -464,7 +464,7 @@ export class TasksResource {
 
   /**
    * GET /tasks/events: each change of the rows `query` selects, as it commits (creates, updates, deletes, and `leave` when a row no longer matches); reconnects and resumes by itself, backing off after a failure (a 5xx, no connection), each told to `options.onError`. Pass the last `id` seen as `options.lastEventId` to resume later.
-   * @throws ProblemError when the service refuses the request (a 4xx: 400 lists what is allowed)
+   * @throws ProblemError when the service refuses the request (a 4xx: 400 lists what is allowed), or ends the stream because it cannot judge the filters on a change (422 `/problems/subscription-failed`)
    */
   events<const S extends readonly TasksColumn[] | undefined = undefined>(
     query: TasksEventsQuery<S> = {},

@@ -716,8 +716,9 @@ function listCommand(
  * one JSON object per line (`{"id", "event", "data"}`, the data as the
  * service sent it) until interrupted; it reconnects and resumes by itself,
  * telling each failure it retries on stderr, and `--last-event-id` resumes
- * a watch that stopped. A refusal (a 4xx) ends it: the problem on stderr,
- * exit code 1.
+ * a watch that stopped. A refusal (a 4xx) ends it, and so does a stream
+ * the service ends with `failed` (it cannot judge the filters on a change,
+ * docs/decisions/1364-feed-isolation.md): the problem on stderr, exit code 1.
  */
 function watchCommand(
   ctx: Context,
