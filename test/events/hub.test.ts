@@ -9,6 +9,7 @@ import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { FeedHub, type FeedEvent, type FeedSink } from "../../runtime/events/hub.js";
 import { compileText } from "../support/service.js";
+import { until } from "../support/until.js";
 
 const { service, ddl } = compileText(`
 table notes {
@@ -42,10 +43,6 @@ function sink(): FeedSink & { events: FeedEvent[]; reloads: number } {
   return s;
 }
 
-async function until(f: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 20));
-}
-
 describe("FeedHub", () => {
   it("keeps running for a subscriber that arrives while the last one leaves", async () => {
     const hub = new FeedHub(db, service, { pollMs: 50 });
@@ -55,7 +52,7 @@ describe("FeedHub", () => {
     a.cancel();
     const sub = await subscribing;
     await db.script("INSERT INTO notes (body) VALUES ('after')");
-    await until(() => b.events.length > 0);
+    await until("b's first event", () => b.events.length > 0, 4000);
     expect(b.events.map((e) => e.kind)).toEqual(["create"]);
     sub.cancel();
     await hub.close();
@@ -66,7 +63,7 @@ describe("FeedHub", () => {
     await db.script("INSERT INTO notes (body) VALUES ('old'), ('newest')");
     const first = sink();
     const from = await hub.subscribe(table, {}, { xid: "0", id: "0" }, first);
-    await until(() => first.events.length >= 2);
+    await until("two events", () => first.events.length >= 2, 4000);
     const position = first.events[0]!.position;
     from.cancel();
     expect(await hub.purge()).toBeGreaterThan(0);
