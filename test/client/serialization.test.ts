@@ -22,7 +22,8 @@ import type { TasksWhere } from "../../fixtures/spec/expected/client/types.js";
 import type { ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { Predicate } from "../../runtime/predicate.js";
 import { parseListQuery } from "../../runtime/query/index.js";
-import { compileFile } from "../support/service.js";
+import { filterCodec } from "../../compiler/backends/client/value-types.js";
+import { compileFile, compileText } from "../support/service.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** As emitted for /tasks (fixtures/spec/expected/client/index.ts). */
@@ -278,6 +279,39 @@ describe("where → URL grammar", () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(400);
+  });
+});
+
+describe("a jsonb array's filter", () => {
+  it("writes each element as JSON, a string element with its quotes, read by the server as the ?filter= tree", () => {
+    const { service: docsService } = compileText(`table docs {
+  id   bigint @primary_key @default(identity)
+  tags jsonb[] @filterable
+  @@index([tags], using: gin)
+  resource "/docs" { ops = [list] }
+}`);
+    const docs = docsService.tables.find((t) => t.name === "docs")!;
+    expect(filterCodec(docs.columns.find((c) => c.name === "tags")!)).toBe("document[]");
+    const codecs: ColumnCodecs = { tags: "document[]" };
+    const elements = ["x", { k: "a,b" }, 1];
+    const read = (params: [string, string][]) =>
+      normal(parseListQuery(docsService, docs, new URLSearchParams(new URLSearchParams(params).toString())).where);
+    for (const [op, filter] of [
+      ["eq", elements],
+      ["hasany", { hasany: elements }],
+      ["has", { has: "x" }],
+    ] as const) {
+      const url = whereParams({ tags: filter }, codecs);
+      // The tree takes an element as its JSON text, as the URL does.
+      const value = op === "has" ? JSON.stringify("x") : elements.map((e) => JSON.stringify(e));
+      expect(read(url), `${op}: ${JSON.stringify(url)}`).toEqual(
+        read([["filter", JSON.stringify({ field: "tags", op, value })]]),
+      );
+    }
+    expect(whereParams({ tags: { hasany: elements } }, codecs)).toEqual([
+      ["tags", 'hasany.("\\"x\\"","{\\"k\\":\\"a,b\\"}",1)'],
+    ]);
+    expect(() => whereParams({ tags: { hasall: [undefined] } }, codecs)).toThrow(/expected a JSON document/);
   });
 });
 

@@ -10,13 +10,24 @@
  * (PostgreSQL, or what test/support/db.ts finds; and PGlite); every cell
  * runs against them and is named `<type> × <surface>`.
  *
- * Not yet here: the typed client's and the CLI's round trip of each type
- * (generate the client and the command tree for this schema, write and read
- * each value through them). test/client/live.test.ts covers the client on
- * the tracker's types only.
+ * The typed client and the command tree generated for the same schema are
+ * surfaces too, run after every other cell (each clears its type's table,
+ * as `v` is unique): the client creates a row with `v = a`, reads it, lists
+ * it with a `where` on `v`, updates `v` to b and runs the action; the CLI
+ * (one process per batch of command lines: CLI_BATCH) creates a row with b
+ * as a `--v` flag, gets it and lists it with a `--v` filter flag. Each
+ * answer must equal the plain HTTP read of the row, numbers compared
+ * exactly (exactJson), and each write must store what the same value
+ * written by a plain HTTP body stores. Skipped, naming why: the client's
+ * update and action where b is a bigint beyond 2^53 (the client reads
+ * bigint as a JavaScript number, docs/decisions/0209-json-value-types.md),
+ * and list filters where the type has none.
  */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hooks } from "../../runtime/hooks.js";
 import { webhookProblems, type WebhookSubscription } from "../../runtime/events/webhooks.js";
@@ -24,6 +35,9 @@ import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { operatorsFor } from "../../runtime/query/operators.js";
 import { writeListItem } from "../../runtime/operators.js";
 import { compileText } from "../support/service.js";
+import { runNode, type RunResult } from "../support/run.js";
+import { emitClient, emitCommandTree } from "../../compiler/index.js";
+import { camelCase } from "../../compiler/case.js";
 import { openStream, serveService, type Served, type Stream } from "../support/sse.js";
 import {
   BUILTIN_SAMPLES,
@@ -137,6 +151,94 @@ async function until<T>(what: string, f: () => T | undefined | false, ms = 15_00
   }
 }
 
+/**
+ * JSON text parsed without losing a number: each number becomes `{ "#": text }`, an integer's text exact (as
+ * `BigInt` writes it), any other number's as JavaScript reads it. Comparing two such parses tells a value a
+ * client changed (a bigint rounded to a double) from one it only spelled otherwise.
+ */
+function exactJson(text: string): unknown {
+  let out = "";
+  for (let i = 0; i < text.length;) {
+    const c = text.charAt(i);
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text.charAt(j) !== '"') j += text.charAt(j) === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      const token = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i))![0];
+      out += JSON.stringify({ "#": /^-?\d+$/.test(token) ? BigInt(token).toString() : String(Number(token)) });
+      i += token.length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return JSON.parse(out);
+}
+
+/** A value the typed client returned, as {@link exactJson} reads JSON (a `bigint` as its digits). */
+function exactValue(value: unknown): unknown {
+  return exactJson(
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? { "#bigint": v.toString() } : v)).replace(
+      /\{"#bigint":"(-?\d+)"\}/g,
+      "$1",
+    ),
+  );
+}
+
+/** What the cells call on one resource of the generated typed client (each class has these, typed per table). */
+interface ClientResource {
+  create(body: object): Promise<Row>;
+  get(id: number): Promise<Row>;
+  list(query: { where: object }): Promise<{ items: Row[] }>;
+  update(id: number, body: object): Promise<Row>;
+  echo(id: number, input: object): Promise<Row>;
+  delete(id: number): Promise<void>;
+}
+type Row = Record<string, unknown>;
+
+/**
+ * A value as a create flag's text: a scalar as its URL text (a document as JSON); an array's items
+ * comma-separated, the flag's plain form, unless an item's text has a comma, then the JSON array.
+ */
+function flagText(mt: MatrixType, value: Json): string {
+  if (!mt.array) return urlText(value);
+  const items = (value as Json[]).map(urlText);
+  return items.some((t) => t.includes(",") || t.trim() !== t || t === "") ? JSON.stringify(value) : items.join(",");
+}
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+/**
+ * A main running many command lines, one after the other, each as a binary's main would (`run`, then what
+ * `execute` would print and exit with), keeping each one's output and exit code: `batch.ts <commands.json>
+ * <results.json>`.
+ */
+const CLI_BATCH = `import { readFileSync, writeFileSync } from "node:fs";
+import { buildCommandTree } from "./commands/index.js";
+const [commandsFile, resultsFile] = process.argv.slice(2);
+const tree = buildCommandTree();
+const results = [];
+for (const argv of JSON.parse(readFileSync(commandsFile, "utf8"))) {
+  const printed = { code: 0, stdout: "", stderr: "" };
+  const writes = [process.stdout.write, process.stderr.write];
+  process.stdout.write = (chunk) => ((printed.stdout += chunk), true);
+  process.stderr.write = (chunk) => ((printed.stderr += chunk), true);
+  try {
+    await tree.run(argv);
+  } catch (e) {
+    printed.code = e?.oclif?.exit ?? 1;
+    if (e?.code !== "EEXIT") printed.stderr += String(e?.message ?? e);
+  } finally {
+    [process.stdout.write, process.stderr.write] = writes;
+  }
+  results.push(printed);
+}
+writeFileSync(resultsFile, JSON.stringify(results));
+// A failed command sets the exit code; each one's is in the results, and the batch itself succeeded.
+process.exitCode = 0;
+`;
+
 interface Answer {
   status: number;
   headers: Headers;
@@ -162,7 +264,7 @@ const backends: [string, "pg" | "pglite"][] = [
 describe.each(backends)("the type matrix on %s", (_name, kind) => {
   const types = ALL.filter((mt) => kind !== "pglite" || !mt.sample.noPglite);
   const absent = ALL.filter((mt) => !types.includes(mt));
-  const { service, ddl } = compileText(schemaText(types), "matrix.resource");
+  const { schema, service, ddl } = compileText(schemaText(types), "matrix.resource");
   /** The operators the runtime's vocabulary gives column `v` of `mt`'s table. */
   const opsOf = (mt: MatrixType): readonly string[] => {
     const col = service.tables.find((t) => t.name === mt.table)!.columns.find((c) => c.name === "v")!;
@@ -181,6 +283,9 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
   const ids = new Map<string, { a: number; b: number }>();
   /** What went wrong setting a type up (its rows, its webhook), failing that type's cells alone. */
   const failures = new Map<string, string>();
+  /** The typed client and command tree of this schema, emitted inside the repository so the tree finds @oclif/core. */
+  const generated = mkdtempSync(path.join(ROOT, "test", `.generated-matrix-${kind}-`));
+  let client: Record<string, ClientResource>;
 
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(served.url + path, {
@@ -218,6 +323,15 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
       else process.env.RESC_TEST_PGLITE = prev;
     }
     await db.executor.script(ddl);
+    const files = [
+      ...(await emitClient(schema, "client", service)),
+      ...(await emitCommandTree(schema, "commands", { cliName: "matrix", clientDir: "client", service })),
+    ];
+    for (const f of files) {
+      mkdirSync(path.dirname(path.join(generated, f.path)), { recursive: true });
+      writeFileSync(path.join(generated, f.path), f.contents);
+    }
+    writeFileSync(path.join(generated, "batch.ts"), CLI_BATCH);
     hooks = await receiver();
     const wanted: WebhookSubscription[] = types.map((mt) => ({
       name: `w_${mt.table}`,
@@ -243,6 +357,10 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
         timeoutMs: 2000,
       },
     });
+    const { Client } = (await import(pathToFileURL(path.join(generated, "client/index.ts")).href)) as {
+      Client: new (options: { baseURL: string }) => Record<string, ClientResource>;
+    };
+    client = new Client({ baseURL: served.url });
     for (const mt of types) {
       const a = await send("POST", `/${mt.table}`, { v: mt.a, note: "A" });
       const b = await send("POST", `/${mt.table}`, { v: mt.b, note: "B" });
@@ -255,12 +373,13 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
     await served?.close();
     await hooks?.close();
     await db?.drop();
+    rmSync(generated, { recursive: true, force: true });
   });
 
   for (const mt of absent) it.skip(`${mt.label} × every surface: ${mt.sample.noPglite}`, () => {});
 
-  /** `a` as one URL value: a whole-array list on an array column. */
-  const urlA = (mt: MatrixType): string => (mt.array ? urlList(mt.a as Json[]) : urlText(mt.a));
+  /** `a` (or another value) as one URL value: a whole-array list on an array column. */
+  const urlA = (mt: MatrixType, value: Json = mt.a): string => (mt.array ? urlList(value as Json[]) : urlText(value));
   /** `v=eq.<a>` in the URL grammar (`hasdoc` on a document). */
   function eqQuery(mt: MatrixType): string {
     return `v=${eqOp(mt)}.${encodeURIComponent(urlA(mt))}`;
@@ -455,6 +574,169 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
         await until(`a webhook saying ${mt.table}'s row A left`, () =>
           hooks.got.some((h) => h.type === `${mt.table}.leave` && h.data.id === row().a),
         );
+    });
+  }
+
+  /**
+   * Deletes every row of `mt`'s table. The client's and the CLI's cells run after every other cell, and each
+   * creates a row with `v = a`, which is unique where PostgreSQL allows it.
+   */
+  const clearTable = async (mt: MatrixType): Promise<void> => {
+    const all = await send("GET", `/${mt.table}?per_page=100`);
+    if (all.status !== 200) throw new Error(`listing ${mt.table}: ${all.text}`);
+    for (const r of all.body.items as { id: number }[]) {
+      const gone = await send("DELETE", `/${mt.table}/${r.id}`);
+      if (gone.status !== 204) throw new Error(`deleting ${mt.table}/${r.id}: ${gone.text}`);
+    }
+  };
+  /** The row as a plain read serves it, its numbers exact. */
+  const wireRow = async (mt: MatrixType, id: unknown): Promise<Row> => {
+    const r = await send("GET", `/${mt.table}/${String(id)}`);
+    expect(r.status, r.text).toBe(200);
+    return exactJson(r.text) as Row;
+  };
+  /** `v` as the service stores `value` written by a plain HTTP body: what a client's write of it must store. */
+  const httpWritten = async (mt: MatrixType, id: unknown, value: Json): Promise<unknown> => {
+    const r = await send("PATCH", `/${mt.table}/${String(id)}`, { v: value });
+    expect(r.status, r.text).toBe(200);
+    return (exactJson(r.text) as Row).v;
+  };
+
+  /** Why the typed client cannot carry `mt`'s b: a bigint beyond 2^53, which it reads as a JavaScript number. */
+  const clientWhy = (mt: MatrixType): string | undefined =>
+    [mt.sample.a, mt.sample.b].some(
+      (v) => typeof v === "string" && /^-?\d+$/.test(v) && !Number.isSafeInteger(Number(v)),
+    )
+      ? "the typed client reads a bigint as a JavaScript number (docs/decisions/0209-json-value-types.md): b = 9007199254740993 comes back as 9007199254740992"
+      : undefined;
+
+  for (const mt of types) {
+    const api = (): ClientResource => client[camelCase(mt.table)]!;
+    const surface = `${mt.label} × client`;
+    /** The one row the client made (the table is cleared first). */
+    const made = async (): Promise<number> => {
+      const all = await listIds(mt, "");
+      expect(all, `${surface}: the row the client made`).toHaveLength(1);
+      return all[0]!;
+    };
+    cell(mt, "client create and get", undefined, async () => {
+      await clearTable(mt);
+      const created = await api().create({ v: mt.a, note: "client" });
+      const stored = await wireRow(mt, created.id);
+      expect(exactValue(created), `${surface}: create's answer`).toEqual(stored);
+      expect(stored.v, `${surface}: create wrote a as HTTP writes it`).toEqual(await httpWritten(mt, created.id, mt.a));
+      expect(exactValue(await api().get(created.id as number)), `${surface}: get`).toEqual(
+        await wireRow(mt, created.id),
+      );
+    });
+    cell(mt, "client list filter", filterWhy(mt), async () => {
+      const id = await made();
+      const page = await api().list({ where: { v: eqOp(mt) === "hasdoc" ? { hasdoc: mt.a } : mt.a } });
+      expect(
+        page.items.map((item) => exactValue(item)),
+        `${surface}: list where v = a`,
+      ).toEqual([await wireRow(mt, id)]);
+    });
+    cell(mt, "client update and action", clientWhy(mt), async () => {
+      const id = await made();
+      const changed = await api().update(id, { v: mt.b });
+      const updated = await wireRow(mt, id);
+      expect(exactValue(changed), `${surface}: update's answer`).toEqual(updated);
+      expect(updated.v, `${surface}: update wrote b as HTTP writes it`).toEqual(await httpWritten(mt, id, mt.b));
+      const echoed = await api().echo(id, { p: mt.a });
+      const acted = await wireRow(mt, id);
+      expect(exactValue(echoed), `${surface}: echo's output`).toEqual({ p: acted.v });
+      expect(acted.v, `${surface}: echo wrote a as HTTP writes it`).toEqual(await httpWritten(mt, id, mt.a));
+    });
+  }
+
+  /** The CLI list's filter flag: v equal to b. */
+  const cliFilter = (mt: MatrixType): string => `${eqOp(mt)}.${urlA(mt, mt.b)}`;
+  /**
+   * What the CLI printed for one type: a create of `v = b` (b is the harder value: beyond 2^53, a duration in
+   * ISO form, an offset; an array's b holds a too), a get of that row, a list filtered on `v = b`.
+   */
+  interface CliRun {
+    create: RunResult;
+    get?: RunResult;
+    list?: RunResult;
+    id?: number;
+  }
+  /**
+   * Runs command lines through the tree in one process (CLI_BATCH), as many binaries' runs: a process per
+   * command would cost half a second each, a few hundred times.
+   */
+  const cliBatch = async (name: string, lines: string[][]): Promise<RunResult[]> => {
+    const commands = path.join(generated, `${name}.json`);
+    const results = path.join(generated, `${name}-results.json`);
+    writeFileSync(commands, JSON.stringify(lines));
+    const r = await runNode(["--import", "tsx", path.join(generated, "batch.ts"), commands, results], {
+      cwd: ROOT,
+      env: { MATRIX_BASE_URL: served.url },
+      timeout: 120_000,
+    });
+    if (r.code !== 0) throw new Error(`the CLI batch ${name} exited with ${r.code}: ${r.stderr}${r.stdout}`);
+    return JSON.parse(readFileSync(results, "utf8")) as RunResult[];
+  };
+  /** Every type's CLI run, started by the first CLI cell: every create, then every get and list. */
+  let cliRuns: Promise<Map<MatrixType, CliRun>> | undefined;
+  const cliRun = async (mt: MatrixType): Promise<CliRun> => {
+    cliRuns ??= (async () => {
+      for (const t of types) await clearTable(t);
+      const creates = await cliBatch(
+        "create",
+        types.map((t) => [t.table, "create", "--v", flagText(t, t.b), "--note", "cli", "--compact"]),
+      );
+      const out = new Map<MatrixType, CliRun>();
+      const reads: string[][] = [];
+      for (const [i, t] of types.entries()) {
+        const create = creates[i]!;
+        if (create.code !== 0) {
+          out.set(t, { create });
+          continue;
+        }
+        const id = (JSON.parse(create.stdout) as { id: number }).id;
+        out.set(t, { create, id });
+        reads.push([t.table, "get", String(id), "--compact"]);
+        if (filterWhy(t) === undefined) reads.push([t.table, "list", "--v", cliFilter(t), "--compact"]);
+      }
+      const answers = (await cliBatch("read", reads)).values();
+      for (const t of types) {
+        const run = out.get(t)!;
+        if (run.id === undefined) continue;
+        run.get = answers.next().value;
+        if (filterWhy(t) === undefined) run.list = answers.next().value;
+      }
+      return out;
+    })();
+    return (await cliRuns).get(mt)!;
+  };
+  /** A command's output, which must be the service's JSON: the failure names the command when it is not. */
+  const printed = (what: string, r: RunResult | undefined): unknown => {
+    expect(r, what).toBeDefined();
+    expect([r!.code, r!.stderr], `${what}: exit code and stderr`).toEqual([0, ""]);
+    return exactJson(r!.stdout);
+  };
+
+  for (const mt of types) {
+    const surface = `${mt.label} × CLI`;
+    cell(mt, "CLI create and get", undefined, async () => {
+      const run = await cliRun(mt);
+      const made = printed(`${surface}: create --v ${flagText(mt, mt.b)}`, run.create) as Row;
+      const stored = await wireRow(mt, run.id);
+      expect(made, `${surface}: create's output`).toEqual(stored);
+      expect(printed(`${surface}: get`, run.get), `${surface}: get's output`).toEqual(stored);
+      expect(stored.v, `${surface}: create wrote b as HTTP writes it`).toEqual(await httpWritten(mt, run.id, mt.b));
+    });
+    cell(mt, "CLI list filter", filterWhy(mt), async () => {
+      const run = await cliRun(mt);
+      const listed = printed(`${surface}: list --v ${cliFilter(mt)}`, run.list) as { items: Row[] };
+      expect(
+        listed.items.map((r) => r.id),
+        `${surface}: list --v ${cliFilter(mt)}`,
+      ).toEqual([{ "#": String(run.id) }]);
+      const wire = await send("GET", `/${mt.table}?v=${encodeURIComponent(cliFilter(mt))}`);
+      expect(listed, `${surface}: list's output`).toEqual(exactJson(wire.text));
     });
   }
 });

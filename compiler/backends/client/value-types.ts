@@ -62,6 +62,9 @@ function filterScalar(column: ColumnDescriptor): string {
     case "date":
     case "timestamptz":
       return "string | Date";
+    case "jsonb":
+      // Only an array's elements get here (a document column has its own filter type): each is a document.
+      return "JsonValue";
     default:
       return "string";
   }
@@ -90,7 +93,7 @@ export function filterType(column: ColumnDescriptor): string {
  * `ColumnCodec` of the client core), or undefined for `plain`.
  */
 export function filterCodec(column: ColumnDescriptor): string | undefined {
-  if (!column.array && column.kind === "jsonb") return "document";
+  if (column.kind === "jsonb") return column.array ? "document[]" : "document";
   const base = column.kind === "date" ? "date" : column.kind === "timestamptz" ? "instant" : "plain";
   const codec = column.array ? `${base}[]` : base;
   return codec === "plain" ? undefined : codec;

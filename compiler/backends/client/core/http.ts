@@ -425,7 +425,8 @@ export interface ListParams extends PageParams {
 /**
  * How a filterable column's values are written in a URL: `date` and
  * `instant` (timestamptz) also accept a `Date`, `document` is JSON, `[]`
- * marks an array column. Columns not listed are `plain`.
+ * marks an array column (`document[]`: each element is JSON, a string
+ * element too). Columns not listed are `plain`.
  */
 export type ColumnCodec =
   | "plain"
@@ -434,7 +435,8 @@ export type ColumnCodec =
   | "document"
   | "plain[]"
   | "date[]"
-  | "instant[]";
+  | "instant[]"
+  | "document[]";
 
 /** Codecs of a resource's filterable columns, and of the columns its bodies take a `Date` for, that are not `plain`. */
 export type ColumnCodecs = Readonly<Record<string, ColumnCodec>>;
@@ -463,6 +465,13 @@ function scalarText(
   codec: ColumnCodec,
   column: string,
 ): string {
+  // The service reads each element of a jsonb array's filter as JSON, so a string element needs its quotes.
+  if (codec === "document[]") {
+    const text = JSON.stringify(value);
+    if (text === undefined)
+      throw new TypeError("filter on " + column + ": expected a JSON document");
+    return text;
+  }
   if (value instanceof Date) {
     const text = dateText(value, codec, "filter on " + column);
     if (text !== undefined) return text;
