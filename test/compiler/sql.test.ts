@@ -107,6 +107,42 @@ function formatType(ref: TypeRef, schema: Schema): string {
   return name + args + "[]".repeat(ref.arrayDims);
 }
 
+describe("emitSql and a type the schema names like an extension's", () => {
+  const schema = parseOk(
+    `
+domain isbn text @check("VALUE ~ '^[0-9]{13}$'")
+enum hstore { a b }
+table books {
+  id   bigint @primary_key
+  code isbn
+  kind hstore
+  tags citext?
+}
+`,
+    "books.resource",
+  );
+
+  it("creates no extension for a declared domain or enum, and still one for a type only an extension has", () => {
+    const sql = emitSql(schema);
+    expect(sql).not.toMatch(/CREATE EXTENSION IF NOT EXISTS (isn|hstore);/);
+    expect(sql).toMatch(/^CREATE EXTENSION IF NOT EXISTS citext;$/m);
+  });
+
+  it("applies to a fresh database", async () => {
+    const db = await createTestDatabase("sql_own_types");
+    try {
+      await db.executor.script(emitSql(schema));
+      const r = await db.executor.query({
+        text: `INSERT INTO books VALUES (1, '9780262510875', 'a', 'X') RETURNING code`,
+        values: [],
+      });
+      expect(r.rows).toEqual([{ code: "9780262510875" }]);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
 /** Applies the DDL of a schema file to a fresh database and compares the catalog with the IR. */
 describe.each(["spec.resource", "fixtures/sql/cycles/schema.resource"])("emitSql applied to PostgreSQL: %s", (file) => {
   let db: TestDatabase;

@@ -53,12 +53,17 @@ export function extensionsUsed(types: readonly string[], sql: readonly string[])
   return [...out].sort();
 }
 
-/** The extensions `schema` needs, by `CREATE EXTENSION` name, in a stable order (sorted). */
+/**
+ * The extensions `schema` needs, by `CREATE EXTENSION` name, in a stable order (sorted). A type the schema
+ * declares itself (a domain or enum named `isbn`) is that declaration, not the extension's type: creating the
+ * extension too would make the declaration fail ("type already exists").
+ */
 export function requiredExtensions(schema: Schema): string[] {
+  const own = new Set([...schema.domains, ...schema.enums].map((d) => d.name.toLowerCase()));
   const types = [
     ...schema.domains.map((d) => d.base),
     ...schema.tables.flatMap((t) => storedColumns(t).map((c) => c.type)),
-  ];
+  ].filter((t) => !own.has(t.name.toLowerCase()));
   const sql = [
     ...schema.domains.flatMap((d) => (d.check !== undefined ? [d.check] : [])),
     ...schema.tables.flatMap((t) =>
