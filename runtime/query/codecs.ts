@@ -103,9 +103,46 @@ export function hasTimeZone(col: ColumnDescriptor): boolean {
   return col.kind === "time" && /^(timetz|time with time zone)(\(\d+\))?(\[\])?$/i.test(col.sqlType);
 }
 
-/** PostgreSQL text cannot hold U+0000; refusing it here keeps it from surfacing as a database fault. */
+/** A UTF-16 surrogate without its other half: not a Unicode character, so not text PostgreSQL can store. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why `text` cannot be stored as PostgreSQL text, or undefined when it can: U+0000, which text cannot hold
+ * (a database fault otherwise), or a lone surrogate, which the driver would silently store as U+FFFD.
+ */
+export function textFault(text: string): string | undefined {
+  if (text.includes("\u0000")) return "text may not contain the NUL character";
+  if (LONE_SURROGATE.test(text)) return "text may not contain a lone UTF-16 surrogate (half of a character)";
+  return undefined;
+}
+
 function plainText(text: string): Decoded<string> {
-  return text.includes("\u0000") ? fail("text may not contain the NUL character") : ok(text);
+  const fault = textFault(text);
+  return fault === undefined ? ok(text) : fail(fault);
+}
+
+/**
+ * {@link textFault} of any string or key in the JSON value `v`, said of the document: jsonb refuses the
+ * NUL escape, and a lone surrogate would not survive.
+ */
+function documentFault(v: JsonValue): string | undefined {
+  const stack: JsonValue[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (typeof x === "string") {
+      const fault = textFault(x);
+      if (fault !== undefined) return `a JSON document's ${fault}`;
+    } else if (Array.isArray(x)) stack.push(...x);
+    else if (x !== null && typeof x === "object") for (const [k, y] of Object.entries(x)) stack.push(k, y);
+  }
+  return undefined;
+}
+
+/** `v` as a column's document: refused when it is not plain JSON or holds text PostgreSQL cannot store. */
+function asDocument<T>(v: unknown, out: (d: JsonValue) => T): Decoded<T> {
+  if (!isJsonValue(v)) return fail(NOT_A_DOCUMENT);
+  const fault = documentFault(v);
+  return fault === undefined ? ok(out(v)) : fail(fault);
 }
 
 /**
@@ -152,7 +189,7 @@ export function decodeText(col: ColumnDescriptor, text: string): Decoded<ScalarV
       return UUID.test(text) ? ok(text.toLowerCase()) : fail("expected a UUID");
     case "jsonb":
       try {
-        return ok(JSON.stringify(JSON.parse(text) as JsonValue));
+        return asDocument(JSON.parse(text) as unknown, (d) => JSON.stringify(d));
       } catch {
         return fail("expected a JSON document");
       }
@@ -209,7 +246,7 @@ export const NOT_A_DOCUMENT = `expected a JSON value, nested at most ${MAX_JSON_
  * JSON value, returned as its JSON text (an array literal's element).
  */
 export function decodeJsonScalar(col: ColumnDescriptor, v: unknown): Decoded<ScalarValue> {
-  if (holdsDocuments(col)) return isJsonValue(v) ? ok(JSON.stringify(v)) : fail(NOT_A_DOCUMENT);
+  if (holdsDocuments(col)) return asDocument(v, (d) => JSON.stringify(d));
   switch (col.kind) {
     case "integer":
       return typeof v === "number" && Number.isInteger(v) ? checkInteger(col, v) : fail("expected a JSON integer");
@@ -252,7 +289,7 @@ export function decodeJsonValue(col: ColumnDescriptor, v: unknown): Decoded<Writ
     }
     return ok(out);
   }
-  if (holdsDocuments(col)) return isJsonValue(v) ? ok(v) : fail(NOT_A_DOCUMENT);
+  if (holdsDocuments(col)) return asDocument(v, (d) => d);
   return decodeJsonScalar(col, v);
 }
 

@@ -7,7 +7,7 @@
  */
 import { MAX_LIST_VALUES, MAX_VALUE_BYTES, type ColumnDescriptor } from "../descriptor.js";
 import { cmp, type Comparison, type JsonValue, type ScalarValue } from "../predicate.js";
-import { decodeJsonScalar, decodeText, isJsonValue, NOT_A_DOCUMENT, type Decoded } from "./codecs.js";
+import { decodeJsonScalar, decodeText, isJsonValue, NOT_A_DOCUMENT, textFault, type Decoded } from "./codecs.js";
 import {
   isOperatorName,
   minListItems,
@@ -67,10 +67,10 @@ function countLeaf(ctx: FilterContext, site: LeafSite): void {
 function decodeItem(col: ColumnDescriptor, raw: unknown, textOnly: boolean): Decoded<ScalarValue> {
   if (typeof raw === "string") {
     if (longerThanValueLimit(raw)) return { ok: false, detail: `longer than ${MAX_VALUE_BYTES} UTF-8 bytes` };
-    if (textOnly)
-      return raw.includes("\u0000")
-        ? { ok: false, detail: "text may not contain the NUL character" }
-        : { ok: true, value: raw };
+    if (textOnly) {
+      const fault = textFault(raw);
+      return fault === undefined ? { ok: true, value: raw } : { ok: false, detail: fault };
+    }
     return decodeText(col, raw);
   }
   if (raw === null || raw === undefined) return { ok: false, detail: "a value is required" };

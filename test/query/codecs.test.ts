@@ -161,6 +161,12 @@ describe("decodeValue (URL text)", () => {
     expect(decodeValue(col("special_features"), "Trailers")).toBe("Trailers");
   });
 
+  it("refuses a lone surrogate in text, keeping a whole pair", () => {
+    expect(decodeValue(col("title"), "x\u{1F600}y")).toBe("x\u{1F600}y");
+    for (const lone of ["x\ud800y", "x\udc00", "\ud800"])
+      expect(problem(() => decodeValue(col("title"), lone)).detail).toMatch(/lone UTF-16 surrogate/);
+  });
+
   it("reads a jsonb value as canonical JSON text", () => {
     expect(decodeValue(col("attrs"), '{ "a" : 1 }')).toBe('{"a":1}');
     expect(() => decodeValue(col("attrs"), "{a:1}")).toThrow(ProblemError);
@@ -168,6 +174,13 @@ describe("decodeValue (URL text)", () => {
 });
 
 describe("decodeJson (body values)", () => {
+  it("refuses a document holding NUL or a lone surrogate in a string or a key, which jsonb cannot store", () => {
+    expect(decodeJson(col("attrs"), { a: ["x\u{1F600}"] })).toEqual({ a: ["x\u{1F600}"] });
+    for (const doc of [{ a: "x\u0000y" }, { a: ["\ud800"] }, { "k\u0000": 1 }])
+      expect(() => decodeJson(col("attrs"), doc)).toThrow(/JSON document's text may not contain/);
+    expect(() => decodeJson(col("title"), "x\udfffy")).toThrow(ProblemError);
+  });
+
   it("takes the JSON type of each kind", () => {
     expect(decodeJson(col("title"), "x")).toBe("x");
     expect(decodeJson(col("length"), 120)).toBe(120);
