@@ -234,9 +234,11 @@ export function decodeCursor(table: TableDescriptor, request: CursorRequest, tex
   const signature = orderingSignature(table, request.sort);
   if (payload.o !== signature) {
     const how = request.sortRequested ? "" : " (the default order)";
+    // The sorts to write, unless they read the same: the difference is then a declared null placement.
+    let [made, now] = [sortParam(table, payload.o), sortParam(table, signature)];
+    if (made === now) [made, now] = [payload.o, signature];
     throw refuse(
-      `cursor was made for sort=${sortParam(table, payload.o)}; ` +
-        `this request sorts by ${signature}${how}. ` +
+      `cursor was made for sort=${made}; this request sorts by ${now}${how}. ` +
         "Repeat the sort of the request that returned the cursor, or drop cursor to start again",
     );
   }

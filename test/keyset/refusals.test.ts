@@ -71,7 +71,7 @@ describe("a cursor belongs to its ordering", () => {
       ctx.client,
       withCursor("/rentals?sort=return_date", c),
       "query.cursor",
-      "cursor was made for sort=-rental_date; this request sorts by return_date (nulls last),rental_id. " +
+      "cursor was made for sort=-rental_date; this request sorts by return_date. " +
         "Repeat the sort of the request that returned the cursor, or drop cursor to start again",
     );
     const f = await cursorOf(ctx.client, "/films?sort=-rental_rate,title");
@@ -79,7 +79,7 @@ describe("a cursor belongs to its ordering", () => {
       ctx.client,
       withCursor("/films", f),
       "query.cursor",
-      /^cursor was made for sort=-rental_rate,title; this request sorts by title,film_id \(the default order\)\. /,
+      /^cursor was made for sort=-rental_rate,title; this request sorts by title \(the default order\)\. /,
     );
     // The direction alone is another ordering.
     const up = await cursorOf(ctx.client, "/films?sort=film_id");
@@ -111,7 +111,7 @@ describe("a cursor belongs to its ordering", () => {
       after,
       withCursor("/films?sort=length&per_page=10", c),
       "query.cursor",
-      /^cursor was made for sort=length; this request sorts by length,film_id\. /,
+      /^cursor was made for sort=length \(nulls last\),film_id; this request sorts by length,film_id\. /,
     );
     length.nulls = "first";
     const first = serviceClient(changed, ctx.db.executor, hooks);
