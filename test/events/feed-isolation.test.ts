@@ -12,18 +12,16 @@
  * webhook goes on receiving every change once and in order; a webhook whose
  * filter fails keeps its position and delivers everything once the cause is gone.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient, ProblemError, followEventStream } from "../../compiler/backends/client/core/http.js";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
-import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import { cmp, raw } from "../../runtime/predicate.js";
-import { createTestDatabase } from "../support/db.js";
+import { databaseKinds, freshDatabase } from "../idempotency/support.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
 import { compileText } from "../support/service.js";
 import { openStream, serveService, type Served, type Stream } from "../support/sse.js";
+import { until } from "../support/until.js";
 
 const SCHEMA = `
 table items {
@@ -37,60 +35,12 @@ table items {
 const { service, ddl } = compileText(SCHEMA, "feed-isolation.resource");
 const SECRET = "whsec_" + Buffer.from("a secret of at least some bytes").toString("base64");
 
-/** A webhook receiver answering 200 to everything, keeping each body. */
-async function receiver(): Promise<{ url: string; got: { type: string; title: string }[]; close(): Promise<void> }> {
-  const got: { type: string; title: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const b = JSON.parse(body) as { type: string; data: { title: string } };
-      got.push({ type: b.type, title: b.data.title });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
-
-async function until<T>(what: string, f: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const kinds: [string, () => Promise<{ db: Executor; drop: () => Promise<void> }>][] = [
-  [
-    "PostgreSQL (or what the test database support finds)",
-    async () => {
-      const t = await createTestDatabase("feed_isolation");
-      return { db: t.executor, drop: () => t.drop() };
-    },
-  ],
-  [
-    "PGlite",
-    async () => {
-      const p = new PGlite();
-      await p.waitReady;
-      return { db: createPgliteExecutor(p), drop: () => p.close() };
-    },
-  ],
-];
-
-describe.each(kinds)("feed isolation on %s", (_name, open) => {
+describe.each(await databaseKinds())("feed isolation on %s", (kind) => {
   let db: Executor;
   let drop: () => Promise<void>;
   let served: Served;
-  let good: Awaited<ReturnType<typeof receiver>>;
-  let bad: Awaited<ReturnType<typeof receiver>>;
+  let good: Receiver;
+  let bad: Receiver;
   const logged: string[] = [];
   const streams: Stream[] = [];
   const watch = async (query: string, headers: Record<string, string> = {}): Promise<Stream & { body?: unknown }> => {
@@ -108,12 +58,13 @@ describe.each(kinds)("feed isolation on %s", (_name, open) => {
   };
 
   beforeAll(async () => {
-    ({ db, drop } = await open());
+    const fresh = await freshDatabase(kind, "feed_isolation");
+    ({ executor: db, drop } = fresh);
     await db.script(ddl);
     // The operator's configuration a hook reads: zero makes the poisoned scope fail in PostgreSQL.
     await db.script("CREATE TABLE divisor (n integer NOT NULL); INSERT INTO divisor VALUES (0)");
-    good = await receiver();
-    bad = await receiver();
+    good = await startReceiver();
+    bad = await startReceiver();
     // PostgreSQL evaluates the subquery per row, at execution: nothing before can know it divides by zero.
     const poison = raw`1 / (SELECT n FROM divisor) > 0`;
     served = await serveService(service as ServiceDescriptor, {
@@ -207,7 +158,7 @@ describe.each(kinds)("feed isolation on %s", (_name, open) => {
     expect(poisoned.messages).toHaveLength(1);
 
     await until("the good webhook's three deliveries", () => good.got.length >= 3);
-    expect(good.got.map((g) => g.title).sort()).toEqual(["four", "one", "three"]);
+    expect(good.got.map((g) => g.data.title).sort()).toEqual(["four", "one", "three"]);
     expect(bad.got).toEqual([]);
     await until("the poisoned webhook logged", () =>
       logged.find((l) => /webhook poisoned/.test(l) && /subscription-failed|could not/.test(l)),
@@ -221,10 +172,10 @@ describe.each(kinds)("feed isolation on %s", (_name, open) => {
     // The operator fixes the cause: the poisoned webhook resumes where it stopped and loses nothing.
     await db.script("UPDATE divisor SET n = 1");
     await until("the poisoned webhook's four deliveries", () => bad.got.length >= 4, 30_000);
-    expect(bad.got.map((g) => g.title).sort()).toEqual(["five", "four", "one", "three"]);
+    expect(bad.got.map((g) => g.data.title).sort()).toEqual(["five", "four", "one", "three"]);
     await db.script("UPDATE divisor SET n = 0");
     await until("the good webhook's four deliveries", () => good.got.length >= 4);
-    expect(good.got.map((g) => g.title).sort()).toEqual(["five", "four", "one", "three"]);
+    expect(good.got.map((g) => g.data.title).sort()).toEqual(["five", "four", "one", "three"]);
   });
 
   it("ends a joining subscriber whose backlog fails alone, and the typed client rejects with the problem", async () => {

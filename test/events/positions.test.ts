@@ -12,15 +12,13 @@
  * earlier versions gets a `reload`. The tenant comes from a request header,
  * as test/fixtures-hooks/tenant.ts takes it; keys are uuids, the tenant a bigint.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Executor } from "../../runtime/exec/executor.js";
-import { createPgliteExecutor } from "../../runtime/exec/pglite.js";
 import type { Position } from "../../runtime/events/position.js";
 import { PositionSeal } from "../../runtime/events/sealed-position.js";
 import { cmp } from "../../runtime/predicate.js";
-import { createTestDatabase } from "../support/db.js";
+import { databaseKinds, freshDatabase } from "../idempotency/support.js";
 import { compileText } from "../support/service.js";
 import { openStream, serveService, type Served, type Stream } from "../support/sse.js";
 
@@ -46,25 +44,7 @@ async function eventually(ok: () => boolean, ms = 10_000): Promise<boolean> {
   return true;
 }
 
-const kinds: [string, () => Promise<{ db: Executor; drop: () => Promise<void> }>][] = [
-  [
-    "PostgreSQL (or what the test database support finds)",
-    async () => {
-      const t = await createTestDatabase("feed_positions");
-      return { db: t.executor, drop: () => t.drop() };
-    },
-  ],
-  [
-    "PGlite",
-    async () => {
-      const p = new PGlite();
-      await p.waitReady;
-      return { db: createPgliteExecutor(p), drop: () => p.close() };
-    },
-  ],
-];
-
-describe.each(kinds)("feed positions on %s", (_name, open) => {
+describe.each(await databaseKinds())("feed positions on %s", (kind) => {
   let served: Served;
   let drop: () => Promise<void>;
   let db: Executor;
@@ -98,12 +78,12 @@ describe.each(kinds)("feed positions on %s", (_name, open) => {
   };
 
   beforeAll(async () => {
-    const o = await open();
+    const o = await freshDatabase(kind, "feed_positions");
     drop = o.drop;
-    db = o.db;
-    await o.db.script(ddl);
+    db = o.executor;
+    await db.script(ddl);
     served = await serveService(service as ServiceDescriptor, {
-      db: o.db,
+      db,
       events: { heartbeatMs: 50, pollMs: 100 },
       hooks: {
         beforeQuery: { ledger: (ctx) => cmp("tenant", "eq", ctx.http?.req.header("x-tenant") ?? "0") },

@@ -24,8 +24,6 @@
  * and list filters where the type has none.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +33,8 @@ import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { operatorsFor } from "../../runtime/query/operators.js";
 import { writeListItem } from "../../runtime/operators.js";
 import { compileText } from "../support/service.js";
+import { startReceiver, type Receiver } from "../support/receiver.js";
+import { until } from "../support/until.js";
 import { runNode, type RunResult } from "../support/run.js";
 import { emitClient, emitCommandTree } from "../../compiler/index.js";
 import { camelCase } from "../../compiler/case.js";
@@ -112,43 +112,6 @@ function echoHooks(types: readonly MatrixType[]): Hooks {
       },
     };
   return { actions };
-}
-
-/** A webhook receiver keeping every body it is sent, by the resource in its `type`. */
-async function receiver(): Promise<{
-  url: string;
-  got: { type: string; data: any }[];
-  close(): Promise<void>;
-}> {
-  const got: { type: string; data: any }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      got.push(JSON.parse(body) as { type: string; data: unknown });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-async function until<T>(what: string, f: () => T | undefined | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**
@@ -277,7 +240,7 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
   const eqOp = (mt: MatrixType): string => (opsOf(mt).includes("eq") ? "eq" : "hasdoc");
   let db: TestDatabase;
   let served: Served;
-  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let hooks: Receiver;
   const streams: Stream[] = [];
   /** Per table: the ids of row A (v = a) and row B (v = b). */
   const ids = new Map<string, { a: number; b: number }>();
@@ -332,7 +295,7 @@ describe.each(backends)("the type matrix on %s", (_name, kind) => {
       writeFileSync(path.join(generated, f.path), f.contents);
     }
     writeFileSync(path.join(generated, "batch.ts"), CLI_BATCH);
-    hooks = await receiver();
+    hooks = await startReceiver();
     const wanted: WebhookSubscription[] = types.map((mt) => ({
       name: `w_${mt.table}`,
       table: mt.table,
