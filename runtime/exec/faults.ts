@@ -11,6 +11,8 @@ export interface DriverError {
   code?: unknown;
   detail?: unknown;
   column?: unknown;
+  /** The constraint a violation broke (its name in the database). */
+  constraint?: unknown;
   message?: unknown;
 }
 

@@ -36,6 +36,21 @@ function visibleLocations(table: TableDescriptor | undefined, cols: string[], de
 }
 
 /**
+ * The column a check violation is about, when the error tells: the name PostgreSQL gives a column's own
+ * CHECK when it is not named (`<table>_<column>_check`, as `resc sql` writes it). Undefined for a named
+ * constraint or a domain's check (the descriptor does not say which columns a domain types).
+ */
+function checkedColumn(table: TableDescriptor | undefined, err: DriverError): string | undefined {
+  if (!table) return undefined;
+  const tableName = table.dbName ?? table.name;
+  if (typeof err.constraint === "string") {
+    const own = table.columns.find((c) => `${tableName}_${c.dbName ?? c.name}_check` === err.constraint);
+    if (own) return own.name;
+  }
+  return undefined;
+}
+
+/**
  * The 503 for a database fault, telling "the database is down or went
  * away" from "the database is up but has no connection for us" (too many
  * clients, 53300; or every pooled connection busy past the timeout), as
@@ -116,7 +131,16 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
         visibleLocations(table, column !== undefined ? [column] : [], "must not be null"),
       );
     }
-    case "23514":
+    case "23514": {
+      const column = checkedColumn(table, err);
+      if (column === undefined) return problem("check-violation", "A value breaks a rule of the table.");
+      const shown = table!.columns.some((c) => c.name === column && !c.hidden);
+      return problem(
+        "check-violation",
+        shown ? `The value of ${column} breaks a rule of its column.` : "A hidden column's value breaks a rule.",
+        visibleLocations(table, [column], "breaks the column's check"),
+      );
+    }
     case "23P01":
       return problem("check-violation", "A value breaks a rule of the table.");
     case "57014":

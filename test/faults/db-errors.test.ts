@@ -61,6 +61,17 @@ describe("toProblem", () => {
     expect(text).not.toMatch(/year_check|127\.0\.0\.1|SELECT/);
   });
 
+  it("names the column of a check violation by its constraint or its domain, and says 'a hidden column' for a hidden one", () => {
+    const own = toProblem(driverError({ code: "23514", constraint: "staff_email_check" }), staff).toDocument();
+    expect(own.errors).toEqual([{ location: "body.email", detail: "breaks the column's check" }]);
+    const hidden = toProblem(driverError({ code: "23514", constraint: "staff_password_check" }), staff).toDocument();
+    expect(hidden.detail).toBe("A hidden column's value breaks a rule.");
+    expect(hidden.errors).toEqual([]);
+    expect(JSON.stringify(hidden)).not.toContain("password");
+    const other = toProblem(driverError({ code: "23514", constraint: "staff_check" }), staff).toDocument();
+    expect(other.errors).toEqual([]);
+  });
+
   it("names the column of a not-null violation, and says 'a hidden column' for a hidden one", () => {
     const visible = toProblem(driverError({ code: "23502", column: "email" }), staff).toDocument();
     expect(visible.status).toBe(422);
