@@ -108,7 +108,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /**
  * Why `text` cannot be stored as PostgreSQL text, or undefined when it can: U+0000, which text cannot hold
- * (a database fault otherwise), or a lone surrogate, which the driver would silently store as U+FFFD.
+ * (a database fault otherwise), or a lone surrogate, which the driver would silently store as U+FFFD
+ * (docs/decisions/1358-values-through-codecs.md: values go in through the column's codec).
+ * @param text a value as decoded from the URL or the JSON body
+ * @returns the refusal's detail sentence, or undefined
  */
 export function textFault(text: string): string | undefined {
   if (text.includes("\u0000")) return "text may not contain the NUL character";
