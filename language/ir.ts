@@ -40,6 +40,8 @@ export interface Schema {
   /** The file name the schema was read from, as given to the parser. */
   file: string;
   api?: ApiDecl;
+  /** The `auth { … }` block (docs/decisions/1367-access-rules.md); absent: resc authenticates nobody itself. */
+  auth?: AuthDecl;
   generate?: GenerateDecl;
   enums: EnumDecl[];
   domains: DomainDecl[];
@@ -65,6 +67,115 @@ export interface SecuritySchemeDecl {
   /** The HTTP auth scheme, for example `bearer`. */
   scheme: string;
   bearerFormat?: string;
+  span: Span;
+}
+
+/** A JWS algorithm an `auth` block may fix (`algorithms = [RS256]`); `none` is not one. */
+export type JwtAlgorithm =
+  | "HS256"
+  | "HS384"
+  | "HS512"
+  | "RS256"
+  | "RS384"
+  | "RS512"
+  | "PS256"
+  | "PS384"
+  | "PS512"
+  | "ES256"
+  | "ES384"
+  | "ES512"
+  | "EdDSA";
+
+/** `jwt { … }` inside `auth`: how bearer tokens are verified (docs/decisions/1367-access-rules.md). */
+export interface JwtDecl {
+  algorithms: JwtAlgorithm[];
+  /** `secret_env`: the environment variable holding the HS* secret. */
+  secretEnv?: string;
+  /** `jwks_url`: where the verification keys are fetched (RS/PS/ES/EdDSA). */
+  jwksUrl?: string;
+  /** `public_key_env`: the environment variable holding a PEM (SPKI) public key. */
+  publicKeyEnv?: string;
+  issuer?: string;
+  audience?: string;
+  /** `clock_tolerance`, in seconds. */
+  clockTolerance?: number;
+  span: Span;
+}
+
+/** `claim org uuid @path("app_metadata.org")`: a claim the access rules may name, with its type. */
+export interface ClaimDecl {
+  name: string;
+  type: TypeRef;
+  /** `?`: the claim may be absent (null); otherwise a token without it is refused. */
+  nullable: boolean;
+  /** `@path("a.b")`: where the claim sits in the payload; absent: the top-level member `name`. */
+  path?: string;
+  span: Span;
+}
+
+/** The `auth { … }` block (docs/decisions/1367-access-rules.md). */
+export interface AuthDecl {
+  jwt?: JwtDecl;
+  roles: string[];
+  /** `role_claim`: a dotted path into the payload; absent: `role`. */
+  roleClaim?: string;
+  defaultRole?: string;
+  /** `anonymous`: the role of a request with no token; absent means such a request is a 401. */
+  anonymous?: string;
+  claims: ClaimDecl[];
+  /** Spans of each setting by key, for diagnostics. */
+  settingSpans: Record<string, Span>;
+  span: Span;
+}
+
+/** An operand of a rule: a column of the row (`relation` set for `list.org_id`), a claim, or a literal. */
+export type RuleOperandDecl =
+  | { kind: "column"; column: string; relation?: string; span: Span }
+  | { kind: "claim"; claim: string; span: Span }
+  | { kind: "literal"; value: string | number | boolean | null; span: Span }
+  | { kind: "list"; items: RuleOperandDecl[]; span: Span };
+
+/**
+ * A rule expression in the filter vocabulary: a comparison of a column with
+ * a claim or literal (`org_id = claim.org`), combined with and/or/not.
+ * `op` is the query grammar's operator (`=` is `eq`, `is null` is `isnull`).
+ */
+export type RuleExprDecl =
+  | {
+      kind: "cmp";
+      left: Extract<RuleOperandDecl, { kind: "column" }>;
+      op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "in" | "nin" | "has" | "isnull" | "notnull";
+      right?: RuleOperandDecl;
+      span: Span;
+    }
+  | { kind: "and" | "or"; children: RuleExprDecl[]; span: Span }
+  | { kind: "not"; child: RuleExprDecl; span: Span };
+
+/** `rows(update, delete) author_id = claim.sub`: a row rule; `ops` absent means every granted operation. */
+export interface RowRuleDecl {
+  ops?: string[];
+  expr: RuleExprDecl;
+  span: Span;
+}
+
+/** `stamp org_id = claim.org`: a column set from a claim on create. */
+export interface StampDecl {
+  column: string;
+  claim: string;
+  span: Span;
+}
+
+/** `access member, admin { … }` inside a table (docs/decisions/1367-access-rules.md). */
+export interface AccessDecl {
+  roles: string[];
+  /** As written: operations, named sets (`reads`, `crud`, `all`), action names, `events`. */
+  ops: string[];
+  rows: RowRuleDecl[];
+  check?: RuleExprDecl;
+  stamps: StampDecl[];
+  hide: string[];
+  doc?: string;
+  settingSpans: Record<string, Span>;
   span: Span;
 }
 
@@ -315,8 +426,10 @@ export interface TableDecl {
   indexes: IndexDecl[];
   /** `@@unique([a, b])` constraints. */
   uniques: string[][];
-  /** `@@scoped`: does not mount until a BeforeQuery hook confines it. */
+  /** `@@scoped`: does not mount until a BeforeQuery hook (or an `access` rule) confines it. */
   scoped: boolean;
+  /** `access` blocks in source order (docs/decisions/1367-access-rules.md); empty when none. */
+  access: AccessDecl[];
   resource?: ResourceDecl;
   doc?: string;
   span: Span;

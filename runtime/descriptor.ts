@@ -7,6 +7,8 @@
  * expansion may reach a table); only tables with `resource` are served.
  */
 
+import type { Operator } from "./operators.js";
+
 /**
  * How the runtime treats a column's values: which operators it takes
  * (spec: Operators by column type), how URL text is decoded and how the value
@@ -201,6 +203,11 @@ export interface TableDescriptor {
    */
   uniqueKeys?: string[][];
   resource?: ResourceDescriptor;
+  /**
+   * The table's `access` blocks in source order (docs/decisions/1367-access-rules.md); absent when it
+   * declares none. With {@link ServiceDescriptor.auth} set, a served table without any is served to nobody.
+   */
+  access?: AccessDescriptor[];
   doc?: string;
 }
 
@@ -209,7 +216,106 @@ export interface ServiceDescriptor {
   title: string;
   version: string;
   securitySchemes: { name: string; scheme: string; bearerFormat?: string }[];
+  /** The `auth` block (docs/decisions/1367-access-rules.md); absent: resc authenticates nobody itself. */
+  auth?: AuthDescriptor;
   tables: TableDescriptor[];
+}
+
+/** A JWS algorithm a service may accept; fixed by the schema or `resc serve`, never by the token. */
+export type JwtAlgorithm =
+  | "HS256"
+  | "HS384"
+  | "HS512"
+  | "RS256"
+  | "RS384"
+  | "RS512"
+  | "PS256"
+  | "PS384"
+  | "PS512"
+  | "ES256"
+  | "ES384"
+  | "ES512"
+  | "EdDSA";
+
+/**
+ * How bearer tokens are verified (docs/decisions/1367-access-rules.md). Exactly one key source is
+ * set once `resc serve` flags are applied: `secretEnv` for HS*, `jwksUrl` or `publicKeyEnv` otherwise.
+ * Secrets are named by environment variable, never held here.
+ */
+export interface JwtDescriptor {
+  algorithms: JwtAlgorithm[];
+  secretEnv?: string;
+  jwksUrl?: string;
+  publicKeyEnv?: string;
+  issuer?: string;
+  audience?: string;
+  /** Allowed clock skew for `exp` and `nbf`, in seconds. */
+  clockToleranceSeconds: number;
+}
+
+/** A claim the access rules may name, decoded as a column of its type would be. */
+export interface ClaimDescriptor {
+  name: string;
+  /** Where it sits in the payload, member by member (`["app_metadata", "org"]`). */
+  path: string[];
+  kind: ValueKind;
+  array: boolean;
+  /** The SQL type its value is bound as. */
+  sqlType: string;
+  /** May be absent (null); a required claim missing refuses the token. */
+  nullable: boolean;
+  /** For `kind: "enum"`: the allowed values. */
+  enumValues?: string[];
+}
+
+/** The service's authentication and roles (docs/decisions/1367-access-rules.md). */
+export interface AuthDescriptor {
+  /** Absent when the schema declares no verification: only a `--middleware` can set a principal. */
+  jwt?: JwtDescriptor;
+  /** Every role the rules may name, the anonymous role included. */
+  roles: string[];
+  /** Where the role(s) sit in the payload, member by member; default `["role"]`. */
+  roleClaim: string[];
+  /** The role of a verified token whose payload names none. */
+  defaultRole?: string;
+  /** The role of a request without a token; absent: such a request is a 401. */
+  anonymous?: string;
+  /** The claims the rules name; `sub` is always one (text). */
+  claims: ClaimDescriptor[];
+}
+
+/** A rule's value: a claim of the principal, or a literal as written (decoded for its column at mount). */
+export type RuleValue =
+  | { claim: string }
+  | { literal: string | number | boolean | null | (string | number | boolean)[] };
+
+/**
+ * A row rule in the filter vocabulary (docs/decisions/1367-access-rules.md): a comparison of one of
+ * the row's columns (or, with `relation`, a column of the row a forward relation names) with a claim
+ * or a literal, combined with and/or/not. Compiled per request into the predicate tree, claim values
+ * as bind parameters.
+ */
+export type Rule =
+  | { kind: "cmp"; column: string; relation?: string; op: Operator; value?: RuleValue }
+  | { kind: "and" | "or"; children: Rule[] }
+  | { kind: "not"; child: Rule };
+
+/** One `access` block of a table: what its roles may do (docs/decisions/1367-access-rules.md). */
+export interface AccessDescriptor {
+  roles: string[];
+  /**
+   * The operations granted, named sets expanded: `list`, `read`, `create`, `update`, `delete`,
+   * `events`, and declared action names.
+   */
+  ops: string[];
+  /** Row rules: `ops` absent applies to every granted operation; all that apply are AND-ed. */
+  rows: { ops?: string[]; rule: Rule }[];
+  /** The check a written row must pass; absent: the row rules of the write's operation. */
+  check?: Rule;
+  /** Columns set from claims on create. */
+  stamps: { column: string; claim: string }[];
+  /** Columns hidden from these roles. */
+  hide: string[];
 }
 
 /** Package defaults for the five ceilings and the other request limits (docs/decisions/0002-default-limits.md). */

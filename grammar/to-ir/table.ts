@@ -52,6 +52,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
     indexes: [],
     uniques: [],
     scoped: false,
+    access: [],
     span: ctx.nodeSpan(n, keyword),
     nameSpan: ctx.tok(name),
   };

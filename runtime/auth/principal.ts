@@ -1,0 +1,43 @@
+/**
+ * The principal: who is asking (docs/decisions/1367-access-rules.md). The
+ * built-in bearer verification (runtime/auth/middleware.ts) or a
+ * hand-written `--middleware` sets it on the request; hooks receive it as
+ * `ctx.principal`, the access rules are judged against it, the request log
+ * names its subject and idempotency keys are scoped by it.
+ */
+import type { Context } from "hono";
+import type { JsonValue } from "../predicate.js";
+
+/** The verified caller of one request, or the anonymous role. */
+export interface Principal {
+  /** The `sub` claim; empty for the anonymous role. */
+  subject: string;
+  /** The roles it acts with, each one the schema declares; never empty. */
+  roles: readonly string[];
+  /**
+   * The claims the schema names, by name, decoded for their declared type (a uuid
+   * as its text, a bigint as its decimal text, an array as an array); an optional
+   * claim the token lacks is null. `sub` is always present.
+   */
+  claims: Readonly<Record<string, JsonValue>>;
+  /** True for a request without a token that the anonymous role admitted. */
+  anonymous?: true;
+}
+
+/** The Hono context variable holding the request's principal. */
+const PRINCIPAL_KEY = "resc.principal";
+
+/**
+ * Sets the principal of a request, from the built-in verification or a
+ * hand-written middleware (sessions, API keys): the built-in verification
+ * leaves a request that already has one be.
+ */
+export function setPrincipal(c: Context, principal: Principal): void {
+  c.set(PRINCIPAL_KEY as never, principal as never);
+}
+
+/** The principal of a request, or undefined when nothing set one. */
+export function principalOf(c: Context): Principal | undefined {
+  const p: unknown = c.get(PRINCIPAL_KEY as never);
+  return typeof p === "object" && p !== null && Array.isArray((p as Principal).roles) ? (p as Principal) : undefined;
+}
