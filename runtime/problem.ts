@@ -33,6 +33,7 @@ export interface ProblemDocument {
 /** Titles for the statuses the runtime answers with. */
 const TITLES: Record<number, string> = {
   400: "Bad Request",
+  401: "Unauthorized",
   404: "Not Found",
   408: "Request Timeout",
   409: "Conflict",
@@ -63,6 +64,7 @@ export const PROBLEM_KINDS = {
   "invalid-header": 400,
   "max-affected": 400,
   "malformed-request": 400,
+  unauthorized: 401,
   "not-found": 404,
   "request-timeout": 408,
   conflict: 409,
@@ -84,6 +86,7 @@ export const PROBLEM_KINDS = {
   "not-implemented": 501,
   "database-unavailable": 503,
   "database-busy": 503,
+  "keys-unavailable": 503,
   "lock-timeout": 503,
   "resource-busy": 503,
   retry: 503,
