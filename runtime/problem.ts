@@ -33,6 +33,8 @@ export interface ProblemDocument {
 /** Titles for the statuses the runtime answers with. */
 const TITLES: Record<number, string> = {
   400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   408: "Request Timeout",
   409: "Conflict",
@@ -63,6 +65,8 @@ export const PROBLEM_KINDS = {
   "invalid-header": 400,
   "max-affected": 400,
   "malformed-request": 400,
+  unauthorized: 401,
+  forbidden: 403,
   "not-found": 404,
   "request-timeout": 408,
   conflict: 409,

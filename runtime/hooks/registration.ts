@@ -1,9 +1,11 @@
 /**
  * Registration checks (spec: Column capabilities, last paragraph): a table
- * declaring `@@scoped`, or carrying a `@soft_delete` column, is served only
- * once a BeforeQuery hook confines it; one whose resource creates rows and
- * has a `@stamped` column, only once a BeforeCreate hook sets it. Decisions
- * in docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
+ * declaring `@@scoped` is served only once a BeforeQuery hook or a declared
+ * access rule confines it; one whose resource creates rows and has a
+ * `@stamped` column, only once a BeforeCreate hook or a declared stamp sets
+ * it. A `@soft_delete` column is confined by resc's own filter, so it needs
+ * no hook (docs/decisions/1367-access-rules.md). Decisions in
+ * docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
  */
 import { actionPath, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Hooks } from "../hooks.js";
@@ -32,7 +34,7 @@ export interface RegistrationError {
   kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook";
   /**
    * For `missing-hook`, the declaration requiring the hook:
-   * `@@scoped on table users` or `@soft_delete column tasks.deleted_at`.
+   * `@@scoped on table users` or `@stamped column lists.org_id`.
    */
   declaration?: string;
   /** One line saying all of the above, for logs and `resc dev`. */
@@ -43,7 +45,6 @@ export interface RegistrationError {
 export function confiningDeclarations(table: TableDescriptor): string[] {
   const out: string[] = [];
   if (table.scoped) out.push(`@@scoped on table ${table.name}`);
-  if (table.softDeleteColumn !== undefined) out.push(`@soft_delete column ${table.name}.${table.softDeleteColumn}`);
   return out;
 }
 
@@ -62,7 +63,7 @@ function missing(resource: string, table: TableDescriptor, via?: string): Regist
  * Every registration error of serving `service` with `hooks`, in table
  * order: each served table, and each table an expandable relation of a
  * served table reaches without being served itself, that declares
- * `@@scoped` or a soft-delete column and has no BeforeQuery hook (one error
+ * `@@scoped` and has no BeforeQuery hook (one error
  * per declaration); then each hook registered under a name that is not a
  * table of the schema. Empty when the service may be served.
  *

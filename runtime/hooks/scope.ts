@@ -5,7 +5,7 @@
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { HookContext, HookOperation, Hooks } from "../hooks.js";
-import type { Predicate } from "../predicate.js";
+import { and, cmp, type Predicate } from "../predicate.js";
 import { compilableOperators } from "../sql/comparison.js";
 import { HookError } from "../hook-error.js";
 
@@ -55,10 +55,12 @@ async function runHook(
   relation?: string,
 ): Promise<Predicate | undefined> {
   const hook = hooks.beforeQuery?.[table.name];
-  if (!hook) return undefined;
-  const p = await hook({ ...base, table: table.name, operation });
+  const p = hook ? await hook({ ...base, table: table.name, operation }) : undefined;
   if (p !== undefined) checkScope(p, table, relation);
-  return p;
+  // resc's own soft-delete filter: a marked row is gone for every read (docs/decisions/1367-access-rules.md).
+  if (table.softDeleteColumn === undefined) return p;
+  const live = cmp(table.softDeleteColumn, "isnull");
+  return p === undefined ? live : and(p, live);
 }
 
 /**
