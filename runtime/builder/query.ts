@@ -264,8 +264,10 @@ export class TableQuery<S, T extends TableName<S>, Sel extends ColumnName<S, T> 
     const base: HookBase = { db: this.rt.db };
     if (this.rt.data !== undefined) base.data = this.rt.data;
     if (this.rt.principal !== undefined) base.principal = this.rt.principal;
-    const scope = await confine(hooks, table, operation, base);
-    const scopeFor = await expansionScopes(hooks, service, table, state.expand, base);
+    // Unconfined (trusted) code sees soft-deleted rows too: restoring one needs to (decision 1367).
+    const live = !this.rt.unconfined;
+    const scope = await confine(hooks, table, operation, base, live);
+    const scopeFor = await expansionScopes(hooks, service, table, state.expand, base, live);
     const q: ListQuery = {
       sort: withKeyTiebreak(table, state.sort.length > 0 ? state.sort : (table.resource?.defaultSort ?? [])),
       sortRequested: state.sort.length > 0,
