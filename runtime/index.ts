@@ -4,7 +4,11 @@
  */
 export type {
   ActionDescriptor,
+  AuthDescriptor,
+  ClaimDescriptor,
   ColumnDescriptor,
+  JwtAlgorithm,
+  JwtDescriptor,
   Limits,
   OpSet,
   RelationDescriptor,
@@ -64,7 +68,26 @@ export type {
 export { HookError, type HookKind } from "./hook-error.js";
 export { registrationErrors, type RegistrationError } from "./hooks/registration.js";
 export { missingHooks, stubMissingHooks, type MissingHook } from "./hooks/stubs.js";
-export { mountService, mountsStopped, type EventOptions, type MountOptions, type MountResult } from "./http/mount.js";
+export {
+  mountService,
+  mountsStopped,
+  type EventOptions,
+  type MountAuthOptions,
+  type MountOptions,
+  type MountResult,
+} from "./http/mount.js";
+// Bearer authentication and the principal (docs/decisions/1367-access-rules.md, "Authentication").
+export { type Principal, principalOf, setPrincipal } from "./auth/principal.js";
+export {
+  createAuthenticator,
+  MAX_TOKEN_BYTES,
+  DEVELOPMENT_CLAIM,
+  type Authenticator,
+  type AuthenticatorOptions,
+} from "./auth/verify.js";
+export { bearerAuthentication, type BearerOptions } from "./auth/middleware.js";
+export { AuthConfigError, KeysUnavailable, TokenRefused, type RefusalReason } from "./auth/errors.js";
+export type { KeySetCacheOptions } from "./auth/keys.js";
 export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";
 export {
   createQueryBuilder,

@@ -88,6 +88,7 @@ export const PROBLEM_KINDS = {
   "not-implemented": 501,
   "database-unavailable": 503,
   "database-busy": 503,
+  "keys-unavailable": 503,
   "lock-timeout": 503,
   "resource-busy": 503,
   retry: 503,

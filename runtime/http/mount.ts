@@ -28,6 +28,7 @@ import { idempotent, type IdempotencyOptions } from "./idempotency.js";
 import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
+import { resourceAuthentication, type MountAuthOptions } from "../auth/mounting.js";
 import {
   keepStartingWebhooks,
   webhookProblems,
@@ -109,7 +110,18 @@ export interface MountOptions {
    * close is not held by them) and the feed's timers stop; {@link mountsStopped} says when they have.
    */
   signal?: AbortSignal;
+  /**
+   * How the schema's `auth` block authenticates requests (docs/decisions/1367-access-rules.md): with one,
+   * every route of every served resource verifies the `Authorization: Bearer` token into the request's
+   * principal (or admits the anonymous role, or answers 401), unless a middleware in front already set a
+   * principal; routes of the app's own (`/auth/login`, `/openapi.json`) stay as they are. The options give
+   * the environment secrets are read from, development tokens, overrides of the `jwt` settings and a log of
+   * refusals; `false` installs nothing. Ignored without an `auth` block.
+   */
+  auth?: MountAuthOptions | false;
 }
+
+export type { MountAuthOptions };
 
 /** {@link MountOptions.events}. */
 export interface EventOptions extends StreamLimits {
@@ -285,6 +297,8 @@ function concurrencyCap(options: MountOptions): number | undefined {
  * @returns `{ok: true}`, or every registration error found, each naming the
  *   resource, the table and the declaration requiring the hook; nothing is
  *   mounted then. Never throws for a registration problem.
+ * @throws AuthConfigError when the `auth` block's settings (with {@link MountOptions.auth}'s overrides)
+ *   cannot verify any token, naming the setting and the environment variable; nothing is mounted then
  */
 export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
   // Declared access rules become hooks, composed with the application's (docs/decisions/1367-access-rules.md).
@@ -294,6 +308,10 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
     errors.push({ kind: "invalid-webhook", resource: "webhooks", table: "", message });
   if (errors.length > 0) return { ok: false, errors };
+  // ── Authentication (docs/decisions/1367-access-rules.md): made before any route, so settings that cannot
+  // verify a token throw (AuthConfigError) with nothing mounted; used on each served resource's paths only.
+  const authenticate = resourceAuthentication(service, options.auth);
+  // ── end of authentication.
   const limit = preparesNoHeaders(
     limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
       // The unread rest of the body is still on the socket: the connection cannot carry
@@ -338,6 +356,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     if (admission) rc.admission = admission;
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
     const item = `${collectionPath}/:id`;
+    // Authentication: `/films/*` also matches `/films` in Hono's routers (test/auth/mount.test.ts).
+    if (authenticate) app.use(`${collectionPath}/*`, authenticate);
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain, "list"));
     // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.

@@ -10,9 +10,12 @@ import { bodyWithRequestId } from "./request-id.js";
 /** Seconds of `Retry-After` on a 503 that names none (docs/decisions/0910-connection-faults.md). */
 const DEFAULT_RETRY_AFTER = 1;
 
-/** Sends a problem document with its status and the request's id; a 503 carries `Retry-After`. */
-export function problemResponse(c: Context, p: ProblemError): Response {
-  const headers: Record<string, string> = { "content-type": "application/problem+json" };
+/**
+ * Sends a problem document with its status and the request's id; a 503 carries `Retry-After`.
+ * @param extra further headers of the answer (a 401's `WWW-Authenticate`), lowercase names
+ */
+export function problemResponse(c: Context, p: ProblemError, extra: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { ...extra, "content-type": "application/problem+json" };
   const retry = p.retryAfterSeconds ?? (p.status === 503 ? DEFAULT_RETRY_AFTER : undefined);
   if (retry !== undefined) headers["retry-after"] = String(retry);
   return bodyWithRequestId(c, JSON.stringify(p.toDocument()), p.status as 400, headers);

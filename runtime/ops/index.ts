@@ -17,6 +17,7 @@ import { createMetrics, type PoolFigures, type ServiceMetrics } from "./metrics.
 import { loggedTarget } from "./redact.js";
 import { assignRequestId, echoRequestId } from "../http/request-id.js";
 import { preparesNoHeaders } from "../http/plain-answer.js";
+import { principalOf } from "../auth/principal.js";
 
 export { loggedTarget, SECRET_PARAMS } from "./redact.js";
 export { answerProblems } from "./fallbacks.js";
@@ -90,7 +91,9 @@ function routeOf(c: Parameters<Parameters<Hono["use"]>[1]>[0]): string {
 /**
  * Adds request ids, request logging, metrics and the health routes to
  * `app`. Call it before mounting the API routes, so the middleware sees
- * every request. Never logs a header, a body or a secret query value.
+ * every request. Never logs a header, a body or a secret query value. A
+ * request line names the caller as `sub` when the request got a principal
+ * with a subject (docs/decisions/1367-access-rules.md).
  */
 export function withOperations(app: Hono, options: OperationsOptions): Operations {
   const logger =
@@ -126,6 +129,8 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
         // The line's fields are built only when it will be written: at `warn`, parsing the URL twice per
         // request was a measurable part of the layer's cost (README, "Tuning").
         if (options.logRequests !== false && logger.isLevelEnabled("info") && !opsPaths.has(c.req.path)) {
+          // The caller, when a principal with a subject was set (docs/decisions/1367-access-rules.md).
+          const subject = principalOf(c)?.subject;
           logger.info(
             {
               req_id: id,
@@ -134,6 +139,7 @@ export function withOperations(app: Hono, options: OperationsOptions): Operation
               route,
               status: c.res.status,
               ms: Math.round(seconds * 1000),
+              ...(subject ? { sub: subject } : {}),
             },
             "request",
           );
