@@ -272,3 +272,32 @@ describe.each(await databaseKinds())("declared access rules on %s", (kind) => {
     expect(other.body.id).not.toBe(first.body.id);
   });
 });
+
+describe("rules the runtime cannot apply", () => {
+  it("a comparison through a relation is a registration error naming it, not a failing request", () => {
+    const { service } = compileText(SCHEMA);
+    const governedOnes = governedService(service);
+    const tables = governedOnes.tables.map((t) =>
+      t.name === "remarks"
+        ? {
+            ...t,
+            access: [
+              {
+                roles: ["member"],
+                ops: ["list"],
+                rows: [{ rule: { kind: "cmp", column: "org_id", relation: "doc", op: "eq", value: { claim: "org" } } }],
+                stamps: [],
+                hide: [],
+              } as AccessDescriptor,
+            ],
+          }
+        : t,
+    );
+    const r = mountService(new Hono(), { ...governedOnes, tables }, { db: {} as never });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ kind: "unsupported-rule", table: "remarks", resource: "/remarks" });
+    expect(r.errors[0]!.message).toContain("doc.org_id");
+  });
+});
