@@ -118,11 +118,6 @@ export function stampsOf(table: TableDescriptor, principal: Principal): Record<s
   return out;
 }
 
-/** Every column any block of `table` stamps, whoever the principal: never part of a create body. */
-export function stampedColumns(table: TableDescriptor): Set<string> {
-  return new Set((table.access ?? []).flatMap((a) => a.stamps.map((s) => s.column)));
-}
-
 /**
  * The columns hidden from `principal` on `table`: those every block granting
  * it anything hides (a column one of its roles may read is not hidden).

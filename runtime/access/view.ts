@@ -7,7 +7,7 @@
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Principal } from "../auth/principal.js";
-import { hiddenFor, stampedColumns } from "./rules.js";
+import { hiddenFor, stampsOf } from "./rules.js";
 
 /** The key of a principal's view: its roles, sorted (the rules depend on nothing else). */
 export function viewKey(principal: Principal): string {
@@ -39,7 +39,8 @@ export function viewSelect(table: TableDescriptor): string[] | undefined {
 
 function tableView(table: TableDescriptor, principal: Principal): TableDescriptor {
   const hidden = hiddenFor(table, principal);
-  const stamped = stampedColumns(table);
+  // Only the columns this principal's own grants stamp: a role that stamps nothing may write them.
+  const stamped = new Set(Object.keys(stampsOf(table, principal)));
   if (hidden.size === 0 && stamped.size === 0) return table;
   const view: TableDescriptor = {
     ...table,

@@ -210,6 +210,10 @@ describe.each(await databaseKinds())("declared access rules on %s", (kind) => {
     const forged = await send(memberA, "POST", "/docs", { title: "forged", org_id: B });
     expect(forged.status).toBe(400);
     expect(JSON.stringify(forged.body.errors)).toContain("org_id");
+    // The admin's grant stamps nothing: it writes the tenant and author itself.
+    const placed = await send(admin, "POST", "/docs", { title: "placed", org_id: A, author_id: "amos" });
+    expect(placed.status, placed.text).toBe(201);
+    expect(placed.body).toMatchObject({ org_id: A, author_id: "amos" });
   });
 
   it("a write whose row would leave the rule is a 403 and writes nothing (create, bulk, update, filtered update, upsert)", async () => {
