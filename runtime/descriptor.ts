@@ -286,8 +286,7 @@ export interface AuthDescriptor {
 
 /** A rule's value: a claim of the principal, or a literal as written (decoded for its column at mount). */
 export type RuleValue =
-  | { claim: string }
-  | { literal: string | number | boolean | null | (string | number | boolean)[] };
+  { claim: string } | { literal: string | number | boolean | null | (string | number | boolean)[] };
 
 /**
  * A row rule in the filter vocabulary (docs/decisions/1367-access-rules.md): a comparison of one of

@@ -10,6 +10,7 @@ import type { Context } from "hono";
 import type { Executor } from "./exec/executor.js";
 import type { Predicate, ScalarValue, JsonValue } from "./predicate.js";
 import type { ProblemItem } from "./problem.js";
+import type { Principal } from "./auth/principal.js";
 
 /**
  * The operation a hook is called for. `expand` is a read of a table joined
@@ -38,6 +39,12 @@ export interface HookContext {
   action?: string;
   /** The application's data for this request or query; absent when none was given. */
   data?: HookData;
+  /**
+   * Who is asking (docs/decisions/1367-access-rules.md): set by the built-in bearer
+   * verification or a middleware's `setPrincipal`, or given to the query builder;
+   * absent when nothing established one.
+   */
+  principal?: Principal;
   /**
    * The service's executor, outside any transaction (an AfterCommit hook
    * runs after the commit, so it reads the write it follows). Absent only

@@ -34,6 +34,7 @@ export interface ProblemDocument {
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   408: "Request Timeout",
   409: "Conflict",
@@ -65,6 +66,7 @@ export const PROBLEM_KINDS = {
   "max-affected": 400,
   "malformed-request": 400,
   unauthorized: 401,
+  forbidden: 403,
   "not-found": 404,
   "request-timeout": 408,
   conflict: 409,

@@ -138,7 +138,8 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   },
   soft_delete: {
     syntax: "@soft_delete",
-    summary: "A non-null value marks the row removed. The resource mounts only once a BeforeQuery hook confines it.",
+    summary:
+      "A non-null value marks the row removed: DELETE sets it to `now()` and resc hides marked rows from every read, with no hook needed (decision 1367).",
     spec: "SoftDelete",
   },
   check: { syntax: '@check("sql condition")', summary: "A CHECK constraint on the table; a violation answers 422." },

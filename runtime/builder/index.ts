@@ -14,6 +14,8 @@
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { refuse } from "./condition.js";
+import type { Principal } from "../auth/principal.js";
+import { withDeclaredRules } from "../access/hooks.js";
 import { TableQuery, type QueryRuntime } from "./query.js";
 import type { SchemaShape, TypedService, UntypedSchema } from "./schema.js";
 import type { TableName } from "./types.js";
@@ -33,6 +35,12 @@ export interface QueryBuilderOptions {
    * throws a `HookError` instead of reading unconfined rows.
    */
   unconfined?: boolean;
+  /**
+   * Who the queries are for, under declared access rules (docs/decisions/1367-access-rules.md): they
+   * see what that principal may list. Without one, a service with an `auth` block confines every
+   * query to nothing, unless `unconfined` (trusted code, which the declared rules then leave alone).
+   */
+  principal?: Principal;
 }
 
 /** Starts queries on the tables of schema `S`. */
@@ -45,6 +53,8 @@ export interface QueryBuilder<S> {
   from<T extends TableName<S>>(table: T): TableQuery<S, T>;
   /** The same builder with other hook data (for example per request). */
   withData(data: object): QueryBuilder<S>;
+  /** The same builder for another principal (docs/decisions/1367-access-rules.md). */
+  withPrincipal(principal: Principal): QueryBuilder<S>;
 }
 
 /**
@@ -60,10 +70,14 @@ export function createQueryBuilder<S extends SchemaShape<S> = UntypedSchema>(
   const rt: QueryRuntime = {
     service,
     db: options.db,
-    hooks: options.hooks ?? {},
+    hooks:
+      options.unconfined && options.principal === undefined
+        ? (options.hooks ?? {})
+        : withDeclaredRules(service, options.hooks ?? {}),
     unconfined: options.unconfined ?? false,
   };
   if (options.data !== undefined) rt.data = options.data as HookData;
+  if (options.principal !== undefined) rt.principal = options.principal;
   return {
     from<T extends TableName<S>>(name: T): TableQuery<S, T> {
       const table = service.tables.find((t) => t.name === name);
@@ -77,6 +91,9 @@ export function createQueryBuilder<S extends SchemaShape<S> = UntypedSchema>(
     },
     withData(data: object): QueryBuilder<S> {
       return createQueryBuilder<S>(service, { ...options, data });
+    },
+    withPrincipal(principal: Principal): QueryBuilder<S> {
+      return createQueryBuilder<S>(service, { ...options, principal });
     },
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { ServiceDescriptor, SortTerm, TableDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
+import type { Principal } from "../auth/principal.js";
 import type { HookData, HookOperation, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import { confiningDeclarations } from "../hooks/registration.js";
@@ -41,6 +42,8 @@ export interface QueryRuntime {
   db: Executor;
   hooks: Hooks;
   data?: HookData;
+  /** The principal queries are for (docs/decisions/1367-access-rules.md). */
+  principal?: Principal;
   /** Reads tables that need a BeforeQuery hook even when none is registered. */
   unconfined: boolean;
 }
@@ -260,8 +263,11 @@ export class TableQuery<S, T extends TableName<S>, Sel extends ColumnName<S, T> 
     this.requireConfinement(table, state.expand);
     const base: HookBase = { db: this.rt.db };
     if (this.rt.data !== undefined) base.data = this.rt.data;
-    const scope = await confine(hooks, table, operation, base);
-    const scopeFor = await expansionScopes(hooks, service, table, state.expand, base);
+    if (this.rt.principal !== undefined) base.principal = this.rt.principal;
+    // Unconfined (trusted) code sees soft-deleted rows too: restoring one needs to (decision 1367).
+    const live = !this.rt.unconfined;
+    const scope = await confine(hooks, table, operation, base, live);
+    const scopeFor = await expansionScopes(hooks, service, table, state.expand, base, live);
     const q: ListQuery = {
       sort: withKeyTiebreak(table, state.sort.length > 0 ? state.sort : (table.resource?.defaultSort ?? [])),
       sortRequested: state.sort.length > 0,

@@ -24,6 +24,9 @@ import type { Executor } from "../exec/executor.js";
 import type { ProblemError } from "../problem.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { confine } from "../hooks/scope.js";
+import type { Principal } from "../auth/principal.js";
+import { governed, granted } from "../access/rules.js";
+import { serviceView, viewSelect } from "../access/view.js";
 import { parseListQuery } from "../query/index.js";
 import { encodeArray } from "../sql/bind.js";
 import type { EndReason, FeedEvent, FeedHub, FeedSink, Subscribed } from "./hub.js";
@@ -51,6 +54,12 @@ export interface WebhookSubscription {
   secret: string;
   /** The data BeforeQuery hooks receive (there is no request), e.g. the tenant the subscription belongs to. */
   data?: HookData;
+  /**
+   * Whom the subscription belongs to (docs/decisions/1367-access-rules.md): under declared access rules
+   * it is required, its roles must be granted `events` on the table, and it receives only the rows and
+   * columns that principal may read.
+   */
+  principal?: Principal;
 }
 
 /** {@link startWebhooks}'s options. Times are milliseconds. */
@@ -328,7 +337,20 @@ export function webhookProblems(service: ServiceDescriptor, subs: readonly Webho
 
 /** A subscription's table and parsed filter. */
 function prepare(service: ServiceDescriptor, sub: WebhookSubscription) {
-  const table = tableOf(service, sub);
+  let table = tableOf(service, sub);
+  if (governed(service)) {
+    if (sub.principal === undefined)
+      throw new WebhookConfigError(
+        `webhook ${sub.name}: the service declares access rules, so a subscription needs the principal it belongs to`,
+      );
+    if (!granted(table, sub.principal, "events"))
+      throw new WebhookConfigError(
+        `webhook ${sub.name}: no role of its principal (${sub.principal.roles.join(", ")}) is granted events on ${table.name}`,
+      );
+    // The filter and the payload are those of the descriptors its roles see: a column hidden from them is neither.
+    service = serviceView(service, sub.principal, new Map());
+    table = tableOf(service, sub);
+  }
   try {
     return {
       sub,
@@ -496,12 +518,14 @@ export async function startWebhooks(
       const scope = await confine(hooks, table, "list", {
         db,
         ...(sub.data !== undefined ? { data: sub.data } : {}),
+        ...(sub.principal !== undefined ? { principal: sub.principal } : {}),
       });
       const s: Subscription = {};
       if (q.where) s.where = q.where;
       if (q.search !== undefined) s.search = q.search;
       if (scope) s.scope = scope;
-      if (q.select) s.select = q.select;
+      const select = q.select ?? viewSelect(table);
+      if (select) s.select = select;
       const cursor = await db.query({
         text: `SELECT xid::text AS x, id::text AS i FROM ${WEBHOOK_CURSORS_TABLE} WHERE subscription = $1`,
         values: [sub.name],

@@ -1,11 +1,13 @@
 /**
  * Registration checks (spec: Column capabilities, last paragraph): a table
- * declaring `@@scoped`, or carrying a `@soft_delete` column, is served only
- * once a BeforeQuery hook confines it; one whose resource creates rows and
- * has a `@stamped` column, only once a BeforeCreate hook sets it. Decisions
- * in docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
+ * declaring `@@scoped` is served only once a BeforeQuery hook or a declared
+ * access rule confines it; one whose resource creates rows and has a
+ * `@stamped` column, only once a BeforeCreate hook or a declared stamp sets
+ * it. A `@soft_delete` column is confined by resc's own filter, so it needs
+ * no hook (docs/decisions/1367-access-rules.md). Decisions in
+ * docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
  */
-import { actionPath, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
+import { actionPath, type Rule, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Hooks } from "../hooks.js";
 
 /**
@@ -27,12 +29,13 @@ export interface RegistrationError {
    * `missing-action`: a declared action has no implementation;
    * `unknown-action`: an implementation names no declared action
    * (docs/decisions/1334-declared-actions.md); `invalid-webhook`: a webhook
-   * subscription cannot run (docs/decisions/1338-webhooks.md).
+   * subscription cannot run (docs/decisions/1338-webhooks.md); `unsupported-rule`: a declared access
+   * rule this version cannot apply yet (a comparison through a relation; docs/decisions/1367-access-rules.md).
    */
-  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook";
+  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook" | "unsupported-rule";
   /**
    * For `missing-hook`, the declaration requiring the hook:
-   * `@@scoped on table users` or `@soft_delete column tasks.deleted_at`.
+   * `@@scoped on table users` or `@stamped column lists.org_id`.
    */
   declaration?: string;
   /** One line saying all of the above, for logs and `resc dev`. */
@@ -43,7 +46,6 @@ export interface RegistrationError {
 export function confiningDeclarations(table: TableDescriptor): string[] {
   const out: string[] = [];
   if (table.scoped) out.push(`@@scoped on table ${table.name}`);
-  if (table.softDeleteColumn !== undefined) out.push(`@soft_delete column ${table.name}.${table.softDeleteColumn}`);
   return out;
 }
 
@@ -62,7 +64,7 @@ function missing(resource: string, table: TableDescriptor, via?: string): Regist
  * Every registration error of serving `service` with `hooks`, in table
  * order: each served table, and each table an expandable relation of a
  * served table reaches without being served itself, that declares
- * `@@scoped` or a soft-delete column and has no BeforeQuery hook (one error
+ * `@@scoped` and has no BeforeQuery hook (one error
  * per declaration); then each hook registered under a name that is not a
  * table of the schema. Empty when the service may be served.
  *
@@ -98,6 +100,7 @@ export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, bas
     }
   }
   errors.push(...actionErrors(service, hooks, basePath));
+  errors.push(...ruleErrors(service, basePath));
   for (const [kind, byTable] of Object.entries(hooks) as [string, Record<string, unknown> | undefined][]) {
     for (const name of Object.keys(byTable ?? {})) {
       if (byName.has(name)) continue;
@@ -144,6 +147,42 @@ function actionErrors(service: ServiceDescriptor, hooks: Hooks, basePath: string
         table: table.name,
         kind: "unknown-action",
         message: `${at}: table "${table.name}" declares no action "${name}"${table.resource ? "" : " (it is not served)"}, so this implementation would never run`,
+      });
+    }
+  }
+  return errors;
+}
+
+/** Whether `rule` compares a column through a relation anywhere. */
+function throughRelation(rule: Rule): string | undefined {
+  if (rule.kind === "cmp") return rule.relation === undefined ? undefined : `${rule.relation}.${rule.column}`;
+  if (rule.kind === "not") return throughRelation(rule.child);
+  for (const c of rule.children) {
+    const found = throughRelation(c);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Declared rules the runtime cannot apply yet: a comparison through a forward relation
+ * (`list.org_id = claim.org`) is refused at mount rather than failing each request
+ * (docs/decisions/1367-access-rules.md).
+ */
+function ruleErrors(service: ServiceDescriptor, basePath: string): RegistrationError[] {
+  const errors: RegistrationError[] = [];
+  for (const table of service.tables) {
+    for (const block of table.access ?? []) {
+      const rules = [...block.rows.map((r) => r.rule), ...(block.check ? [block.check] : [])];
+      const through = rules.map(throughRelation).find((x) => x !== undefined);
+      if (through === undefined) continue;
+      const resource = basePath + (table.resource?.path ?? "");
+      errors.push({
+        resource,
+        table: table.name,
+        kind: "unsupported-rule",
+        declaration: `access ${block.roles.join(", ")} on table ${table.name}`,
+        message: `${resource || table.name}: the access rule of ${block.roles.join(", ")} compares ${through} through a relation, which this version cannot apply yet; compare a column of ${table.name} itself`,
       });
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { HookContext, HookOperation, Hooks } from "../hooks.js";
-import type { Predicate } from "../predicate.js";
+import { and, cmp, type Predicate } from "../predicate.js";
 import { compilableOperators } from "../sql/comparison.js";
 import { HookError } from "../hook-error.js";
 
@@ -53,16 +53,22 @@ async function runHook(
   operation: HookOperation,
   base: HookBase,
   relation?: string,
+  live = true,
 ): Promise<Predicate | undefined> {
   const hook = hooks.beforeQuery?.[table.name];
-  if (!hook) return undefined;
-  const p = await hook({ ...base, table: table.name, operation });
+  const p = hook ? await hook({ ...base, table: table.name, operation }) : undefined;
   if (p !== undefined) checkScope(p, table, relation);
-  return p;
+  // resc's own soft-delete filter: a marked row is gone for every read (docs/decisions/1367-access-rules.md).
+  if (table.softDeleteColumn === undefined || !live) return p;
+  const unmarked = cmp(table.softDeleteColumn, "isnull");
+  return p === undefined ? unmarked : and(p, unmarked);
 }
 
 /**
  * The BeforeQuery predicate confining `table` for one read or write target,
+ * AND-ed with resc's own soft-delete filter (`<marker> IS NULL`) when the
+ * table has a soft-delete column and `live` (false only for unconfined
+ * in-process queries; docs/decisions/1367-access-rules.md),
  * or undefined when no hook is registered or the hook adds nothing.
  * @throws HookError when the predicate does not fit the table
  */
@@ -71,8 +77,9 @@ export function confine(
   table: TableDescriptor,
   operation: HookOperation,
   base: HookBase,
+  live = true,
 ): Promise<Predicate | undefined> {
-  return runHook(hooks, table, operation, base);
+  return runHook(hooks, table, operation, base, undefined, live);
 }
 
 /**
@@ -89,13 +96,14 @@ export async function expansionScopes(
   table: TableDescriptor,
   expand: readonly string[],
   base: HookBase,
+  live = true,
 ): Promise<(tableName: string) => Predicate | undefined> {
   const scopes = new Map<string, Predicate | undefined>();
   for (const name of expand) {
     const rel = table.relations.find((r) => r.name === name);
     const target = rel && service.tables.find((t) => t.name === rel.target);
     if (rel && target && !scopes.has(target.name)) {
-      scopes.set(target.name, await runHook(hooks, target, "expand", base, rel.name));
+      scopes.set(target.name, await runHook(hooks, target, "expand", base, rel.name, live));
     }
   }
   return (tableName) => scopes.get(tableName);

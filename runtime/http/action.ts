@@ -12,6 +12,7 @@
  * its problem document; AfterCommit hooks follow the commit.
  */
 import type { Context } from "hono";
+import { refuseUnchecked, writeCheckOf } from "./access.js";
 import { holdsDocuments, type ActionDescriptor, type ColumnDescriptor } from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { ActionContext, ActionImplementation, RowValues } from "../hooks.js";
@@ -112,6 +113,8 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
   const scope = await scopeOf(rc, rc.table.name, "action", c);
   const tags = ifMatchTags(parseTagCondition(c.req.header("if-match")));
   const impl = implementationOf(rc, action);
+  // The row the action writes must stay within what the caller's roles may write (docs/decisions/1367-access-rules.md).
+  const check = writeCheckOf(rc, c, action.name);
   const outcome = await rc.db.transaction(async (tx: Executor): Promise<Outcome> => {
     const lock = compileLockRow(rc.table, key, scope);
     const lockedRow = (await tx.query(lock)).rows[0];
@@ -137,8 +140,10 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
       row: JSON.parse(locked) as Record<string, unknown>,
       key,
       update: async (values: RowValues) => {
-        const stmt = compileUpdate(rc.service, rc.table, key, values);
-        const r = (await counted.query(stmt)).rows[0];
+        const stmt = compileUpdate(rc.service, rc.table, key, values, undefined, undefined, check);
+        const result = await counted.query(stmt);
+        refuseUnchecked(result.rows, () => "body");
+        const r = result.rows[0];
         updated = r === undefined ? undefined : { at: sent, j: encodeRow(r, stmt.layout) };
         return JSON.parse(updated?.j ?? "null") as Record<string, unknown>;
       },

@@ -9,6 +9,7 @@ import type { CommitEvent, HookContext, HookData, HookOperation, Hooks } from ".
 import type { Predicate } from "../predicate.js";
 import type { ProblemError } from "../problem.js";
 import type { Admission } from "./admission.js";
+import { principalOf } from "../auth/principal.js";
 import { confine, expansionScopes as scopesOfExpansions, type HookBase } from "../hooks/scope.js";
 
 /** Per-resource state captured by the route handlers. */
@@ -51,6 +52,8 @@ function base(rc: ResourceContext, c: Context | undefined): HookBase {
     b.http = c;
     const data = rc.hookData?.(c);
     if (data !== undefined) b.data = data;
+    const principal = principalOf(c);
+    if (principal !== undefined) b.principal = principal;
   }
   return b;
 }

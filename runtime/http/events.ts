@@ -29,6 +29,7 @@ import type { PositionSeal } from "../events/sealed-position.js";
 import { problem, type ProblemError } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
 import { SINGLE } from "../query/parameters.js";
+import { viewSelect } from "../access/view.js";
 import { scopeOf, type ResourceContext } from "./context.js";
 
 /** Limits of one stream (docs/decisions/1337-change-feed.md). */
@@ -258,13 +259,15 @@ export function eventsHandler(
       else reload = RELOAD_PLAIN;
     }
     const scope = await scopeOf(rc, rc.table.name, "list", c);
+    // A column the caller's roles may not read is never in an event (docs/decisions/1367-access-rules.md).
+    const select = q.select ?? viewSelect(rc.table);
     const stream = new SseStream(resolved, seal);
     const sub = { ...(q.where ? { where: q.where } : {}), ...(q.search !== undefined ? { search: q.search } : {}) };
     let subscription: Subscribed;
     try {
       subscription = await feed.subscribe(
         rc.table,
-        { ...sub, ...(scope ? { scope } : {}), ...(q.select ? { select: q.select } : {}) },
+        { ...sub, ...(scope ? { scope } : {}), ...(select ? { select } : {}) },
         after,
         stream,
       );

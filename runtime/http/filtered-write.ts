@@ -9,6 +9,7 @@
 import type { Context } from "hono";
 import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent } from "../hooks.js";
+import { refuseUnchecked, writeCheckOf } from "./access.js";
 import { badRequest, problem, type ProblemItem } from "../problem.js";
 import { parseListQuery, parseUpdateBody } from "../query/index.js";
 import { vocabulary } from "../query/vocabulary.js";
@@ -74,9 +75,11 @@ async function writeBounded(
   rc: ResourceContext,
   stmt: SqlStatement,
   max: number | undefined,
+  checked = false,
 ): Promise<QueryResult["rows"]> {
   const run = async (db: Executor): Promise<QueryResult["rows"]> => {
     const r = await db.query(stmt);
+    if (checked) refuseUnchecked(r.rows, () => "body");
     if (max !== undefined && r.rows.length > max)
       throw problem(
         "max-affected",
@@ -85,7 +88,7 @@ async function writeBounded(
       );
     return r.rows;
   };
-  if (!rc.table.resource?.disableTransactions) return rc.db.transaction(run);
+  if (!rc.table.resource?.disableTransactions || checked) return rc.db.transaction(run);
   if (max !== undefined)
     throw badRequest("invalid-query", [
       {
@@ -103,8 +106,9 @@ export async function handleFilteredUpdate(rc: ResourceContext, c: Context): Pro
   const max = maxAffected(c);
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "update", c);
-  const stmt = compileUpdateWhere(rc.service, rc.table, fields, { ...named, ...(scope ? { scope } : {}) });
-  const rows = await writeBounded(rc, stmt, max);
+  const check = writeCheckOf(rc, c, "update");
+  const stmt = compileUpdateWhere(rc.service, rc.table, fields, { ...named, ...(scope ? { scope } : {}) }, check);
+  const rows = await writeBounded(rc, stmt, max, check !== undefined);
   const texts = rows.map((r) => encodeRow(r, stmt.layout));
   for (const j of texts) {
     const row = JSON.parse(j) as Record<string, unknown>;

@@ -14,6 +14,7 @@
  * caller's key never replays another's response and a fresh token of the same
  * caller replays its own (docs/decisions/1360-idempotency-scope.md).
  */
+import { principalOf } from "../auth/principal.js";
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { Executor, SqlStatement } from "../exec/executor.js";
@@ -69,7 +70,7 @@ function sha256(text: string): Buffer {
 }
 
 /** Where a request's identity came from, for the message of one that cannot be serialized. */
-type IdentitySource = "idempotencyScope" | "hookData";
+type IdentitySource = "idempotencyScope" | "hookData" | "principal";
 
 /**
  * Appends the canonical text of `v` to `out`: JSON with object keys sorted
@@ -157,9 +158,15 @@ export function idempotencyScopeOf(identity: unknown, source: IdentitySource = "
   return sha256(SCOPE_VERSION + out.join("")).toString("hex");
 }
 
-/** The caller's identity as the service establishes it: `idempotencyScope` when given, else the hooks' data. */
+/**
+ * The caller's identity as the service establishes it: `idempotencyScope` when given, else the
+ * principal's subject (docs/decisions/1367-access-rules.md), else the hooks' data.
+ */
 function scopeOfRequest(rc: ResourceContext, c: Context, scope: IdempotencyOptions["scope"]): string {
   if (scope !== undefined) return idempotencyScopeOf(scope(c), "idempotencyScope");
+  const principal = principalOf(c);
+  if (principal !== undefined)
+    return idempotencyScopeOf(principal.anonymous ? null : { subject: principal.subject }, "principal");
   return idempotencyScopeOf(rc.hookData?.(c), "hookData");
 }
 

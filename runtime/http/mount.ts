@@ -11,6 +11,9 @@ import { HookError } from "../hook-error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { isProblem, problem, ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";
+import { admitted } from "./access.js";
+import { withDeclaredRules } from "../access/hooks.js";
+import type { RuleOperation } from "../access/rules.js";
 import type { ResourceContext } from "./context.js";
 import { toProblem } from "./db-errors.js";
 import { defaultFaultLogger, requestIdOf, type FaultReport } from "./fault-log.js";
@@ -150,8 +153,15 @@ function misconfigured(e: HookError): ProblemError {
  * it is declared to prepare no header (decision 1352), which holds when no
  * application code (a hook, `hookData`) receives the request's context.
  */
-function route(rc: ResourceContext, handler: Handler, admission: Admission | undefined, noHeaders: boolean) {
-  const serve = (c: Context): Promise<Response> => handler(rc, c);
+function route(
+  rc: ResourceContext,
+  handler: Handler,
+  admission: Admission | undefined,
+  noHeaders: boolean,
+  op: RuleOperation,
+) {
+  // The declared rules admit the operation and pick the descriptors the caller's roles see (decision 1367).
+  const serve = (c: Context): Promise<Response> => handler(admitted(rc, c, op), c);
   const operation = async (c: Context): Promise<Response> => {
     try {
       return await (admission ? admission.run(() => serve(c)) : serve(c));
@@ -187,6 +197,7 @@ function contextReachesApplication(hooks: Hooks, options: MountOptions): boolean
 function startFeed(
   service: ServiceDescriptor,
   options: MountOptions,
+  hooks: Hooks,
   sink: (e: unknown, r: FaultReport) => void,
 ): FeedHub {
   // A fault is reported as what it is: the database's (503 database-unavailable, a statement it refused, by
@@ -222,7 +233,7 @@ function startFeed(
       ? keepStartingWebhooks(
           options.db,
           service,
-          options.hooks ?? {},
+          hooks,
           feed,
           { onError, ...options.webhooks!, subscriptions: subs },
           stopping.signal,
@@ -290,7 +301,8 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *   cannot verify any token, naming the setting and the environment variable; nothing is mounted then
  */
 export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
-  const hooks = options.hooks ?? {};
+  // Declared access rules become hooks, composed with the application's (docs/decisions/1367-access-rules.md).
+  const hooks = withDeclaredRules(service, options.hooks ?? {});
   const base = (options.basePath ?? "").replace(/\/$/, "");
   const errors = registrationErrors(service, hooks, base);
   for (const message of webhookProblems(service, options.webhooks?.subscriptions ?? []))
@@ -323,7 +335,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   const sink = options.logError ?? ((_e: unknown, r: FaultReport) => defaultFaultLogger(r));
   const cap = concurrencyCap(options);
   const wait = options.db.limits?.acquireTimeoutMillis ?? 5000;
-  const feed = service.tables.some((t) => t.resource?.events) ? startFeed(service, options, sink) : undefined;
+  const feed = service.tables.some((t) => t.resource?.events) ? startFeed(service, options, hooks, sink) : undefined;
   const plain = !contextReachesApplication(hooks, options);
   for (const table of service.tables) {
     const res = table.resource;
@@ -346,21 +358,22 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
     const item = `${collectionPath}/:id`;
     // Authentication: `/films/*` also matches `/films` in Hono's routers (test/auth/mount.test.ts).
     if (authenticate) app.use(`${collectionPath}/*`, authenticate);
-    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain));
+    if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain, "list"));
     // Before the item route, which it shadows for a key spelled `events` (docs/decisions/1337-change-feed.md).
     // Not admitted: a stream holds no connection, and would hold a slot for its whole life.
     if (res.events && feed)
-      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined, plain));
+      app.get(`${collectionPath}/events`, route(rc, eventsHandler(feed, options.events), undefined, plain, "events"));
     // The read admits each statement it sends, not each request (decision 1348).
-    if (res.ops.read) app.get(item, route(rc, handleRead, undefined, plain));
-    if (res.ops.create) app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission, plain));
-    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission, plain));
-    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission, plain));
+    if (res.ops.read) app.get(item, route(rc, handleRead, undefined, plain, "read"));
+    if (res.ops.create)
+      app.post(collectionPath, limit, route(rc, idempotent(handleCreate, keys), admission, plain, "create"));
+    if (res.ops.update) app.patch(item, limit, route(rc, handleUpdate, admission, plain, "update"));
+    if (res.ops.delete) app.delete(item, route(rc, handleDelete, admission, plain, "delete"));
     // docs/decisions/1333-filtered-writes.md: opt-in, on the collection path.
     if (res.filteredWrites && res.ops.update)
-      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission, plain));
+      app.patch(collectionPath, limit, route(rc, handleFilteredUpdate, admission, plain, "update"));
     if (res.filteredWrites && res.ops.delete)
-      app.delete(collectionPath, route(rc, handleFilteredDelete, admission, plain));
+      app.delete(collectionPath, route(rc, handleFilteredDelete, admission, plain, "delete"));
     // Declared actions are POST only, and no item route takes POST, so `/{id}/<name>` and
     // `/<name>` cannot meet another route (docs/decisions/1334-declared-actions.md).
     for (const action of res.actions ?? []) {
@@ -368,7 +381,7 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
         actionPath(collectionPath, action, ":id"),
         limit,
         // An action's implementation receives the request's context: never declared header-free.
-        route(rc, idempotent(actionHandler(action), keys), admission, false),
+        route(rc, idempotent(actionHandler(action), keys), admission, false, action.name),
       );
     }
   }

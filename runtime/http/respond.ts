@@ -16,6 +16,8 @@ const DEFAULT_RETRY_AFTER = 1;
  */
 export function problemResponse(c: Context, p: ProblemError, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = { ...extra, "content-type": "application/problem+json" };
+  // A 401 always names the scheme that would admit the request (RFC 9110 §11.6.1).
+  if (p.status === 401 && headers["www-authenticate"] === undefined) headers["www-authenticate"] = "Bearer";
   const retry = p.retryAfterSeconds ?? (p.status === 503 ? DEFAULT_RETRY_AFTER : undefined);
   if (retry !== undefined) headers["retry-after"] = String(retry);
   return bodyWithRequestId(c, JSON.stringify(p.toDocument()), p.status as 400, headers);

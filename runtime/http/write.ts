@@ -30,11 +30,23 @@ import { encodeColumnValue, findColumn, type ColumnValue } from "../sql/column.j
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
+import { refuseUnchecked, writeCheckOf } from "./access.js";
 import { notFound } from "./read.js";
 import { emptyAnswer, jsonText } from "./respond.js";
 import { refuseQueryParameters, stillReferenced } from "./write-refusals.js";
 
-async function runWrite(rc: ResourceContext, stmt: SqlStatement): Promise<QueryResult> {
+/**
+ * Runs one write; with `checked` (a statement compiled with the access rules' write check) in a
+ * transaction whatever the resource says, so a refused row is rolled back (docs/decisions/1367-access-rules.md).
+ */
+async function runWrite(rc: ResourceContext, stmt: SqlStatement, checked?: boolean): Promise<QueryResult> {
+  if (checked) {
+    return rc.db.transaction(async (tx: Executor) => {
+      const r = await tx.query(stmt);
+      refuseUnchecked(r.rows, () => "body");
+      return r;
+    });
+  }
   if (rc.table.resource?.disableTransactions) return rc.db.query(stmt);
   return rc.db.transaction((tx: Executor) => tx.query(stmt));
 }
@@ -165,8 +177,9 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   if (upsert) return upsertRows(rc, c, body, upsert);
   if (Array.isArray(body)) return createRows(rc, c, body);
   const values = await buildRow(rc, c, parseCreateBody(rc.table, body));
-  const stmt = compileInsert(rc.service, rc.table, values);
-  const stored = (await runWrite(rc, stmt)).rows[0];
+  const check = writeCheckOf(rc, c, "create");
+  const stmt = compileInsert(rc.service, rc.table, values, check);
+  const stored = (await runWrite(rc, stmt, check !== undefined)).rows[0];
   const j = stored === undefined ? "{}" : encodeRow(stored, stmt.layout);
   const row = JSON.parse(j) as Record<string, unknown>;
   const headers: Record<string, string> = { etag: rowEntityTag(rowVersionTag(j)) };
@@ -187,12 +200,18 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
 async function createRows(rc: ResourceContext, c: Context, body: readonly unknown[]): Promise<Response> {
   const decoded = parseCreateRows(rc.table, body, rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch);
   const rows = await buildRows(rc, c, decoded, true);
-  const stmts = compileInsertMany(rc.service, rc.table, rows);
+  const check = writeCheckOf(rc, c, "create");
+  const stmts = compileInsertMany(rc.service, rc.table, rows, undefined, check);
   let stored: QueryResult["rows"];
   try {
-    stored = rc.table.resource?.disableTransactions
-      ? (await Promise.all(stmts.map((s) => rc.db.query(s)))).flatMap((r) => r.rows)
-      : await rc.db.transaction((tx) => rowsOfAll(tx, stmts));
+    stored =
+      rc.table.resource?.disableTransactions && check === undefined
+        ? (await Promise.all(stmts.map((s) => rc.db.query(s)))).flatMap((r) => r.rows)
+        : await rc.db.transaction(async (tx) => {
+            const out = await rowsOfAll(tx, stmts);
+            refuseUnchecked(out, (i) => `body[${i}]`);
+            return out;
+          });
   } catch (e) {
     throw locateInBatch(toProblem(e, rc.table), e, rows);
   }
@@ -286,11 +305,14 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
           ),
           ...(await mergeScope(rc, c)),
         };
-  const stmts = compileInsertMany(rc.service, rc.table, rows, conflict);
+  // Every row an upsert stores, inserted or merged, must pass the create check (docs/decisions/1367-access-rules.md).
+  const check = writeCheckOf(rc, c, "create");
+  const stmts = compileInsertMany(rc.service, rc.table, rows, conflict, check);
   let stored: QueryResult["rows"];
   try {
     stored = await rc.db.transaction(async (tx) => {
       const out = await rowsOfAll(tx, stmts);
+      refuseUnchecked(out, (i) => (many ? `body[${i}]` : "body"));
       if (upsert.mode === "merge" && out.length < rows.length)
         throw problem("conflict", "A row with this key exists that this request may not change; nothing was written.", [
           { location: many ? "body" : `body.${upsert.target[0]}`, detail: "this key belongs to a row out of reach" },
@@ -422,8 +444,9 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "update", c);
   const condition = parseTagCondition(c.req.header("if-match"));
-  const stmt = compileUpdate(rc.service, rc.table, key, fields, scope, ifMatchTags(condition));
-  const written = (await runWrite(rc, stmt)).rows[0];
+  const check = writeCheckOf(rc, c, "update");
+  const stmt = compileUpdate(rc.service, rc.table, key, fields, scope, ifMatchTags(condition), check);
+  const written = (await runWrite(rc, stmt, check !== undefined)).rows[0];
   if (written === undefined) throw await absentOrChanged(rc, key, scope, condition);
   const j = encodeRow(written, stmt.layout);
   const row = JSON.parse(j) as Record<string, unknown>;

@@ -23,6 +23,7 @@ export {
   compileDelete,
   compileDeleteWhere,
   compileUpdateWhere,
+  WRITE_CHECK_MEMBER,
   type ConflictAction,
   type RowFilter,
   type WriteValues,

@@ -53,7 +53,13 @@ function storedColumn(table: TableDescriptor, name: string): ColumnDescriptor {
  * statement's row count is the number of rows written on both executors:
  * PGlite reports no affected rows for a SELECT over a data-modifying CTE.
  */
-function returningRow(table: TableDescriptor, write: string, params: Params): RowStatement {
+function returningRow(table: TableDescriptor, write: string, params: Params, check?: Predicate): RowStatement {
+  if (check !== undefined) {
+    // Judged on the written row inside the write itself; the handler refuses (and so rolls back) a row that
+    // fails it (docs/decisions/1367-access-rules.md). Not cached: its bind parameters vary.
+    const judged = `${returningText(table, write)}, ((${compileWhere(table, check, "t0", params)}) IS TRUE)::text AS ${WRITE_CHECK}`;
+    return { ...params.statement(judged), layout: rowMemberSelect(table, "t0").layout };
+  }
   // The RETURNING list (about 2 KB for a film) depends on the table only, so the whole text is a function of
   // the short write before it: cached by it, the same string object comes back and its prepared statement
   // is found without hashing a new 2 KB string (decision 1341). A long write (a bulk create's thousand
@@ -64,6 +70,13 @@ function returningRow(table: TableDescriptor, write: string, params: Params): Ro
       : returningText(table, write);
   return { ...params.statement(text), layout: rowMemberSelect(table, "t0").layout };
 }
+
+/**
+ * The member of a written row saying whether it passes the access rules' write check (`true`/`false`
+ * text), present when the statement was compiled with a check (docs/decisions/1367-access-rules.md).
+ */
+export const WRITE_CHECK_MEMBER = "resc_check";
+const WRITE_CHECK = `"${WRITE_CHECK_MEMBER}"`;
 
 /** The longest write, in characters, whose full text {@link returningRow} keeps. */
 const MAX_CACHED_WRITE = 1024;
@@ -94,7 +107,12 @@ function setList(table: TableDescriptor, values: WriteValues, params: Params): s
  * callers have already refused read-only, hidden and immutable fields for
  * request bodies, so hook-stamped columns pass here.
  */
-export function compileInsert(service: ServiceDescriptor, table: TableDescriptor, values: WriteValues): RowStatement {
+export function compileInsert(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  values: WriteValues,
+  check?: Predicate,
+): RowStatement {
   void service; // same signature as the other statements; the written row has no expansions
   const params = new Params();
   const set = assignments(table, values, params);
@@ -102,7 +120,7 @@ export function compileInsert(service: ServiceDescriptor, table: TableDescriptor
     set.length === 0
       ? "DEFAULT VALUES"
       : `(${set.map(([c]) => c).join(", ")}) VALUES (${set.map(([, v]) => v).join(", ")})`;
-  return returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" ${body}`, params);
+  return returningRow(table, `INSERT INTO ${tableSql(table)} AS "t0" ${body}`, params, check);
 }
 
 /** PostgreSQL's ceiling on the bind parameters of one statement. */
@@ -127,9 +145,10 @@ export function compileInsertMany(
   table: TableDescriptor,
   rows: readonly WriteValues[],
   conflict?: ConflictAction,
+  check?: Predicate,
 ): RowStatement[] {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] !== undefined)))];
-  if (columns.length === 0 && conflict === undefined) return rows.map((r) => compileInsert(service, table, r));
+  if (columns.length === 0 && conflict === undefined) return rows.map((r) => compileInsert(service, table, r, check));
   // Each column is found, checked and quoted once per request, not once per cell: per cell this was most
   // of a 1,000-row create's statement building (README, "Tuning"). Every row binds in the same column
   // order, so rows of one shape give one statement text, one prepared statement.
@@ -159,14 +178,13 @@ export function compileInsertMany(
       const insert = insertText(table, names, written, rows.slice(start, end));
       return { insert, returning: returningText(table, insert) };
     });
-    out.push({
-      ...params.statement(
-        conflict === undefined
-          ? texts.returning
-          : `${texts.insert} ${onConflict(table, conflict, params)} RETURNING ${row.list}, ("t0".xmax = 0)::text AS "inserted"`,
-      ),
-      layout: row.layout,
-    });
+    let text =
+      conflict === undefined
+        ? texts.returning
+        : `${texts.insert} ${onConflict(table, conflict, params)} RETURNING ${row.list}, ("t0".xmax = 0)::text AS "inserted"`;
+    if (check !== undefined)
+      text += `, ((${compileWhere(table, check, "t0", params)}) IS TRUE)::text AS ${WRITE_CHECK}`;
+    out.push({ ...params.statement(text), layout: row.layout });
   }
   return out;
 }
@@ -236,13 +254,14 @@ export function compileUpdate(
   values: WriteValues,
   scope?: Predicate,
   ifMatch?: readonly string[],
+  check?: Predicate,
 ): RowStatement {
   void service; // same signature as compileInsert
   const params = new Params();
   const changes = setList(table, values, params);
   const where = addressRow(table, key, scope, "t0", params) + tagCondition(table, "t0", ifMatch, params);
   const write = `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${where}`;
-  return returningRow(table, write, params);
+  return returningRow(table, write, params, check);
 }
 
 /**
@@ -326,6 +345,7 @@ export function compileUpdateWhere(
   table: TableDescriptor,
   values: WriteValues,
   filter: RowFilter,
+  check?: Predicate,
 ): RowStatement {
   void service; // same signature as compileUpdate
   const params = new Params();
@@ -334,6 +354,7 @@ export function compileUpdateWhere(
     table,
     `UPDATE ${tableSql(table)} AS "t0" SET ${changes} WHERE ${filterCondition(table, filter, params)}`,
     params,
+    check,
   );
 }
 

@@ -257,7 +257,11 @@ describe("composition", () => {
 
   it("installs nothing with auth: false, or without an auth block", async () => {
     const { service } = notesService(authWith());
-    expect((await serveNotes(service, db, { auth: false }).list()).status).toBe(200);
+    // Without the built-in verification and with no middleware setting a principal, the declared rules
+    // still admit nobody: secure by default (docs/decisions/1367-access-rules.md).
+    const off = await serveNotes(service, db, { auth: false }).list();
+    expect(off.status).toBe(401);
+    expect(off.headers.get("www-authenticate")).toBe("Bearer");
     expect((await serveNotes(notesService(undefined).service, db).list()).status).toBe(200);
   });
 

@@ -246,7 +246,7 @@ describe("hooks", () => {
       .all()
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(HookError);
-    expect((e as Error).message).toContain("@soft_delete column tasks.deleted_at");
+    expect((e as Error).message).toContain("@@scoped on table tasks");
     // A table needing none is read.
     expect((await bare.from("audit_events").all()).length).toBeGreaterThan(0);
     // An expansion onto a table needing a hook is refused too.

@@ -38,9 +38,6 @@ function needed(service: ServiceDescriptor): { table: string; declaration: strin
     .filter((t) => t.resource)
     .flatMap((t) => [
       ...(t.scoped ? [{ table: t.name, declaration: `@@scoped on table ${t.name}` }] : []),
-      ...(t.softDeleteColumn
-        ? [{ table: t.name, declaration: `@soft_delete column ${t.name}.${t.softDeleteColumn}` }]
-        : []),
       ...(t.resource!.ops.create
         ? t.columns
             .filter((c) => c.stamped)
@@ -62,9 +59,10 @@ describe("mountService registration", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const want = needed(spec);
-    // users is @@scoped and tasks soft-deletes: both are in the list whatever else the tracker scopes.
+    // users is @@scoped: in the list whatever else the tracker scopes. A soft-delete column needs no hook:
+    // resc filters it itself (docs/decisions/1367-access-rules.md).
     expect(want).toContainEqual({ table: "users", declaration: "@@scoped on table users" });
-    expect(want).toContainEqual({ table: "tasks", declaration: "@soft_delete column tasks.deleted_at" });
+    expect(r.errors.some((e) => e.message.includes("@soft_delete"))).toBe(false);
     expect(r.errors.map((e) => ({ table: e.table, declaration: e.declaration }))).toEqual(want);
     // The tracker's tasks declare actions: each needs its implementation too (docs/decisions/1334-declared-actions.md).
     expect(want).toContainEqual({ table: "tasks", declaration: "action complete on table tasks" });
@@ -89,12 +87,13 @@ describe("mountService registration", () => {
     }
   });
 
-  it("a table both scoped and soft-deleting gets one error per declaration; the base path is in the resource", () => {
+  it("a table both scoped and soft-deleting gets the scoped error only; the base path is in the resource", () => {
     const r = mountService(new Hono(), spec, { db: noDb, basePath: "/api/" });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const tasks = r.errors.filter((e) => e.table === "tasks");
-    expect(tasks.map((e) => e.declaration)).toContain("@soft_delete column tasks.deleted_at");
+    expect(tasks.map((e) => e.declaration)).toContain("@@scoped on table tasks");
+    expect(tasks.map((e) => e.declaration)).not.toContain("@soft_delete column tasks.deleted_at");
     expect(new Set(tasks.map((e) => e.resource))).toEqual(new Set(["/api/tasks"]));
   });
 

@@ -71,7 +71,7 @@ describe("stubMissingHooks", () => {
         kind: "beforeQuery",
         table: "orders",
         hook: "hooks.beforeQuery.orders",
-        declaration: "@@scoped on table orders, @soft_delete column orders.deleted_at",
+        declaration: "@@scoped on table orders",
       },
       {
         kind: "beforeCreate",

@@ -1,0 +1,131 @@
+/**
+ * Declared access rules judged for one principal (docs/decisions/1367-access-rules.md):
+ * which `access` blocks grant an operation, the row rule they make (the
+ * predicate tree, claim values as bind parameters), the check a written row
+ * must pass, the columns stamped from claims and those hidden.
+ */
+import type { AccessDescriptor, Rule, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import type { Principal } from "../auth/principal.js";
+import type { HookOperation } from "../hooks.js";
+import { and, cmp, not, or, type Comparison, type Predicate } from "../predicate.js";
+
+/**
+ * An operation as the rules name it: `list`, `read`, `create`, `update`,
+ * `delete`, `events`, or a declared action's name.
+ */
+export type RuleOperation = string;
+
+/** A predicate no row satisfies (an empty disjunction is FALSE). */
+export const NOTHING: Predicate = or();
+
+/**
+ * The rule operation a hook call stands for: an expansion reads its target
+ * (`read`), an action is its own name, the rest are themselves.
+ */
+export function ruleOperation(operation: HookOperation, action?: string): RuleOperation {
+  if (operation === "expand") return "read";
+  if (operation === "action") return action ?? "action";
+  return operation;
+}
+
+/** Whether the service governs access by declared rules: an `auth` block is declared. */
+export function governed(service: ServiceDescriptor): boolean {
+  return service.auth !== undefined;
+}
+
+/** The `access` blocks of `table` granting `op` to one of the principal's roles, in source order. */
+export function grantsOf(table: TableDescriptor, principal: Principal, op: RuleOperation): AccessDescriptor[] {
+  return (table.access ?? []).filter((a) => a.ops.includes(op) && a.roles.some((r) => principal.roles.includes(r)));
+}
+
+/** Whether one of the principal's roles may use `op` on `table`. */
+export function granted(table: TableDescriptor, principal: Principal, op: RuleOperation): boolean {
+  return grantsOf(table, principal, op).length > 0;
+}
+
+/**
+ * A rule as a predicate for `principal`. A comparison with a claim the
+ * principal lacks (an optional claim, or the anonymous role's `sub`) is
+ * FALSE, as SQL's comparison with NULL is never true; `is null` and
+ * `is not null` take no value and stay themselves.
+ * @throws Error for a comparison through a relation (`list.org_id`), which
+ *   {@link relatedRule} must have rewritten first
+ */
+export function rulePredicate(rule: Rule, principal: Principal): Predicate {
+  switch (rule.kind) {
+    case "and":
+      return and(...rule.children.map((c) => rulePredicate(c, principal)));
+    case "or":
+      return or(...rule.children.map((c) => rulePredicate(c, principal)));
+    case "not":
+      return not(rulePredicate(rule.child, principal));
+    case "cmp": {
+      if (rule.relation !== undefined)
+        throw new Error(`a rule through relation "${rule.relation}" reached the row compiler unrewritten`);
+      if (rule.value === undefined) return cmp(rule.column, rule.op);
+      const value = "claim" in rule.value ? principal.claims[rule.value.claim] : rule.value.literal;
+      if (value === null || value === undefined) return NOTHING;
+      return cmp(rule.column, rule.op, value as Comparison["value"]);
+    }
+  }
+}
+
+/** The rule applying to `op` in one access block: every row rule without operations or naming it, AND-ed. */
+function blockRule(block: AccessDescriptor, op: RuleOperation, principal: Principal): Predicate {
+  return and(...block.rows.filter((r) => !r.ops || r.ops.includes(op)).map((r) => rulePredicate(r.rule, principal)));
+}
+
+/** True for the predicate `and()` (TRUE), which confines nothing. */
+export function isEverything(p: Predicate): boolean {
+  return p.kind === "and" && p.children.length === 0;
+}
+
+/**
+ * The rows `principal` may reach on `table` with `op`: the rules of every
+ * granting block OR-ed (a principal of several roles gets the union), or
+ * {@link NOTHING} when no block grants it. `and()` (TRUE) when a grant has
+ * no row rule.
+ */
+export function accessScope(table: TableDescriptor, principal: Principal, op: RuleOperation): Predicate {
+  const grants = grantsOf(table, principal, op);
+  if (grants.length === 0) return NOTHING;
+  const rules = grants.map((g) => blockRule(g, op, principal));
+  return rules.some(isEverything) ? and() : or(...rules);
+}
+
+/**
+ * The check a row written by `op` must pass, or undefined when nothing
+ * limits it: per granting block its `check`, else its row rule for `op`
+ * (PostgreSQL's WITH CHECK defaulting to USING); the blocks OR-ed.
+ */
+export function accessCheck(table: TableDescriptor, principal: Principal, op: RuleOperation): Predicate | undefined {
+  const grants = grantsOf(table, principal, op);
+  if (grants.length === 0) return NOTHING;
+  const rules = grants.map((g) => (g.check ? rulePredicate(g.check, principal) : blockRule(g, op, principal)));
+  return rules.some(isEverything) ? undefined : or(...rules);
+}
+
+/**
+ * The values the granting blocks of `create` stamp from claims, by column:
+ * the first block (in source order) stamping a column wins. A claim the
+ * principal lacks stamps null (the database's NOT NULL then refuses it).
+ */
+export function stampsOf(table: TableDescriptor, principal: Principal): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const g of grantsOf(table, principal, "create")) {
+    for (const s of g.stamps) if (!(s.column in out)) out[s.column] = principal.claims[s.claim] ?? null;
+  }
+  return out;
+}
+
+/**
+ * The columns hidden from `principal` on `table`: those every block granting
+ * it anything hides (a column one of its roles may read is not hidden).
+ * Empty when no block grants it anything (nothing is reachable then anyway).
+ */
+export function hiddenFor(table: TableDescriptor, principal: Principal): Set<string> {
+  const blocks = (table.access ?? []).filter((a) => a.roles.some((r) => principal.roles.includes(r)));
+  if (blocks.length === 0) return new Set();
+  const [first, ...rest] = blocks;
+  return new Set(first!.hide.filter((c) => rest.every((b) => b.hide.includes(c))));
+}

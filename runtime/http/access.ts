@@ -1,0 +1,83 @@
+/**
+ * The access rules at the HTTP door (docs/decisions/1367-access-rules.md): an
+ * operation the principal's roles are not granted is a 403 before anything
+ * runs; a request is answered on the descriptors its roles see; a row a write
+ * produces must pass the rules' check, else the write is refused and rolled
+ * back. The row rules themselves are BeforeQuery hooks (runtime/access/hooks.ts).
+ */
+import type { Context } from "hono";
+import type { ServiceDescriptor } from "../descriptor.js";
+import { principalOf } from "../auth/principal.js";
+import { accessCheck, governed, granted, type RuleOperation } from "../access/rules.js";
+import { serviceView, viewsDiffer } from "../access/view.js";
+import type { Predicate } from "../predicate.js";
+import { problem } from "../problem.js";
+import { WRITE_CHECK_MEMBER } from "../sql/index.js";
+import type { ResourceContext } from "./context.js";
+
+const views = new WeakMap<ServiceDescriptor, Map<string, ServiceDescriptor>>();
+const contexts = new WeakMap<ResourceContext, Map<ServiceDescriptor, ResourceContext>>();
+
+/**
+ * The resource context a request is answered with: `rc` itself on a service
+ * without an `auth` block; otherwise, once the principal's roles are granted
+ * `op`, `rc` on the descriptors those roles see.
+ * @throws ProblemError 401 `unauthorized` when nothing established a principal
+ *   (the built-in verification was turned off and no middleware set one);
+ *   403 `forbidden` when no role of the principal is granted `op` on the table
+ */
+export function admitted(rc: ResourceContext, c: Context, op: RuleOperation): ResourceContext {
+  if (!governed(rc.service)) return rc;
+  const principal = principalOf(c);
+  if (principal === undefined)
+    throw problem("unauthorized", "This endpoint needs a bearer token.", [
+      { location: "header.authorization", detail: "no credential was given" },
+    ]);
+  if (!granted(rc.table, principal, op))
+    throw problem("forbidden", `Your role may not ${describe(op)} ${rc.collectionPath}.`, [
+      { location: "request", detail: `not granted to ${principal.roles.join(", ")}` },
+    ]);
+  if (!viewsDiffer(rc.service)) return rc;
+  let byService = views.get(rc.service);
+  if (!byService) views.set(rc.service, (byService = new Map()));
+  const view = serviceView(rc.service, principal, byService);
+  let byView = contexts.get(rc);
+  if (!byView) contexts.set(rc, (byView = new Map()));
+  let out = byView.get(view);
+  if (!out) {
+    const table = view.tables.find((t) => t.name === rc.table.name) ?? rc.table;
+    out = { ...rc, service: view, table };
+    byView.set(view, out);
+  }
+  return out;
+}
+
+function describe(op: RuleOperation): string {
+  if (op === "events") return "follow the changes of";
+  if (["list", "read", "create", "update", "delete"].includes(op)) return `${op} on`;
+  return `run action ${op} on`;
+}
+
+/**
+ * The check a row written by `op` must pass for this request's principal, or
+ * undefined when nothing limits it (no `auth` block, or a grant without rules).
+ */
+export function writeCheckOf(rc: ResourceContext, c: Context, op: RuleOperation): Predicate | undefined {
+  if (!governed(rc.service)) return undefined;
+  const principal = principalOf(c);
+  return principal === undefined ? undefined : accessCheck(rc.table, principal, op);
+}
+
+/**
+ * Refuses a write whose rows fail the check they were compiled with: call it
+ * inside the write's transaction, so the refusal rolls the write back.
+ * @param location where the offending row came from (`body`, `body[2]`)
+ * @throws ProblemError 403 `forbidden`
+ */
+export function refuseUnchecked(rows: readonly Record<string, unknown>[], location: (i: number) => string): void {
+  const at = rows.findIndex((r) => r[WRITE_CHECK_MEMBER] !== undefined && r[WRITE_CHECK_MEMBER] !== "true");
+  if (at < 0) return;
+  throw problem("forbidden", "The row this write would store is outside what your role may write.", [
+    { location: location(at), detail: "the written row does not satisfy the access rules" },
+  ]);
+}
