@@ -116,7 +116,8 @@ export interface MountOptions {
    * principal (or admits the anonymous role, or answers 401), unless a middleware in front already set a
    * principal; routes of the app's own (`/auth/login`, `/openapi.json`) stay as they are. The options give
    * the environment secrets are read from, development tokens, overrides of the `jwt` settings and a log of
-   * refusals; `false` installs nothing. Ignored without an `auth` block.
+   * refusals; `false` installs no verification (the declared access rules then answer 401 to a request
+   * no middleware in front gave a principal). Ignored without an `auth` block.
    */
   auth?: MountAuthOptions | false;
 }
