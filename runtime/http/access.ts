@@ -65,7 +65,7 @@ function describe(op: RuleOperation): string {
 export function writeCheckOf(rc: ResourceContext, c: Context, op: RuleOperation): Predicate | undefined {
   if (!governed(rc.service)) return undefined;
   const principal = principalOf(c);
-  return principal === undefined ? undefined : accessCheck(rc.table, principal, op);
+  return principal === undefined ? undefined : accessCheck(rc.service, rc.table, principal, op);
 }
 
 /**
