@@ -13,6 +13,7 @@ import OpenApi from "./openapi.js";
 import Pull from "./pull.js";
 import Serve from "./serve.js";
 import Sql from "./sql.js";
+import Token from "./token.js";
 
 /** Command id → oclif command class; every `resc` subcommand, one file each (docs/architecture.md, cli/). */
 export const commands = {
@@ -30,4 +31,5 @@ export const commands = {
   pull: Pull,
   serve: Serve,
   sql: Sql,
+  token: Token,
 };

@@ -8,6 +8,7 @@ import type { Schema } from "../language/ir.js";
 import type { ServiceDescriptor } from "../runtime/descriptor.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import type { HooksModule } from "./serving/hooks-module.js";
+import type { MountAuthOptions } from "../runtime/auth/mounting.js";
 import { listenFailure } from "./listen-failure.js";
 
 /**
@@ -56,6 +57,9 @@ export default class Dev extends RescCommand {
   /** Aborted when the server stops (`MountOptions.signal`). */
   private readonly stopping = new AbortController();
 
+  /** `MountOptions.auth` of each schema mounted (docs/decisions/1367-access-rules.md). */
+  private auth: (service: ServiceDescriptor) => MountAuthOptions = () => ({ development: true });
+
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Dev);
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
@@ -65,6 +69,10 @@ export default class Dev extends RescCommand {
     if (!r.ok) this.fail(r.message);
     const service = buildDescriptor(r.schema);
     const loaded = await this.hooksFor(service, args.file, flags.hooks);
+    // Development tokens accepted, the development secret standing in for an unset secret_env (decision 1367).
+    const { developmentAuth } = await import("./dev/secret.js");
+    const announced = new Set<string>();
+    this.auth = (s) => developmentAuth(s, process.env, (l) => this.log(l), announced);
     // The port first: a second `resc dev` on a taken port stops here, before it reads or changes any database.
     const front = await this.bindPort(flags.port);
     let db: Executor;
@@ -161,16 +169,26 @@ export default class Dev extends RescCommand {
   ): Promise<FetchApp> {
     const { createDevApp } = await import("./dev/app.js");
     const { emitOpenApi } = await import("../compiler/backends/openapi/index.js");
-    const { app, mounted, docs } = createDevApp(service, {
-      db,
-      openapi: emitOpenApi(schema),
-      hooks: loaded.hooks,
-      hookData: loaded.hookData,
-      ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
-      log: (l) => this.log(l),
-      signal: this.stopping.signal,
-      ...(loaded.webhooks ? { webhooks: loaded.webhooks } : {}),
-    });
+    let built: ReturnType<typeof createDevApp>;
+    try {
+      built = createDevApp(service, {
+        db,
+        openapi: emitOpenApi(schema),
+        hooks: loaded.hooks,
+        hookData: loaded.hookData,
+        ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
+        log: (l) => this.log(l),
+        signal: this.stopping.signal,
+        ...(loaded.webhooks ? { webhooks: loaded.webhooks } : {}),
+        auth: this.auth,
+      });
+    } catch (e) {
+      // The auth block's settings cannot verify tokens (an AuthConfigError naming the setting and variable).
+      await db.close();
+      await closeFront();
+      this.fail([`${(e as Error).message}`]);
+    }
+    const { app, mounted, docs } = built;
     if (!mounted.ok) {
       await db.close();
       await closeFront();
@@ -202,6 +220,7 @@ export default class Dev extends RescCommand {
         ...(loaded.idempotencyScope ? { idempotencyScope: loaded.idempotencyScope } : {}),
         log: (l) => this.log(l),
         signal: this.stopping.signal,
+        auth: this.auth,
       },
       swap: use,
       log: (l) => this.log(l),

@@ -6,6 +6,7 @@ import type { Cluster } from "node:cluster";
 import { databaseUrl, NO_DATABASE_URL_FLAG } from "./database-url.js";
 import type { HooksModule } from "./serving/hooks-module.js";
 import type { SchemaCheck } from "./serve/steps.js";
+import type { ServeAppOptions } from "./serve/app.js";
 
 /**
  * `resc serve FILE`: the production twin of `resc dev` (docs/deploy.md). Compiles once, never changes the database (refuses to
@@ -93,6 +94,18 @@ export default class Serve extends RescCommand {
       default: 86400,
       min: 60,
     }),
+    // The auth block's jwt settings, overridden (docs/decisions/1367-access-rules.md): secrets only by variable name.
+    "jwt-secret-env": Flags.string({
+      description: "the environment variable holding the HS* secret (replaces the schema's jwt key source)",
+    }),
+    "jwks-url": Flags.string({
+      description: "where the JWK set verifying RS*/PS*/ES*/EdDSA tokens is fetched (replaces the schema's key source)",
+    }),
+    "jwt-public-key-env": Flags.string({
+      description: "the environment variable holding a PEM (SPKI) public key (replaces the schema's key source)",
+    }),
+    "jwt-issuer": Flags.string({ description: "the iss every bearer token must carry (replaces the schema's)" }),
+    "jwt-audience": Flags.string({ description: "the aud every bearer token must carry (replaces the schema's)" }),
   };
 
   async run(): Promise<void> {
@@ -162,7 +175,10 @@ export default class Serve extends RescCommand {
 
     let askCluster: (() => Promise<string>) | undefined;
     const stopping = new AbortController();
-    const { app, ops, mounted } = createServeApp({
+    const jwt = steps.jwtOverrides(flags);
+    if (!service.auth && Object.keys(jwt).length > 0)
+      await failClosing([`--jwt-… and --jwks-url override the schema's auth block, and ${args.file} declares none`]);
+    const appOptions: ServeAppOptions = {
       schema,
       service,
       db,
@@ -179,7 +195,13 @@ export default class Serve extends RescCommand {
       signal: stopping.signal,
       // A worker's /metrics: the whole cluster's figures, asked of the primary at each scrape.
       ...(cluster?.isWorker ? { metricsText: () => askCluster!() } : {}),
-    });
+      // The flags' jwt settings; development tokens (resc token) are refused (docs/decisions/1367-access-rules.md).
+      auth: { jwt },
+    };
+    // Settings that cannot verify a token (an AuthConfigError naming the setting and variable) stop the start.
+    const built = steps.attempt(() => createServeApp(appOptions));
+    if ("failure" in built) await failClosing([built.failure]);
+    const { app, ops, mounted } = built as ReturnType<typeof createServeApp>;
     // Offered to the primary's gathering from the start: it asks every worker at each scrape.
     if (cluster?.isWorker)
       askCluster = (await import("./serve/cluster-metrics.js")).clusterMetricsText(ops.metrics.registry);

@@ -12,6 +12,7 @@ import { mountService, type MountResult } from "../../runtime/http/mount.js";
 import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
 import { answerProblems } from "../../runtime/ops/fallbacks.js";
+import type { MountAuthOptions } from "../../runtime/auth/mounting.js";
 
 /** Options of {@link createDevApp}. */
 export interface DevAppOptions {
@@ -32,12 +33,18 @@ export interface DevAppOptions {
   signal?: AbortSignal;
   /** Webhook subscriptions from the hooks module (docs/decisions/1338-webhooks.md). */
   webhooks?: WebhookSubscription[];
+  /**
+   * `MountOptions.auth` (docs/decisions/1367-access-rules.md), or what gives it for the service being
+   * mounted (`--watch` mounts each new schema's); default: the schema's settings, `process.env`.
+   */
+  auth?: MountAuthOptions | false | ((service: ServiceDescriptor) => MountAuthOptions | false);
 }
 
 /**
  * Builds the app; `mounted` carries registration errors, if any, and `docs`
  * the resource paths the documentation routes would collide with (the docs
  * are then not served).
+ * @throws AuthConfigError when the schema's `auth` settings cannot verify tokens (from `mountService`)
  */
 export function createDevApp(
   service: ServiceDescriptor,
@@ -61,6 +68,9 @@ export function createDevApp(
     ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.webhooks && options.webhooks.length > 0 ? { webhooks: { subscriptions: options.webhooks } } : {}),
+    ...(options.auth !== undefined
+      ? { auth: typeof options.auth === "function" ? options.auth(service) : options.auth }
+      : {}),
   });
   const document = options.openapi ?? openApiDocument(service);
   const docs: DocsResult = document === false ? { ok: true } : mountDocs(app, document);

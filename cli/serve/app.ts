@@ -12,7 +12,7 @@ import type { PgExecutor } from "../../runtime/exec/pg.js";
 import type { ReplicaRouter } from "../../runtime/exec/replicas.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { mountDocs } from "../../runtime/http/docs.js";
-import { mountService, type EventOptions, type MountResult } from "../../runtime/http/mount.js";
+import { mountService, type EventOptions, type MountAuthOptions, type MountResult } from "../../runtime/http/mount.js";
 import type { WebhookSubscription } from "../../runtime/events/webhooks.js";
 import { answerProblems, withOperations, type Operations } from "../../runtime/ops/index.js";
 import { findSchemaMismatches } from "../serving/schema-check.js";
@@ -42,9 +42,17 @@ export interface ServeAppOptions {
   webhooks?: WebhookSubscription[];
   /** `MountOptions.signal`: aborted when the server stops accepting. */
   signal?: AbortSignal;
+  /**
+   * `MountOptions.auth` (docs/decisions/1367-access-rules.md): the flags' overrides of the `jwt`
+   * settings; refused tokens are logged at `info` with their reason (never the token).
+   */
+  auth?: Omit<MountAuthOptions, "log">;
 }
 
-/** Builds the app; `mounted` carries registration errors (nothing is mounted then). */
+/**
+ * Builds the app; `mounted` carries registration errors (nothing is mounted then).
+ * @throws AuthConfigError when the `auth` settings cannot verify tokens (from `mountService`)
+ */
 export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations; mounted: MountResult } {
   const app = new Hono();
   const ops = withOperations(app, {
@@ -72,6 +80,14 @@ export function createServeApp(o: ServeAppOptions): { app: Hono; ops: Operations
       ? { webhooks: { subscriptions: o.webhooks, registry: ops.metrics.registry } }
       : {}),
     ...(o.signal ? { signal: o.signal } : {}),
+    auth: {
+      ...o.auth,
+      log: (refusal, c) =>
+        ops.logger.info(
+          { req_id: c.get("requestId" as never), reason: "reason" in refusal ? refusal.reason : "keys-unavailable" },
+          `bearer token refused: ${refusal.message}`,
+        ),
+    },
     logError: ops.logError,
   });
   // Built at the first request for it: most starts never serve the document (bench/COMPILER.md).

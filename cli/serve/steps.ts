@@ -13,6 +13,7 @@ import { serve } from "@hono/node-server";
 import type { Hono, MiddlewareHandler } from "hono";
 import { createPgExecutor, type PgExecutor } from "../../runtime/exec/pg.js";
 import { createReplicaRouter, type ReplicaRouter } from "../../runtime/exec/replicas.js";
+import type { JwtDescriptor } from "../../runtime/descriptor.js";
 import type { MountResult } from "../../runtime/http/mount.js";
 import type { Operations } from "../../runtime/ops/index.js";
 import { answerClientErrors } from "../../runtime/ops/client-errors.js";
@@ -81,6 +82,38 @@ export async function loadMiddleware(file: string): Promise<MiddlewareHandler> {
   })) as { default?: unknown };
   if (typeof mod.default !== "function") throw new Error(`${file} has no default export that is a Hono middleware`);
   return mod.default as MiddlewareHandler;
+}
+
+/** The `--jwt-…` and `--jwks-url` flags of `resc serve`. */
+export interface JwtFlags {
+  "jwt-secret-env"?: string;
+  "jwks-url"?: string;
+  "jwt-public-key-env"?: string;
+  "jwt-issuer"?: string;
+  "jwt-audience"?: string;
+}
+
+/**
+ * The `jwt` settings the flags override (`MountOptions.auth.jwt`;
+ * docs/decisions/1367-access-rules.md): only those given.
+ */
+export function jwtOverrides(flags: JwtFlags): Partial<JwtDescriptor> {
+  const given: Partial<JwtDescriptor> = {};
+  if (flags["jwt-secret-env"] !== undefined) given.secretEnv = flags["jwt-secret-env"];
+  if (flags["jwks-url"] !== undefined) given.jwksUrl = flags["jwks-url"];
+  if (flags["jwt-public-key-env"] !== undefined) given.publicKeyEnv = flags["jwt-public-key-env"];
+  if (flags["jwt-issuer"] !== undefined) given.issuer = flags["jwt-issuer"];
+  if (flags["jwt-audience"] !== undefined) given.audience = flags["jwt-audience"];
+  return given;
+}
+
+/** `make()`'s value, or the message of what it threw as `failure` (a start refusal's line). */
+export function attempt<T extends object>(make: () => T): T | { failure: string } {
+  try {
+    return make();
+  } catch (e) {
+    return { failure: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 /** What the schema check found: the mismatches, or why the database could not be asked. */
