@@ -253,10 +253,16 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
     const forged = await send(memberA, "POST", "/docs", { title: "forged", org_id: B });
     expect(forged.status).toBe(400);
     expect(JSON.stringify(forged.body.errors)).toContain("org_id");
-    // The admin's grant stamps nothing: it writes the tenant and author itself.
-    const placed = await send(admin, "POST", "/docs", { title: "placed", org_id: A, author_id: "amos" });
+    // The admin's grant stamps nothing: it writes the tenant and author itself, within the orgs it may read.
+    const placed = await send(admin, "POST", "/docs", { title: "placed", org_id: B, author_id: "amos" });
     expect(placed.status, placed.text).toBe(201);
-    expect(placed.body).toMatchObject({ org_id: A, author_id: "amos" });
+    expect(placed.body).toMatchObject({ org_id: B, author_id: "amos" });
+    // Org A is not one the admin's orgs rule lets it read: the reference is refused like a missing row.
+    const elsewhere = await send(admin, "POST", "/docs", { title: "elsewhere", org_id: A, author_id: "amos" });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.errors).toEqual([
+      { location: "body.org_id", detail: "org_id does not name a orgs row you may read" },
+    ]);
   });
 
   it("a write whose row would leave the rule is a 403 and writes nothing (create, bulk, update, filtered update, upsert)", async () => {
@@ -318,6 +324,18 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
     const refused = await send(viewerB, "POST", "/remarks", { doc_id: 5, body: "on a high doc" });
     expect(refused.status, refused.text).toBe(403);
     expect(await oracle("SELECT id FROM remarks", [])).toEqual(before);
+    // Doc 1 is org A's: the viewer may not read it, so the reference itself is refused (as a missing row).
+    const foreign = await send(viewerB, "POST", "/remarks", { doc_id: 1, body: "on A's doc" });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors[0].location).toBe("body.doc_id");
+    const bulk = await send(viewerB, "POST", "/remarks", [
+      { doc_id: 4, body: "fine" },
+      { doc_id: 2, body: "A's" },
+    ]);
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.errors.map((e: { location: string }) => e.location)).toEqual(["body[1].doc_id"]);
+    // A soft-deleted doc is not there either.
+    expect((await send(memberA, "POST", "/remarks", { doc_id: 3, body: "on a gone doc" })).status).toBe(403);
     const made = await send(viewerB, "POST", "/remarks", { doc_id: 4, body: "on a level-0 doc" });
     expect(made.status, made.text).toBe(201);
     // As an expansion's target: docs expanding their remarks see only remarks the rule admits.
