@@ -30,6 +30,7 @@ import type {
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
+import { accessDescriptors, authDescriptor } from "./access-descriptor.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
 export function apiInfo(schema: Schema): { title: string; version: string } {
@@ -224,6 +225,8 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
   ];
   if (uniqueKeys.length > 0) t.uniqueKeys = uniqueKeys;
   if (table.resource) t.resource = resourceDescriptor(index, table, table.resource);
+  const access = accessDescriptors(table);
+  if (access) t.access = access;
   if (table.doc !== undefined) t.doc = table.doc;
   return t;
 }
@@ -239,14 +242,14 @@ export function buildDescriptor(schema: Schema): ServiceDescriptor {
   const index = new SchemaIndex(schema);
   const inverses = inverseIndex(schema);
   const { title, version } = apiInfo(schema);
-  return {
-    title,
-    version,
-    securitySchemes: (schema.api?.securitySchemes ?? []).map((s) =>
-      s.bearerFormat !== undefined
-        ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
-        : { name: s.name, scheme: s.scheme },
-    ),
-    tables: schema.tables.map((t) => tableDescriptor(index, t, inverses)),
-  };
+  const securitySchemes = (schema.api?.securitySchemes ?? []).map((s) =>
+    s.bearerFormat !== undefined
+      ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
+      : { name: s.name, scheme: s.scheme },
+  );
+  const tables = schema.tables.map((t) => tableDescriptor(index, t, inverses));
+  // The auth block, when declared, between the schemes and the tables as the type lists it (docs/decisions/1367-access-rules.md).
+  return schema.auth
+    ? { title, version, securitySchemes, auth: authDescriptor(index, schema.auth), tables }
+    : { title, version, securitySchemes, tables };
 }

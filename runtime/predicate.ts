@@ -9,6 +9,7 @@
  */
 
 import type { Operator } from "./operators.js";
+import type { TableDescriptor } from "./descriptor.js";
 
 /** Every operator of the spec's "Operators by column type", stated in the vocabulary (runtime/operators.ts). The parsers normalise the input alias `neq` to `ne`, so it never appears in a tree. */
 export type { Operator };
@@ -69,8 +70,29 @@ export interface RawPredicate {
   values: ScalarValue[];
 }
 
+/**
+ * A condition on the row a forward relation names (`list.org_id = $1`): true
+ * when the referenced row of `target` exists and satisfies `where`. Made by
+ * declared access rules (docs/decisions/1367-access-rules.md); compiled as an
+ * `EXISTS` semi-join correlated on `column`, so it moves onto an expansion's
+ * join as any unqualified comparison does.
+ */
+export interface Related {
+  kind: "related";
+  /** The relation's name, for messages. */
+  relation: string;
+  /** The confined table's referencing column. */
+  column: string;
+  /** The referenced table. */
+  target: TableDescriptor;
+  /** The referenced column of `target`. */
+  targetColumn: string;
+  /** The condition on the referenced row, over `target`'s columns. */
+  where: Predicate;
+}
+
 /** A node of the predicate tree. */
-export type Predicate = Comparison | And | Or | Not | RawPredicate;
+export type Predicate = Comparison | And | Or | Not | RawPredicate | Related;
 
 /** Builds a conjunction, flattening nested `and`s; one child is returned as is. */
 export function and(...children: Predicate[]): Predicate {
@@ -114,6 +136,8 @@ export function countLeaves(p: Predicate | undefined): number {
       return p.children.reduce((n, c) => n + countLeaves(c), 0);
     case "not":
       return countLeaves(p.child);
+    case "related":
+      return 1 + countLeaves(p.where);
     default:
       return 1;
   }

@@ -25,7 +25,9 @@ export function withDeclaredRules(service: ServiceDescriptor, hooks: Hooks): Hoo
     const own = hooks.beforeQuery?.[table.name];
     beforeQuery[table.name] = async (ctx) => {
       const principal = ctx.principal;
-      const declared = principal ? accessScope(table, principal, ruleOperation(ctx.operation, ctx.action)) : NOTHING;
+      const declared = principal
+        ? accessScope(service, table, principal, ruleOperation(ctx.operation, ctx.action))
+        : NOTHING;
       const theirs = own ? await own(ctx) : undefined;
       if (theirs === undefined) return isEverything(declared) ? undefined : declared;
       return isEverything(declared) ? theirs : and(declared, theirs);

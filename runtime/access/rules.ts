@@ -7,7 +7,7 @@
 import type { AccessDescriptor, Rule, ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Principal } from "../auth/principal.js";
 import type { HookOperation } from "../hooks.js";
-import { and, cmp, not, or, type Comparison, type Predicate } from "../predicate.js";
+import { and, cmp, not, or, type Comparison, type Predicate, type Related } from "../predicate.js";
 
 /**
  * An operation as the rules name it: `list`, `read`, `create`, `update`,
@@ -44,35 +44,65 @@ export function granted(table: TableDescriptor, principal: Principal, op: RuleOp
 }
 
 /**
- * A rule as a predicate for `principal`. A comparison with a claim the
- * principal lacks (an optional claim, or the anonymous role's `sub`) is
- * FALSE, as SQL's comparison with NULL is never true; `is null` and
- * `is not null` take no value and stay themselves.
- * @throws Error for a comparison through a relation (`list.org_id`), which
- *   {@link relatedRule} must have rewritten first
+ * A rule over `table` as a predicate for `principal`. A comparison with a
+ * claim the principal lacks (an optional claim, or the anonymous role's
+ * `sub`) is FALSE, as SQL's comparison with NULL is never true; `is null`
+ * and `is not null` take no value and stay themselves. A comparison through
+ * a forward relation (`list.org_id`) becomes a {@link Related} condition on
+ * the referenced row, found in `service`.
+ * @throws Error when the relation is not a forward relation of `table` (the validator refuses such a rule)
  */
-export function rulePredicate(rule: Rule, principal: Principal): Predicate {
+export function rulePredicate(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  rule: Rule,
+  principal: Principal,
+): Predicate {
   switch (rule.kind) {
     case "and":
-      return and(...rule.children.map((c) => rulePredicate(c, principal)));
+      return and(...rule.children.map((c) => rulePredicate(service, table, c, principal)));
     case "or":
-      return or(...rule.children.map((c) => rulePredicate(c, principal)));
+      return or(...rule.children.map((c) => rulePredicate(service, table, c, principal)));
     case "not":
-      return not(rulePredicate(rule.child, principal));
+      return not(rulePredicate(service, table, rule.child, principal));
     case "cmp": {
-      if (rule.relation !== undefined)
-        throw new Error(`a rule through relation "${rule.relation}" reached the row compiler unrewritten`);
-      if (rule.value === undefined) return cmp(rule.column, rule.op);
-      const value = "claim" in rule.value ? principal.claims[rule.value.claim] : rule.value.literal;
-      if (value === null || value === undefined) return NOTHING;
-      return cmp(rule.column, rule.op, value as Comparison["value"]);
+      let leaf: Predicate;
+      if (rule.value === undefined) leaf = cmp(rule.column, rule.op);
+      else {
+        const value = "claim" in rule.value ? principal.claims[rule.value.claim] : rule.value.literal;
+        if (value === null || value === undefined) return NOTHING;
+        leaf = cmp(rule.column, rule.op, value as Comparison["value"]);
+      }
+      if (rule.relation === undefined) return leaf;
+      const rel = table.relations.find((r) => r.name === rule.relation && r.kind === "forward");
+      const target = rel && service.tables.find((t) => t.name === rel.target);
+      if (!rel || !target) throw new Error(`table "${table.name}" has no forward relation "${rule.relation}"`);
+      const related: Related = {
+        kind: "related",
+        relation: rel.name,
+        column: rel.column,
+        target,
+        targetColumn: rel.targetColumn,
+        where: leaf,
+      };
+      return related;
     }
   }
 }
 
 /** The rule applying to `op` in one access block: every row rule without operations or naming it, AND-ed. */
-function blockRule(block: AccessDescriptor, op: RuleOperation, principal: Principal): Predicate {
-  return and(...block.rows.filter((r) => !r.ops || r.ops.includes(op)).map((r) => rulePredicate(r.rule, principal)));
+function blockRule(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  block: AccessDescriptor,
+  op: RuleOperation,
+  principal: Principal,
+): Predicate {
+  return and(
+    ...block.rows
+      .filter((r) => !r.ops || r.ops.includes(op))
+      .map((r) => rulePredicate(service, table, r.rule, principal)),
+  );
 }
 
 /** True for the predicate `and()` (TRUE), which confines nothing. */
@@ -86,10 +116,15 @@ export function isEverything(p: Predicate): boolean {
  * {@link NOTHING} when no block grants it. `and()` (TRUE) when a grant has
  * no row rule.
  */
-export function accessScope(table: TableDescriptor, principal: Principal, op: RuleOperation): Predicate {
+export function accessScope(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  principal: Principal,
+  op: RuleOperation,
+): Predicate {
   const grants = grantsOf(table, principal, op);
   if (grants.length === 0) return NOTHING;
-  const rules = grants.map((g) => blockRule(g, op, principal));
+  const rules = grants.map((g) => blockRule(service, table, g, op, principal));
   return rules.some(isEverything) ? and() : or(...rules);
 }
 
@@ -98,10 +133,17 @@ export function accessScope(table: TableDescriptor, principal: Principal, op: Ru
  * limits it: per granting block its `check`, else its row rule for `op`
  * (PostgreSQL's WITH CHECK defaulting to USING); the blocks OR-ed.
  */
-export function accessCheck(table: TableDescriptor, principal: Principal, op: RuleOperation): Predicate | undefined {
+export function accessCheck(
+  service: ServiceDescriptor,
+  table: TableDescriptor,
+  principal: Principal,
+  op: RuleOperation,
+): Predicate | undefined {
   const grants = grantsOf(table, principal, op);
   if (grants.length === 0) return NOTHING;
-  const rules = grants.map((g) => (g.check ? rulePredicate(g.check, principal) : blockRule(g, op, principal)));
+  const rules = grants.map((g) =>
+    g.check ? rulePredicate(service, table, g.check, principal) : blockRule(service, table, g, op, principal),
+  );
   return rules.some(isEverything) ? undefined : or(...rules);
 }
 

@@ -7,7 +7,7 @@
  * no hook (docs/decisions/1367-access-rules.md). Decisions in
  * docs/decisions/0600-hooks.md and 1253-create-body-completeness.md.
  */
-import { actionPath, type Rule, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
+import { actionPath, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Hooks } from "../hooks.js";
 
 /**
@@ -29,10 +29,9 @@ export interface RegistrationError {
    * `missing-action`: a declared action has no implementation;
    * `unknown-action`: an implementation names no declared action
    * (docs/decisions/1334-declared-actions.md); `invalid-webhook`: a webhook
-   * subscription cannot run (docs/decisions/1338-webhooks.md); `unsupported-rule`: a declared access
-   * rule this version cannot apply yet (a comparison through a relation; docs/decisions/1367-access-rules.md).
+   * subscription cannot run (docs/decisions/1338-webhooks.md).
    */
-  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook" | "unsupported-rule";
+  kind: "missing-hook" | "unknown-table" | "missing-action" | "unknown-action" | "invalid-webhook";
   /**
    * For `missing-hook`, the declaration requiring the hook:
    * `@@scoped on table users` or `@stamped column lists.org_id`.
@@ -100,7 +99,6 @@ export function registrationErrors(service: ServiceDescriptor, hooks: Hooks, bas
     }
   }
   errors.push(...actionErrors(service, hooks, basePath));
-  errors.push(...ruleErrors(service, basePath));
   for (const [kind, byTable] of Object.entries(hooks) as [string, Record<string, unknown> | undefined][]) {
     for (const name of Object.keys(byTable ?? {})) {
       if (byName.has(name)) continue;
@@ -147,42 +145,6 @@ function actionErrors(service: ServiceDescriptor, hooks: Hooks, basePath: string
         table: table.name,
         kind: "unknown-action",
         message: `${at}: table "${table.name}" declares no action "${name}"${table.resource ? "" : " (it is not served)"}, so this implementation would never run`,
-      });
-    }
-  }
-  return errors;
-}
-
-/** Whether `rule` compares a column through a relation anywhere. */
-function throughRelation(rule: Rule): string | undefined {
-  if (rule.kind === "cmp") return rule.relation === undefined ? undefined : `${rule.relation}.${rule.column}`;
-  if (rule.kind === "not") return throughRelation(rule.child);
-  for (const c of rule.children) {
-    const found = throughRelation(c);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/**
- * Declared rules the runtime cannot apply yet: a comparison through a forward relation
- * (`list.org_id = claim.org`) is refused at mount rather than failing each request
- * (docs/decisions/1367-access-rules.md).
- */
-function ruleErrors(service: ServiceDescriptor, basePath: string): RegistrationError[] {
-  const errors: RegistrationError[] = [];
-  for (const table of service.tables) {
-    for (const block of table.access ?? []) {
-      const rules = [...block.rows.map((r) => r.rule), ...(block.check ? [block.check] : [])];
-      const through = rules.map(throughRelation).find((x) => x !== undefined);
-      if (through === undefined) continue;
-      const resource = basePath + (table.resource?.path ?? "");
-      errors.push({
-        resource,
-        table: table.name,
-        kind: "unsupported-rule",
-        declaration: `access ${block.roles.join(", ")} on table ${table.name}`,
-        message: `${resource || table.name}: the access rule of ${block.roles.join(", ")} compares ${through} through a relation, which this version cannot apply yet; compare a column of ${table.name} itself`,
       });
     }
   }

@@ -42,6 +42,10 @@ function checkScope(p: Predicate, table: TableDescriptor, relation: string | und
     }
     case "not":
       return checkScope(p.child, table, relation);
+    case "related":
+      if (!table.columns.some((c) => c.name === p.column))
+        fail("it returned a condition through a relation on a column the table does not have");
+      return;
     default:
       for (const c of p.children) checkScope(c, table, relation);
   }

@@ -10,10 +10,10 @@ import type { ServiceDescriptor } from "../descriptor.js";
 import { principalOf } from "../auth/principal.js";
 import { accessCheck, governed, granted, type RuleOperation } from "../access/rules.js";
 import { serviceView, viewsDiffer } from "../access/view.js";
-import type { Predicate } from "../predicate.js";
-import { problem } from "../problem.js";
-import { WRITE_CHECK_MEMBER } from "../sql/index.js";
-import type { ResourceContext } from "./context.js";
+import { and, cmp, type Predicate, type ScalarValue } from "../predicate.js";
+import { badRequest, problem, type ProblemItem } from "../problem.js";
+import { compileAnyRow, WRITE_CHECK_MEMBER } from "../sql/index.js";
+import { scopeOf, type ResourceContext } from "./context.js";
 
 const views = new WeakMap<ServiceDescriptor, Map<string, ServiceDescriptor>>();
 const contexts = new WeakMap<ResourceContext, Map<ServiceDescriptor, ResourceContext>>();
@@ -65,7 +65,7 @@ function describe(op: RuleOperation): string {
 export function writeCheckOf(rc: ResourceContext, c: Context, op: RuleOperation): Predicate | undefined {
   if (!governed(rc.service)) return undefined;
   const principal = principalOf(c);
-  return principal === undefined ? undefined : accessCheck(rc.table, principal, op);
+  return principal === undefined ? undefined : accessCheck(rc.service, rc.table, principal, op);
 }
 
 /**
@@ -80,4 +80,53 @@ export function refuseUnchecked(rows: readonly Record<string, unknown>[], locati
   throw problem("forbidden", "The row this write would store is outside what your role may write.", [
     { location: location(at), detail: "the written row does not satisfy the access rules" },
   ]);
+}
+
+/**
+ * Refuses written forward references that name a row the caller may not read
+ * (docs/decisions/1367-access-rules.md): under declared rules a tenant's row
+ * must not point into another tenant, and "not there" and "not yours" read
+ * the same. Only references to tables that declare `access` blocks are
+ * judged (a lookup table nobody is granted is no tenant boundary); the
+ * target's `read` rule and soft-delete filter apply, as its own read would.
+ * @param rows the values written, one per row (`many`: located `body[i].col`)
+ * @throws ProblemError 422 `invalid-row` naming every such reference
+ */
+export async function refuseUnreadableReferences(
+  rc: ResourceContext,
+  c: Context,
+  rows: readonly Readonly<Record<string, unknown>>[],
+  many: boolean,
+): Promise<void> {
+  if (!governed(rc.service) || principalOf(c) === undefined) return;
+  const problems: ProblemItem[] = [];
+  for (const rel of rc.table.relations) {
+    if (rel.kind !== "forward") continue;
+    const target = rc.service.tables.find((t) => t.name === rel.target);
+    if (!target || (target.access ?? []).length === 0) continue;
+    const col = target.columns.find((x) => x.name === rel.targetColumn);
+    if (!col) continue;
+    const seen = new Map<string, boolean>();
+    let scope: Predicate | undefined | null = null;
+    for (const [i, values] of rows.entries()) {
+      const v = values[rel.column];
+      if (v === undefined || v === null) continue;
+      // A bigint key has no JSON form (docs/decisions/1358-values-through-codecs.md).
+      const text = typeof v === "bigint" ? `${v}n` : JSON.stringify(v);
+      let found = seen.get(text);
+      if (found === undefined) {
+        if (scope === null) scope = await scopeOf(rc, target.name, "read", c);
+        const where = cmp(rel.targetColumn, "eq", v as ScalarValue);
+        const r = await rc.db.query(compileAnyRow(target, scope === undefined ? where : and(where, scope)));
+        found = r.rows.length > 0;
+        seen.set(text, found);
+      }
+      if (!found)
+        problems.push({
+          location: many ? `body[${i}].${rel.column}` : `body.${rel.column}`,
+          detail: `${rel.column} does not name a ${rel.target} row you may read`,
+        });
+    }
+  }
+  if (problems.length > 0) throw badRequest("invalid-row", problems);
 }

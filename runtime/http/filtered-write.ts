@@ -9,7 +9,7 @@
 import type { Context } from "hono";
 import type { Executor, QueryResult, SqlStatement } from "../exec/executor.js";
 import type { CommitEvent } from "../hooks.js";
-import { refuseUnchecked, writeCheckOf } from "./access.js";
+import { refuseUnchecked, refuseUnreadableReferences, writeCheckOf } from "./access.js";
 import { badRequest, problem, type ProblemItem } from "../problem.js";
 import { parseListQuery, parseUpdateBody } from "../query/index.js";
 import { vocabulary } from "../query/vocabulary.js";
@@ -105,6 +105,7 @@ export async function handleFilteredUpdate(rc: ResourceContext, c: Context): Pro
   const named = rowsNamed(rc, c);
   const max = maxAffected(c);
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
+  await refuseUnreadableReferences(rc, c, [fields], false);
   const scope = await scopeOf(rc, rc.table.name, "update", c);
   const check = writeCheckOf(rc, c, "update");
   const stmt = compileUpdateWhere(rc.service, rc.table, fields, { ...named, ...(scope ? { scope } : {}) }, check);

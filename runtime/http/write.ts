@@ -30,7 +30,7 @@ import { encodeColumnValue, findColumn, type ColumnValue } from "../sql/column.j
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
 import { hookContext, scopeOf, type ResourceContext } from "./context.js";
-import { refuseUnchecked, writeCheckOf } from "./access.js";
+import { refuseUnchecked, refuseUnreadableReferences, writeCheckOf } from "./access.js";
 import { notFound } from "./read.js";
 import { emptyAnswer, jsonText } from "./respond.js";
 import { refuseQueryParameters, stillReferenced } from "./write-refusals.js";
@@ -177,6 +177,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   if (upsert) return upsertRows(rc, c, body, upsert);
   if (Array.isArray(body)) return createRows(rc, c, body);
   const values = await buildRow(rc, c, parseCreateBody(rc.table, body));
+  await refuseUnreadableReferences(rc, c, [values], false);
   const check = writeCheckOf(rc, c, "create");
   const stmt = compileInsert(rc.service, rc.table, values, check);
   const stored = (await runWrite(rc, stmt, check !== undefined)).rows[0];
@@ -200,6 +201,7 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
 async function createRows(rc: ResourceContext, c: Context, body: readonly unknown[]): Promise<Response> {
   const decoded = parseCreateRows(rc.table, body, rc.table.resource?.limits.maxBatch ?? DEFAULT_LIMITS.maxBatch);
   const rows = await buildRows(rc, c, decoded, true);
+  await refuseUnreadableReferences(rc, c, rows, true);
   const check = writeCheckOf(rc, c, "create");
   const stmts = compileInsertMany(rc.service, rc.table, rows, undefined, check);
   let stored: QueryResult["rows"];
@@ -293,6 +295,7 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
   const decoded = many ? parseCreateRows(rc.table, body, maxBatch) : [parseCreateBody(rc.table, body)];
   const rows = await buildRows(rc, c, decoded, many);
   refuseRepeatedKeys(rc.table, rows, upsert.target, many);
+  await refuseUnreadableReferences(rc, c, rows, many);
   const conflict: ConflictAction =
     upsert.mode === "ignore"
       ? { mode: "ignore", target: upsert.target }
@@ -442,6 +445,7 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
   refuseQueryParameters(c, "update");
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
+  await refuseUnreadableReferences(rc, c, [fields], false);
   const scope = await scopeOf(rc, rc.table.name, "update", c);
   const condition = parseTagCondition(c.req.header("if-match"));
   const check = writeCheckOf(rc, c, "update");

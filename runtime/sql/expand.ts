@@ -67,6 +67,9 @@ function assertRequalifiable(p: Predicate, relation: RelationDescriptor): void {
       return;
     case "not":
       return assertRequalifiable(p.child, relation);
+    case "related":
+      // Correlated on an unqualified column of the target: it moves with the alias.
+      return;
     default:
       p.children.forEach((c) => assertRequalifiable(c, relation));
   }

@@ -7,7 +7,7 @@
  */
 export { compileWhere } from "./where.js";
 export { compileList, type ListStatements } from "./list.js";
-export { compileLockRow, compileRead, compileReadBatch, compileRowExists } from "./read.js";
+export { compileAnyRow, compileLockRow, compileRead, compileReadBatch, compileRowExists } from "./read.js";
 export {
   encodeRow,
   extraElementsOf,

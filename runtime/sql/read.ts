@@ -13,6 +13,7 @@ import { Aliases, type CompileOptions } from "./options.js";
 import { rowMemberSelect, rowMembers, type RowShape } from "./row.js";
 import { memberSelect, type RowStatement } from "./members.js";
 import { SchemaCache } from "./schema-cache.js";
+import { compileWhere } from "./where.js";
 
 /**
  * Compiles a read of the row of `table` whose primary key is `key`, with the
@@ -148,6 +149,18 @@ export function compileRowExists(
   if (options.live && table.softDeleteColumn !== undefined)
     where += ` AND "t0".${columnSqlName(findColumn(table, table.softDeleteColumn))} IS NULL`;
   return params.statement(`SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${where}`);
+}
+
+/**
+ * `SELECT 1 … WHERE <where> LIMIT 1` on `table`: whether any row satisfies
+ * `where` (a declared access rule's reference check asks whether a written
+ * reference names a row the caller may read; docs/decisions/1367-access-rules.md).
+ * The statement returns one row or none.
+ */
+export function compileAnyRow(table: TableDescriptor, where: Predicate): SqlStatement {
+  const params = new Params();
+  const condition = compileWhere(table, where, "t0", params);
+  return params.statement(`SELECT 1 AS "x" FROM ${tableSql(table)} AS "t0" WHERE ${condition} LIMIT 1`);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { TableDescriptor } from "../descriptor.js";
 import type { Predicate, RawPredicate } from "../predicate.js";
 import { encodeScalar, type Params } from "./bind.js";
 import { compileComparison } from "./comparison.js";
+import { columnRef, findColumn } from "./column.js";
+import { quoteIdent, tableSql } from "./ident.js";
 
 /**
  * A raw predicate from trusted code: its SQL parts joined by fresh
@@ -49,5 +51,15 @@ export function compileWhere(table: TableDescriptor, p: Predicate, alias: string
       return `NOT (${compileWhere(table, p.child, alias, params)})`;
     case "raw":
       return compileRaw(p, params);
+    case "related": {
+      // A fresh alias per nesting level: siblings are separate subqueries and may share one.
+      const inner = `${alias}r`;
+      const target = findColumn(p.target, p.targetColumn);
+      const local = findColumn(table, p.column);
+      return (
+        `EXISTS (SELECT 1 FROM ${tableSql(p.target)} AS ${quoteIdent(inner)} WHERE ` +
+        `${columnRef(target, inner)} = ${columnRef(local, alias)} AND (${compileWhere(p.target, p.where, inner, params)}))`
+      );
+    }
   }
 }

@@ -29,6 +29,7 @@ import {
   updateSchema,
 } from "./rows.js";
 import { docText } from "./markdown.js";
+import { accessResponses, bearerScheme, governance } from "./access.js";
 import type { JsonSchema, OpenApiDocument, PathItem, SecurityScheme, Tag } from "./types.js";
 
 export type * from "./types.js";
@@ -63,8 +64,12 @@ function tagDescription(docs: (string | undefined)[]): string | undefined {
  * The OpenAPI 3.1 document of `service`: one path per served collection
  * and item, one operation per exposed operation, schemas for rows, list
  * pages, bodies and expansions, the problem document on every refusal, and
- * the `api` block's security schemes declared once. Deterministic: the same
- * descriptor gives the same document, member for member.
+ * the `api` block's security schemes declared once. With an `auth` block,
+ * what its rules say (compiler/backends/openapi/access.ts,
+ * docs/decisions/1367-access-rules.md): the bearer scheme, and on each
+ * operation its requirement, the 401 and 403 answers and the roles granted
+ * it; without one, none of that. Deterministic: the same descriptor gives
+ * the same document, member for member.
  */
 export function openApiDocument(service: ServiceDescriptor, options: OpenApiOptions = {}): OpenApiDocument {
   const info: OpenApiDocument["info"] = { title: service.title, version: service.version };
@@ -75,6 +80,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
   const schemas: Record<string, JsonSchema> = {};
   const needRows = rowTables(service);
   const shared = new SharedComponents();
+  const gov = governance(service);
 
   for (const table of service.tables) {
     const res = table.resource;
@@ -107,7 +113,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
       if (action.output) schemas[an.output] = actionOutputSchema(action, action.output);
     }
 
-    const p = resourcePaths(table, ref(names.filter), shared);
+    const p = resourcePaths(table, ref(names.filter), shared, gov);
     if (p.collection) paths[res.path] = p.collection;
     if (p.events) paths[`${res.path}/events`] = p.events;
     if (p.item) paths[`${res.path}/{id}`] = p.item;
@@ -123,17 +129,22 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     security: [],
     tags,
     paths,
-    components: { schemas, responses: problemResponses() },
+    components: {
+      schemas,
+      responses: gov ? { ...problemResponses(), ...accessResponses(service.title) } : problemResponses(),
+    },
   };
   if (Object.keys(shared.parameters).length > 0) doc.components.parameters = shared.parameters;
   if (Object.keys(shared.headers).length > 0) doc.components.headers = shared.headers;
-  if (service.securitySchemes.length > 0) {
+  if (service.securitySchemes.length > 0 || gov?.declare) {
     const schemes: Record<string, SecurityScheme> = {};
     for (const s of service.securitySchemes) {
       const scheme: SecurityScheme = { type: "http", scheme: s.scheme };
       if (s.bearerFormat !== undefined) scheme.bearerFormat = s.bearerFormat;
       schemes[s.name] = scheme;
     }
+    // The auth block's jwt, when the api block declares no bearer scheme to name (docs/decisions/1367-access-rules.md).
+    if (gov?.declare && gov.scheme !== undefined) schemes[gov.scheme] = bearerScheme(service);
     doc.components.securitySchemes = schemes;
   }
   return doc;

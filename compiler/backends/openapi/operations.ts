@@ -20,6 +20,7 @@ import {
   sharedExpand,
 } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
+import { governOperation, type Governance } from "./access.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem, Response } from "./types.js";
 import { keySchema, valueSchema } from "./values.js";
@@ -44,15 +45,23 @@ function security(table: TableDescriptor): Record<string, string[]>[] | undefine
   return reqs.length > 0 ? reqs.map((r) => ({ [r.scheme]: [...r.scopes] })) : undefined;
 }
 
+/**
+ * One operation of `table`; with `gov` (the schema has an `auth` block), what
+ * the access rules say of `rule`, the operation as they name it
+ * (docs/decisions/1367-access-rules.md).
+ */
 function operation(
   table: TableDescriptor,
   op: string,
   summary: string,
   rest: Omit<Operation, "operationId" | "summary" | "tags">,
+  gov: Governance | undefined,
+  rule: string,
 ): Operation {
   const o: Operation = { operationId: `${op}${pascalCase(table.name)}`, summary, tags: [table.name], ...rest };
   const sec = security(table);
   if (sec) o.security = sec;
+  if (gov) governOperation(o, table, rule, gov);
   return o;
 }
 
@@ -127,8 +136,14 @@ function readSchema(table: TableDescriptor): JsonSchema {
  * The operations of `table`'s resource by path.
  * @param treeSchema the `$ref` of the table's `?filter=` tree schema
  * @param shared where parameters common to several operations are declared
+ * @param gov how the schema's `auth` block governs operations (docs/decisions/1367-access-rules.md); absent without one
  */
-export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, shared: SharedComponents): ResourcePaths {
+export function resourcePaths(
+  table: TableDescriptor,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+  gov?: Governance,
+): ResourcePaths {
   const res = table.resource;
   if (!res) return {};
   const names = schemaNames(table);
@@ -139,14 +154,21 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
 
   if (res.ops.list) {
     const l = res.limits;
-    collection.get = operation(table, "list", `List ${table.name}`, {
-      description: `At most ${l.maxFilters} filter conditions (all filters together) and ${l.maxSortTerms} sort terms.`,
-      parameters: listParameters(table, treeSchema, shared),
-      responses: {
-        "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
-        ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
+    collection.get = operation(
+      table,
+      "list",
+      `List ${table.name}`,
+      {
+        description: `At most ${l.maxFilters} filter conditions (all filters together) and ${l.maxSortTerms} sort terms.`,
+        parameters: listParameters(table, treeSchema, shared),
+        responses: {
+          "200": { description: `A page of ${table.name}.`, content: { [JSON_TYPE]: { schema: ref(names.list) } } },
+          ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
+        },
       },
-    });
+      gov,
+      "list",
+    );
   }
   if (res.ops.create) {
     const single = table.primaryKey.length === 1;
@@ -164,114 +186,142 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
             },
             cond.prefer,
           ];
-    collection.post = operation(table, "create", `Create a row in ${table.name}`, {
-      parameters: [...upsert, cond.idempotencyKey],
-      description: `Answers the stored row, without expansions. A JSON array of at most ${res.limits.maxBatch} rows creates them all in one transaction, or none, and answers the stored rows in request order; a problem names its element (\`body[3].title\`).`,
-      requestBody: { required: true, content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.create), batch] } } } },
-      responses: {
-        "201": {
-          description: "The stored row, or the stored rows of an array in its order (no Location or ETag then).",
-          ...(single
+    collection.post = operation(
+      table,
+      "create",
+      `Create a row in ${table.name}`,
+      {
+        parameters: [...upsert, cond.idempotencyKey],
+        description: `Answers the stored row, without expansions. A JSON array of at most ${res.limits.maxBatch} rows creates them all in one transaction, or none, and answers the stored rows in request order; a problem names its element (\`body[3].title\`).`,
+        requestBody: { required: true, content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.create), batch] } } } },
+        responses: {
+          "201": {
+            description: "The stored row, or the stored rows of an array in its order (no Location or ETag then).",
+            ...(single
+              ? {
+                  headers: {
+                    Location: shared.memo("Location", () =>
+                      shared.header("Location", {
+                        description: "The new row's path, the collection's path and /{id}.",
+                        schema: { type: "string", format: "uri-reference" },
+                      }),
+                    ),
+                    ETag: cond.etag,
+                    "Idempotent-Replayed": cond.replayed,
+                  },
+                }
+              : { headers: { ETag: cond.etag, "Idempotent-Replayed": cond.replayed } }),
+            content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } } },
+          },
+          ...(upsert.length > 0
             ? {
-                headers: {
-                  Location: shared.memo("Location", () =>
-                    shared.header("Location", {
-                      description: "The new row's path, the collection's path and /{id}.",
-                      schema: { type: "string", format: "uri-reference" },
-                    }),
-                  ),
-                  ETag: cond.etag,
-                  "Idempotent-Replayed": cond.replayed,
+                "200": {
+                  description:
+                    "An upsert: the merged row (one object), or the rows stored or merged, in request order (an array; rows ignore-duplicates kept are left out).",
+                  headers: { "Preference-Applied": cond.applied },
+                  content: {
+                    [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } },
+                  },
+                },
+                "204": {
+                  description: "An upsert of one object with resolution=ignore-duplicates that kept the stored row.",
+                  headers: { "Preference-Applied": cond.applied },
                 },
               }
-            : { headers: { ETag: cond.etag, "Idempotent-Replayed": cond.replayed } }),
-          content: { [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } } },
+            : {}),
+          ...problemRefs(BODY_WRITE_PROBLEMS),
         },
-        ...(upsert.length > 0
-          ? {
-              "200": {
-                description:
-                  "An upsert: the merged row (one object), or the rows stored or merged, in request order (an array; rows ignore-duplicates kept are left out).",
-                headers: { "Preference-Applied": cond.applied },
-                content: {
-                  [JSON_TYPE]: { schema: { oneOf: [ref(names.row), { type: "array", items: ref(names.row) }] } },
-                },
-              },
-              "204": {
-                description: "An upsert of one object with resolution=ignore-duplicates that kept the stored row.",
-                headers: { "Preference-Applied": cond.applied },
-              },
-            }
-          : {}),
-        ...problemRefs(BODY_WRITE_PROBLEMS),
       },
-    });
+      gov,
+      "create",
+    );
   }
   if (res.ops.read) {
     const expand = sharedExpand(table, shared);
-    item.get = operation(table, "read", `Read one row of ${table.name}`, {
-      description: expand
-        ? "The row with this key, `select` narrowing it and `expand` embedding relations, as on a list."
-        : "The row with this key, `select` narrowing it as on a list.",
-      parameters: expand
-        ? [selectParameter(table), expand, cond.ifNoneMatch]
-        : [selectParameter(table), cond.ifNoneMatch],
-      responses: {
-        "200": {
-          description: "The row: every column, or with ?select the chosen ones and the key (as a list item).",
-          headers: { ETag: cond.etag },
-          content: {
-            [JSON_TYPE]: { schema: { anyOf: [readSchema(table), ref(schemaNames(table).listItem)] } },
+    item.get = operation(
+      table,
+      "read",
+      `Read one row of ${table.name}`,
+      {
+        description: expand
+          ? "The row with this key, `select` narrowing it and `expand` embedding relations, as on a list."
+          : "The row with this key, `select` narrowing it as on a list.",
+        parameters: expand
+          ? [selectParameter(table), expand, cond.ifNoneMatch]
+          : [selectParameter(table), cond.ifNoneMatch],
+        responses: {
+          "200": {
+            description: "The row: every column, or with ?select the chosen ones and the key (as a list item).",
+            headers: { ETag: cond.etag },
+            content: {
+              [JSON_TYPE]: { schema: { anyOf: [readSchema(table), ref(schemaNames(table).listItem)] } },
+            },
           },
+          "304": { description: "The copy If-None-Match names is current; no body.", headers: { ETag: cond.etag } },
+          ...problemRefs([P.badRequest, P.notFound, P.hookMisconfigured, P.unavailable, P.timeout]),
         },
-        "304": { description: "The copy If-None-Match names is current; no body.", headers: { ETag: cond.etag } },
-        ...problemRefs([P.badRequest, P.notFound, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
-    });
+      gov,
+      "read",
+    );
   }
   if (res.ops.update) {
-    item.patch = operation(table, "update", `Update a row of ${table.name}`, {
-      description: "Answers the written row, without expansions.",
-      parameters: [cond.ifMatch],
-      requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
-      responses: {
-        "200": { description: "The written row.", headers: { ETag: cond.etag }, content: rowContent },
-        ...problemRefs([
-          P.badRequest,
-          P.notFound,
-          P.conflict,
-          P.preconditionFailed,
-          P.tooLarge,
-          P.unsupportedMedia,
-          P.unprocessable,
-          P.writeFault,
-          P.unavailable,
-          P.timeout,
-        ]),
+    item.patch = operation(
+      table,
+      "update",
+      `Update a row of ${table.name}`,
+      {
+        description: "Answers the written row, without expansions.",
+        parameters: [cond.ifMatch],
+        requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
+        responses: {
+          "200": { description: "The written row.", headers: { ETag: cond.etag }, content: rowContent },
+          ...problemRefs([
+            P.badRequest,
+            P.notFound,
+            P.conflict,
+            P.preconditionFailed,
+            P.tooLarge,
+            P.unsupportedMedia,
+            P.unprocessable,
+            P.writeFault,
+            P.unavailable,
+            P.timeout,
+          ]),
+        },
       },
-    });
+      gov,
+      "update",
+    );
   }
   if (res.ops.delete) {
-    item.delete = operation(table, "delete", `Delete a row of ${table.name}`, {
-      // On a soft-delete table the handler marks the row instead (runtime/http/write.ts, handleDelete).
-      description:
-        table.softDeleteColumn !== undefined
-          ? "Marks the row as removed: it is kept, and no read returns it any more. A row already removed is a 404."
-          : "Deletes the row.",
-      parameters: [cond.ifMatch],
-      responses: {
-        "204": { description: "Deleted." },
-        ...problemRefs([
-          P.badRequest,
-          P.notFound,
-          P.stillReferenced,
-          P.preconditionFailed,
-          P.writeFault,
-          P.unavailable,
-          P.timeout,
-        ]),
+    item.delete = operation(
+      table,
+      "delete",
+      `Delete a row of ${table.name}`,
+      {
+        // On a soft-delete table the handler marks the row instead (runtime/http/write.ts, handleDelete).
+        description:
+          table.softDeleteColumn !== undefined
+            ? "Marks the row as removed: it is kept, and no read returns it any more. A row already removed is a 404."
+            : "Deletes the row.",
+        parameters: [cond.ifMatch],
+        responses: {
+          "204": { description: "Deleted." },
+          ...problemRefs([
+            P.badRequest,
+            P.notFound,
+            P.stillReferenced,
+            P.preconditionFailed,
+            P.writeFault,
+            P.unavailable,
+            P.timeout,
+          ]),
+        },
       },
-    });
+      gov,
+      "delete",
+    );
   }
 
   // docs/decisions/1333-filtered-writes.md: opt-in, on the collection.
@@ -287,30 +337,44 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
     const note =
       "At least one filter or search is required; every matching row the caller may reach is changed, in one transaction.";
     if (res.ops.update)
-      collection.patch = operation(table, "updateWhere", `Update every matching row of ${table.name}`, {
-        description: `Sets the fields given on every row the filters match. ${note}`,
-        parameters: filters,
-        requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
-        responses: {
-          "200": {
-            description: "The written rows.",
-            content: { [JSON_TYPE]: { schema: { type: "array", items: ref(names.row) } } },
+      collection.patch = operation(
+        table,
+        "updateWhere",
+        `Update every matching row of ${table.name}`,
+        {
+          description: `Sets the fields given on every row the filters match. ${note}`,
+          parameters: filters,
+          requestBody: { required: true, content: { [JSON_TYPE]: { schema: ref(names.update) } } },
+          responses: {
+            "200": {
+              description: "The written rows.",
+              content: { [JSON_TYPE]: { schema: { type: "array", items: ref(names.row) } } },
+            },
+            ...problemRefs(BODY_WRITE_PROBLEMS),
           },
-          ...problemRefs(BODY_WRITE_PROBLEMS),
         },
-      });
+        gov,
+        "update",
+      );
     if (res.ops.delete)
-      collection.delete = operation(table, "deleteWhere", `Delete every matching row of ${table.name}`, {
-        description: `Deletes every row the filters match and answers their keys. ${note}`,
-        parameters: filters,
-        responses: {
-          "200": {
-            description: "The keys of the removed rows.",
-            content: { [JSON_TYPE]: { schema: { type: "array", items: { type: "object" } } } },
+      collection.delete = operation(
+        table,
+        "deleteWhere",
+        `Delete every matching row of ${table.name}`,
+        {
+          description: `Deletes every row the filters match and answers their keys. ${note}`,
+          parameters: filters,
+          responses: {
+            "200": {
+              description: "The keys of the removed rows.",
+              content: { [JSON_TYPE]: { schema: { type: "array", items: { type: "object" } } } },
+            },
+            ...problemRefs([P.badRequest, P.stillReferenced, P.writeFault, P.unavailable, P.timeout]),
           },
-          ...problemRefs([P.badRequest, P.stillReferenced, P.writeFault, P.unavailable, P.timeout]),
         },
-      });
+        gov,
+        "delete",
+      );
   }
 
   const out: ResourcePaths = {};
@@ -322,9 +386,9 @@ export function resourcePaths(table: TableDescriptor, treeSchema: JsonSchema, sh
     return idParameter(table, keySchema(key));
   };
   if (Object.keys(item).length > 0) out.item = { parameters: [id()], ...item };
-  if (res.events && res.ops.list) out.events = { get: eventsOperation(table, treeSchema, shared) };
+  if (res.events && res.ops.list) out.events = { get: eventsOperation(table, treeSchema, shared, gov) };
   for (const action of res.actions ?? []) {
-    const post = actionOperation(table, action, cond);
+    const post = actionOperation(table, action, cond, gov);
     (out.actions ??= {})[actionRoute(res.path, action)] =
       action.target === "item" ? { parameters: [id()], post } : { post };
   }
@@ -350,7 +414,12 @@ function feedMessage(event: string | string[], data: JsonSchema, what: string): 
  * Events stream. OpenAPI 3.1 has no schema for one message of a stream, so
  * the `text/event-stream` schema describes one message by its fields.
  */
-function eventsOperation(table: TableDescriptor, treeSchema: JsonSchema, shared: SharedComponents): Operation {
+function eventsOperation(
+  table: TableDescriptor,
+  treeSchema: JsonSchema,
+  shared: SharedComponents,
+  gov: Governance | undefined,
+): Operation {
   const row = ref(schemaNames(table).row);
   const visible = vocabulary(table).visible;
   const keyColumns = table.primaryKey.flatMap((k) => {
@@ -364,37 +433,44 @@ function eventsOperation(table: TableDescriptor, treeSchema: JsonSchema, shared:
     required: keyColumns.map((c) => c.name),
   };
   const text = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: "object", properties });
-  return operation(table, "watch", `Follow the changes of ${table.name}`, {
-    description:
-      "Server-Sent Events: each change of a row the filters select and the caller may read, as it commits, by whoever wrote it. " +
-      "A create or update carries the row as a read returns it (`select` applies); a delete, and a `leave` (an update took the row out of the filters or the caller's scope), carry its key. " +
-      "`reload`: the position resumed from is no longer kept; list again. `reconnect`: the service ends the stream (a slow reader, a shutdown); resume with the last id. " +
-      "A comment or an `id:` line keeps an idle stream open.",
-    parameters: eventsParameters(table, treeSchema, shared),
-    responses: {
-      "200": {
-        description: "The stream; it ends only with a `reconnect` event or a dropped connection.",
-        content: {
-          "text/event-stream": {
-            schema: {
-              description: "One message of the stream, by its fields; `data` is JSON.",
-              oneOf: [
-                feedMessage(["create", "update"], row, "A row created, or updated (or entering the filters)."),
-                feedMessage(["delete", "leave"], key, "A row deleted, or no longer selected."),
-                feedMessage("reload", text({ detail: { type: "string" } }), "List again, then follow."),
-                feedMessage(
-                  "reconnect",
-                  text({ reason: { enum: ["slow-subscriber", "shutdown"] }, detail: { type: "string" } }),
-                  "The stream ends; reconnect with the last id.",
-                ),
-              ],
+  return operation(
+    table,
+    "watch",
+    `Follow the changes of ${table.name}`,
+    {
+      description:
+        "Server-Sent Events: each change of a row the filters select and the caller may read, as it commits, by whoever wrote it. " +
+        "A create or update carries the row as a read returns it (`select` applies); a delete, and a `leave` (an update took the row out of the filters or the caller's scope), carry its key. " +
+        "`reload`: the position resumed from is no longer kept; list again. `reconnect`: the service ends the stream (a slow reader, a shutdown); resume with the last id. " +
+        "A comment or an `id:` line keeps an idle stream open.",
+      parameters: eventsParameters(table, treeSchema, shared),
+      responses: {
+        "200": {
+          description: "The stream; it ends only with a `reconnect` event or a dropped connection.",
+          content: {
+            "text/event-stream": {
+              schema: {
+                description: "One message of the stream, by its fields; `data` is JSON.",
+                oneOf: [
+                  feedMessage(["create", "update"], row, "A row created, or updated (or entering the filters)."),
+                  feedMessage(["delete", "leave"], key, "A row deleted, or no longer selected."),
+                  feedMessage("reload", text({ detail: { type: "string" } }), "List again, then follow."),
+                  feedMessage(
+                    "reconnect",
+                    text({ reason: { enum: ["slow-subscriber", "shutdown"] }, detail: { type: "string" } }),
+                    "The stream ends; reconnect with the last id.",
+                  ),
+                ],
+              },
             },
           },
         },
+        ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
       },
-      ...problemRefs([P.badRequest, P.hookMisconfigured, P.unavailable, P.timeout]),
     },
-  });
+    gov,
+    "events",
+  );
 }
 
 /** The `POST` of one declared action (docs/decisions/1334-declared-actions.md). */
@@ -402,6 +478,7 @@ function actionOperation(
   table: TableDescriptor,
   action: ActionDescriptor,
   cond: ReturnType<typeof conditional>,
+  gov: Governance | undefined,
 ): Operation {
   const names = actionTypeNames(table.name, action.name);
   const item = action.target === "item";
@@ -431,12 +508,19 @@ function actionOperation(
   // Keyed by status, so an item action's two extra refusals fall into place.
   const refusals = item ? [...BODY_WRITE_PROBLEMS, P.notFound, P.preconditionFailed] : BODY_WRITE_PROBLEMS;
   const required = action.input.some((f) => !f.nullable);
-  return operation(table, actionMethodName(action.name), `${pascalCase(action.name)}: an action on ${on}`, {
-    description: [...lead, how].join("\n\n"),
-    parameters: item ? [cond.ifMatch, cond.idempotencyKey] : [cond.idempotencyKey],
-    requestBody: { required, content: { [JSON_TYPE]: { schema: ref(names.input) } } },
-    responses: { ...success, ...problemRefs(refusals) },
-  });
+  return operation(
+    table,
+    actionMethodName(action.name),
+    `${pascalCase(action.name)}: an action on ${on}`,
+    {
+      description: [...lead, how].join("\n\n"),
+      parameters: item ? [cond.ifMatch, cond.idempotencyKey] : [cond.idempotencyKey],
+      requestBody: { required, content: { [JSON_TYPE]: { schema: ref(names.input) } } },
+      responses: { ...success, ...problemRefs(refusals) },
+    },
+    gov,
+    action.name,
+  );
 }
 
 /**
