@@ -225,3 +225,83 @@ describe("a declared action as a command (docs/decisions/1334-declared-actions.m
     expect(printed.join("")).toBe('{"rental_id":42}\n');
   });
 });
+
+describe("credentials and refusals of access rules (docs/decisions/1367-access-rules.md)", () => {
+  /** Runs one command line in process; what it printed, the requests' Authorization headers and its exit code. */
+  async function runTree(
+    argv: string[],
+    options: {
+      env?: Record<string, string>;
+      token?: string | (() => Promise<string>);
+      answer?: { status: number; body: string };
+    },
+  ): Promise<{ code: number; stdout: string; stderr: string; authorization: (string | undefined)[] }> {
+    const authorization: (string | undefined)[] = [];
+    const client = new HttpClient({
+      baseURL: "http://things.test",
+      token: options.token,
+      transport: async (r) => {
+        authorization.push(r.headers["authorization"]);
+        return options.answer ?? { status: 200, body: '{"items":[],"per_page":25,"has_more":false}' };
+      },
+    });
+    const tree = createCommandTree({ bin: "things", envPrefix: "THINGS", version: "1.0.0" }, specsOf(SCHEMA), {
+      client,
+      env: options.env ?? {},
+    });
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (stdout.push(String(chunk)), true));
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+    let code = 0;
+    try {
+      await tree.run(argv);
+    } catch (e) {
+      const exit = (e as { oclif?: { exit?: number } }).oclif?.exit;
+      if (exit === undefined) throw e;
+      code = exit;
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    return { code, stdout: stdout.join(""), stderr: stderr.join(""), authorization };
+  }
+
+  it("every command takes --token, documented with $<CLI_NAME>_TOKEN", () => {
+    const tree = createCommandTree({ bin: "things", envPrefix: "THINGS", version: "1.0.0" }, specsOf(SCHEMA));
+    for (const [id, command] of Object.entries(tree.commands)) {
+      expect(command.flags?.["token"], id).toBeDefined();
+      expect(command.flags?.["token"]?.description, id).toBe("Bearer token; else the client's, else $THINGS_TOKEN.");
+    }
+  });
+
+  it("sends --token, else the client's (a provider asked per request), else THINGS_TOKEN", async () => {
+    const env = { THINGS_TOKEN: "env-token" };
+    expect((await runTree(["things", "list"], { env })).authorization).toEqual(["Bearer env-token"]);
+    let calls = 0;
+    const token = async (): Promise<string> => `provided-${++calls}`;
+    expect((await runTree(["things", "list"], { env, token })).authorization).toEqual(["Bearer provided-1"]);
+    expect((await runTree(["things", "get", "1"], { env, token })).authorization).toEqual(["Bearer provided-2"]);
+    expect((await runTree(["things", "list", "--token", "flag-token"], { env, token })).authorization).toEqual([
+      "Bearer flag-token",
+    ]);
+    expect(calls).toBe(2);
+  });
+
+  it.each([
+    [401, "/problems/unauthorized", "The bearer token was refused.", "header.authorization", "refused"],
+    [403, "/problems/forbidden", "Your role may not delete on /things.", "request", "not granted to viewer"],
+  ])(
+    "a %i prints the problem on stderr, nothing on stdout, and exits 1",
+    async (status, type, detail, location, why) => {
+      const body = JSON.stringify({ type, title: "x", status, detail, errors: [{ location, detail: why }] });
+      const r = await runTree(["things", "delete", "1"], { token: "expired", answer: { status, body } });
+      expect(r).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `Error: ${detail} (HTTP ${status})\n${location}: ${why}\n`,
+        authorization: ["Bearer expired"],
+      });
+    },
+  );
+});

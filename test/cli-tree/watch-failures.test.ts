@@ -52,13 +52,17 @@ function env(base: string): Record<string, string> {
   return { ...out, TRACKER_BASE_URL: base };
 }
 
-/** Runs `tracker tasks watch <args>` to its end. */
-function watch(base: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `tracker tasks watch <args>` to its end; `extra` adds to its environment. */
+function watch(
+  base: string,
+  args: string[] = [],
+  extra: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", "tsx", path.join(dir, "main.ts"), "tasks", "watch", ...args],
-      { cwd: ROOT, env: env(base), timeout: 60_000 },
+      { cwd: ROOT, env: { ...env(base), ...extra }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -121,6 +125,20 @@ describe("watch", () => {
       expect(r.stderr).toBe(`Error: refused (HTTP ${status})\n${at}: refused\n`);
       expect(r.code).toBe(1);
       expect(server.requests).toHaveLength(1);
+    },
+    60_000,
+  );
+
+  it.each([
+    [401, "header.authorization"],
+    [403, "request"],
+  ])(
+    "on a %i (access rules, docs/decisions/1367-access-rules.md) sends TRACKER_TOKEN, prints the problem and exits 1 after one request",
+    async (status, at) => {
+      server = await scriptedServer([{ status, body: problemBody(status, at, "refused") }]);
+      const r = await watch(server.url, [], { TRACKER_TOKEN: "expired-token" });
+      expect([r.code, r.stdout, r.stderr]).toEqual([1, "", `Error: refused (HTTP ${status})\n${at}: refused\n`]);
+      expect(server.requests.map((q) => q.headers.authorization)).toEqual(["Bearer expired-token"]);
     },
     60_000,
   );

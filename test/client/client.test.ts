@@ -90,6 +90,65 @@ describe("requests", () => {
   });
 });
 
+describe("credentials (docs/decisions/1367-access-rules.md)", () => {
+  it("asks a token provider once per request and sends what it answers that time", async () => {
+    const t = recording((r) =>
+      r.url.includes("/tasks?")
+        ? { status: 200, body: '{"items":[],"per_page":25,"has_more":false}' }
+        : { status: 200, body: '{"id":1}' },
+    );
+    let calls = 0;
+    const client = new Client({ token: () => `token-${++calls}`, transport: t.transport });
+    await client.tasks.list({ where: { title: "x" } });
+    await client.tasks.get(1);
+    await client.tasks.update(1, { title: "y" });
+    expect(calls).toBe(3);
+    expect(t.seen.map((r) => r.headers.authorization)).toEqual(["Bearer token-1", "Bearer token-2", "Bearer token-3"]);
+    for (const r of t.seen) expect(r.url).not.toContain("token-");
+  });
+
+  it("awaits an asynchronous provider, and sends no Authorization when it answers nothing", async () => {
+    const t = recording();
+    const answers = ["refreshed", undefined, ""];
+    const client = new Client({
+      token: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return answers.shift();
+      },
+      transport: t.transport,
+    });
+    for (let i = 0; i < 3; i++) await client.tasks.get(1);
+    expect(t.seen.map((r) => r.headers.authorization)).toEqual(["Bearer refreshed", undefined, undefined]);
+  });
+
+  it("keeps the provider across with(), and a provider that throws sends nothing", async () => {
+    const t = recording();
+    let calls = 0;
+    const base = new Client({ token: () => `t${++calls}`, transport: t.transport });
+    await base.with({ baseURL: "https://other.example" }).tasks.get(1);
+    expect(t.seen[0].headers.authorization).toBe("Bearer t1");
+    const failing = new Client({
+      token: () => Promise.reject(new Error("the identity provider is down")),
+      transport: t.transport,
+    });
+    await expect(failing.tasks.get(1)).rejects.toThrow("the identity provider is down");
+    expect(t.seen).toHaveLength(1);
+  });
+
+  it.each([
+    [401, "/problems/unauthorized", "The bearer token was refused."],
+    [403, "/problems/forbidden", "Your role may not create on /tasks."],
+  ])("a %i answer throws the ProblemError with its problem document", async (status, type, detail) => {
+    const body = { type, title: "x", status, detail, errors: [{ location: "header.authorization", detail: "refused" }] };
+    const t = recording(() => ({ status, body: JSON.stringify(body) }));
+    const e = await new Client({ token: () => "expired", transport: t.transport }).tasks.get(1).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProblemError);
+    expect((e as ProblemError).status).toBe(status);
+    expect((e as ProblemError).message).toBe(detail);
+    expect((e as ProblemError).problem).toEqual(body);
+  });
+});
+
 describe("failures", () => {
   const problem = {
     type: "/problems/invalid-query",

@@ -55,6 +55,38 @@ async function first(
   }
 }
 
+describe("a token provider (docs/decisions/1367-access-rules.md)", () => {
+  it("is asked at every connection, reconnects included, and each carries its answer", async () => {
+    const ended: Step = { stream: ["retry: 10\nid: 9.1\n\n", "event: reconnect\ndata: {}\n\n"] };
+    server = await scriptedServer([ended, ended, STREAM]);
+    let calls = 0;
+    const client = new HttpClient({ baseURL: server.url, token: async () => `token-${++calls}` });
+    const stop = new AbortController();
+    const feed = followEventStream(client, "/tasks", [], { signal: stop.signal });
+    try {
+      const next = await feed.next();
+      expect(next.value).toMatchObject({ type: "create", id: "9.4" });
+    } finally {
+      stop.abort();
+      await feed.return(undefined);
+    }
+    expect(calls).toBe(3);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      "Bearer token-1",
+      "Bearer token-2",
+      "Bearer token-3",
+    ]);
+  });
+
+  it("a 401 ends the feed with its problem after one request, as any refusal does", async () => {
+    const got = await first([{ status: 401, body: problemBody(401, "header.authorization", "refused") }]);
+    expect(got.error).toBeInstanceOf(ProblemError);
+    expect((got.error as ProblemError).status).toBe(401);
+    expect(got.retries).toEqual([]);
+    expect(server!.requests).toHaveLength(1);
+  });
+});
+
 describe("a refusal", () => {
   it.each([
     [400, "query.status"],

@@ -21,6 +21,8 @@ import {
   writeGenerated,
 } from "../../compiler/index.js";
 import type { Schema } from "../../language/ir.js";
+import { buildDescriptor } from "../../compiler/descriptor.js";
+import { clientMember } from "../../compiler/backends/client/resources.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "resc-generate-"));
@@ -64,6 +66,18 @@ describe("layout", () => {
     const unserved = schema(`generate {\n  cli_dir = "cli"\n}\ntable t {\n  id bigint @primary_key\n}\n`);
     expect(clientLayout(unserved)).toEqual({ cliName: "notes", envPrefix: "NOTES" });
     expect((await emitAll(unserved)).map((f) => f.path).filter((p) => p.startsWith("cli/"))).toEqual([]);
+  });
+
+  it("suffixes a resource named after a member of the client (send, credential, …) with Resource", () => {
+    const text = ["send", "credential", "prepare", "tokens"]
+      .map((n) => `table ${n} {\n  id bigint @primary_key\n  resource "/${n}" { ops = [list] }\n}\n`)
+      .join("");
+    expect(buildDescriptor(schema(text)).tables.map(clientMember)).toEqual([
+      "sendResource",
+      "credentialResource",
+      "prepareResource",
+      "tokens",
+    ]);
   });
 
   it("upper-cases the binary's name into the environment prefix", () => {

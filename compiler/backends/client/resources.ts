@@ -14,8 +14,18 @@ import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.
 import { clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
 import { actionTypeNames } from "../../actions.js";
 
-/** Members of `Client` a resource member may not take. */
-const RESERVED_MEMBERS = new Set(["baseURL", "token", "transport", "do", "prepare", "with", "constructor"]);
+/** Members of `Client` (and its `HttpClient`) a resource member may not take (`credential`: docs/decisions/1367-access-rules.md). */
+const RESERVED_MEMBERS = new Set([
+  "baseURL",
+  "token",
+  "transport",
+  "do",
+  "send",
+  "prepare",
+  "credential",
+  "with",
+  "constructor",
+]);
 
 /** The member name of a served table on `Client`: the camelCase path (`/task_watchers` → `taskWatchers`). */
 export function clientMember(table: TableDescriptor): string {

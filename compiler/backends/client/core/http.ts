@@ -86,12 +86,26 @@ export type Transport = (
   signal: AbortSignal,
 ) => Promise<RawResponse>;
 
+/**
+ * Gives the bearer token of one request (docs/clients.md, "Credentials";
+ * docs/decisions/1367-access-rules.md): called before every request, each
+ * reconnect of a feed included, and awaited, so it may refresh a token that
+ * is about to expire. `undefined` or `""` sends no `Authorization` header;
+ * a rejection rejects the request (or ends the feed) with that error,
+ * nothing being sent.
+ */
+export type TokenProvider = () =>
+  string | undefined | Promise<string | undefined>;
+
 /** What a client value is built from; every field is optional. */
 export interface ClientOptions {
   /** The service's base address, e.g. `https://tracker.example.com/api`; default {@link DEFAULT_BASE_URL}. */
   baseURL?: string | undefined;
-  /** Bearer token, sent only as `Authorization: Bearer <token>`. */
-  token?: string | undefined;
+  /**
+   * Bearer token, sent only as `Authorization: Bearer <token>`: a fixed
+   * token, or a {@link TokenProvider} asked before every request.
+   */
+  token?: string | TokenProvider | undefined;
   transport?: Transport | undefined;
 }
 
@@ -242,7 +256,7 @@ export const fetchTransport: Transport = async (request, signal) => {
  */
 export class HttpClient {
   readonly baseURL: string | undefined;
-  readonly token: string | undefined;
+  readonly token: string | TokenProvider | undefined;
   readonly transport: Transport | undefined;
 
   constructor(options: ClientOptions = {}) {
@@ -251,8 +265,25 @@ export class HttpClient {
     this.transport = options.transport;
   }
 
-  /** The request as it goes on the wire. */
-  prepare(request: ApiRequest): PreparedRequest {
+  /**
+   * The bearer token of the next request: the fixed token, or what the
+   * {@link TokenProvider} answers now (awaited; called once per call).
+   */
+  async credential(): Promise<string | undefined> {
+    return typeof this.token === "function" ? await this.token() : this.token;
+  }
+
+  /**
+   * The request as it goes on the wire.
+   * @param token the bearer token to send; by default the client's own
+   *   when it is fixed (a provider's is {@link credential}'s to ask)
+   */
+  prepare(
+    request: ApiRequest,
+    token: string | undefined = typeof this.token === "string"
+      ? this.token
+      : undefined,
+  ): PreparedRequest {
     const base = (this.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     const search = new URLSearchParams();
     for (const [name, value] of request.query ?? []) search.append(name, value);
@@ -260,8 +291,8 @@ export class HttpClient {
     const headers: Record<string, string> = { accept: "application/json" };
     for (const [name, value] of Object.entries(request.headers ?? {}))
       headers[name.toLowerCase()] = value;
-    if (this.token !== undefined && this.token !== "")
-      headers["authorization"] = "Bearer " + this.token;
+    if (token !== undefined && token !== "")
+      headers["authorization"] = "Bearer " + token;
     const prepared: PreparedRequest = {
       method: request.method,
       url: base + request.path + (qs ? "?" + qs : ""),
@@ -275,15 +306,18 @@ export class HttpClient {
   }
 
   /**
-   * Performs one request and gives the whole response.
-   * @throws ProblemError on a non-2xx status; TransportError when no response came
+   * Performs one request and gives the whole response. The token is asked
+   * for first ({@link credential}).
+   * @throws ProblemError on a non-2xx status (a 401 when the service wants
+   *   a token or refused this one, a 403 when the caller's role may not do
+   *   this); TransportError when no response came; what a {@link TokenProvider} throws
    */
   async send(
     request: ApiRequest,
     options: CallOptions = {},
   ): Promise<RawResponse> {
     const signal = options.signal ?? new AbortController().signal;
-    const prepared = this.prepare(request);
+    const prepared = this.prepare(request, await this.credential());
     if (options.ifMatch !== undefined)
       prepared.headers["if-match"] = options.ifMatch;
     if (options.idempotencyKey !== undefined)
@@ -1053,7 +1087,8 @@ const CHANGE_TYPES: readonly string[] = [
  * following again would fail the same way.
  * It uses `fetch` itself, not the client's transport, since a transport
  * answers whole bodies. Ends when `options.signal` aborts or the loop breaks.
- * @throws ProblemError when the service refuses the request (any other 4xx: a bad filter, a missing credential, an unknown Last-Event-ID), answers 2xx with no event stream, or ends the stream with a `failed` event (its problem, a 422 `/problems/subscription-failed`); whatever `onError` throws
+ * The client's token is asked for at every connection (a {@link TokenProvider} may refresh it).
+ * @throws ProblemError when the service refuses the request (any other 4xx: a bad filter, a missing or refused token (401), a role not granted the feed (403), an unknown Last-Event-ID), answers 2xx with no event stream, or ends the stream with a `failed` event (its problem, a 422 `/problems/subscription-failed`); whatever `onError` throws
  */
 export async function* followEventStream(
   client: HttpClient,
@@ -1064,12 +1099,12 @@ export async function* followEventStream(
   let lastId = options.lastEventId;
   let retry = 1000;
   let attempt = 0;
-  const request = client.prepare({
-    method: "GET",
-    path: path + "/events",
-    query,
-  });
   while (!options.signal?.aborted) {
+    // Asked at every (re)connection, so a token provider may refresh the token a long feed outlives.
+    const request = client.prepare(
+      { method: "GET", path: path + "/events", query },
+      await client.credential(),
+    );
     const headers: Record<string, string> = {
       ...request.headers,
       accept: "text/event-stream",

@@ -499,11 +499,12 @@ abstract class ResourceCommand extends Command {
           given?.baseURL,
           env[prefix + "_BASE_URL"],
         ) ?? DEFAULT_BASE_URL,
-      token: pick(
-        flags["token"] as string | undefined,
-        given?.token,
-        env[prefix + "_TOKEN"],
-      ),
+      // The client value's token may be a provider (asked per request), which ranks where its token would.
+      token:
+        pick(flags["token"] as string | undefined) ??
+        (typeof given?.token === "function"
+          ? given.token
+          : pick(given?.token, env[prefix + "_TOKEN"])),
       transport: given?.transport,
     });
   }
