@@ -29,7 +29,7 @@ const EXPECTED: Record<string, Expected[]> = {
   ],
   "garbage-tokens": [["unexpected-character", `Unexpected characters "#! $$ ;;"`, 6, 1]],
   "stray-tokens": [
-    ["unexpected-token", `Unexpected "]": expected a declaration (table, enum, domain, api or generate)`, 6, 1],
+    ["unexpected-token", `Unexpected "]": expected a declaration (table, enum, domain, api, auth or generate)`, 6, 1],
   ],
   "missing-type": [["expected-type", `Expected a column type after "title", found "@sortable"`, 4, 9]],
   "unknown-setting": [
