@@ -41,7 +41,13 @@ function sortTerms(terms: readonly SortTermDecl[]): SortTerm[] {
   return terms.map((t) => ({ column: t.column, descending: t.descending }));
 }
 
-function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDecl): ColumnDescriptor {
+/**
+ * A column as the runtime sees it: kind, SQL type, array-ness and enum
+ * values resolved through domains, capabilities from its attributes. The
+ * validator asks it which operators an access rule may use on a column
+ * (docs/decisions/1367-access-rules.md), so rules and filters agree.
+ */
+export function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDecl): ColumnDescriptor {
   const type = index.resolve(column.type);
   const computed = column.computed !== undefined;
   const serial = type.base.kind === "builtin" && type.base.type.serial;
