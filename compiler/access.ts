@@ -6,7 +6,7 @@
  * order granted operations are listed in, and which claim types may stand
  * for which column types.
  */
-import type { AccessDecl, ResourceDecl, TableDecl } from "../language/ir.js";
+import type { AccessDecl, AuthDecl, ResourceDecl, TableDecl } from "../language/ir.js";
 import type { ResolvedType } from "./schema-index.js";
 
 /** The named sets an access block's `ops` may name besides `all`, and what each grants. */
@@ -14,6 +14,17 @@ export const ACCESS_OP_SETS: Readonly<Record<"reads" | "crud", readonly string[]
   reads: ["list", "read"],
   crud: ["create", "read", "update", "delete"],
 };
+
+/**
+ * The roles an access block or `default_role` may name: `roles`, and the
+ * anonymous role, which `anonymous = name` declares by itself (listing it in
+ * `roles` too changes nothing).
+ */
+export function declaredRoles(auth: AuthDecl): string[] {
+  return auth.anonymous !== undefined && !auth.roles.includes(auth.anonymous)
+    ? [...auth.roles, auth.anonymous]
+    : [...auth.roles];
+}
 
 /** The five operations, in the order granted operations are listed. */
 const OP_ORDER: readonly string[] = ["list", "read", "create", "update", "delete"];

@@ -23,10 +23,9 @@ import type {
 import type { ColumnDescriptor } from "../../runtime/descriptor.js";
 import { operatorValue, type Operator } from "../../runtime/operators.js";
 import { operatorsFor } from "../../runtime/query/operators.js";
-import { ACCESS_OP_SETS, ACCESS_OP_WORDS, allOps, claimFitsColumn, grantedOps } from "../access.js";
+import { ACCESS_OP_SETS, ACCESS_OP_WORDS, allOps, claimFitsColumn, declaredRoles, grantedOps } from "../access.js";
 import { columnDescriptor } from "../descriptor.js";
 import type { ResolvedType } from "../schema-index.js";
-import { declaredRoles } from "./auth.js";
 import { qualified, typeText, withHint, type ValidationContext } from "./context.js";
 
 type Cmp = Extract<RuleExprDecl, { kind: "cmp" }>;
@@ -326,14 +325,15 @@ class TableRules {
         );
         return;
       }
-      for (const op of members) {
-        if (!serves(op))
-          this.ctx.error(
-            "access-op-not-served",
-            `${name === op ? `"${op}"` : `"${name}" grants ${op}, which`} resource "${resource.path}" does not serve (ops = [${resource.ops.join(", ")}])${name === op ? "" : `; list the operations, or write all`}`,
-            span,
-          );
-      }
+      const missing = members.filter((op) => !serves(op));
+      if (missing.length === 0) return;
+      const grants =
+        name === missing[0] ? `"${name}" is an operation` : `"${name}" grants ${missing.join(" and ")}, which`;
+      this.ctx.error(
+        "access-op-not-served",
+        `${grants} resource "${resource.path}" does not serve (ops = [${resource.ops.join(", ")}])${name === missing[0] ? "" : "; list the operations, or write all"}`,
+        span,
+      );
     });
   }
 

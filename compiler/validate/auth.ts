@@ -7,7 +7,8 @@
  * asymmetric algorithms together) is refused here rather than found at the
  * first request.
  */
-import type { AuthDecl, ClaimDecl, JwtDecl, Span } from "../../language/ir.js";
+import type { ClaimDecl, JwtDecl, Span } from "../../language/ir.js";
+import { declaredRoles } from "../access.js";
 import { typeText, withHint, type ValidationContext } from "./context.js";
 
 /** The name of an environment variable, as a shell exports it. */
@@ -15,13 +16,6 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Claim value kinds a JSON payload cannot carry as a bind parameter resc decodes. */
 const NOT_CLAIMS = new Set(["jsonb", "bytea", "other"]);
-
-/** The roles an access block or `default_role` may name: `roles` and the anonymous role. */
-export function declaredRoles(auth: AuthDecl): string[] {
-  return auth.anonymous !== undefined && !auth.roles.includes(auth.anonymous)
-    ? [...auth.roles, auth.anonymous]
-    : [...auth.roles];
-}
 
 function checkPath(ctx: ValidationContext, path: string, what: string, span: Span): void {
   if (path.split(".").some((member) => member === "")) {

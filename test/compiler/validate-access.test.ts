@@ -253,7 +253,7 @@ describe("access block diagnostics", () => {
       "access-op-not-served",
       `access member { ops = [delete] }`,
       "delete",
-      `"delete" resource "/docs" does not serve`,
+      `"delete" is an operation resource "/docs" does not serve`,
       1,
       `ops = [list, read, create, update]`,
     ],
