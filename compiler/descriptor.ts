@@ -9,28 +9,39 @@
  */
 import {
   DEFAULT_LIMITS,
+  type AccessDescriptor,
   type ActionDescriptor,
+  type AuthDescriptor,
+  type ClaimDescriptor,
+  type JwtDescriptor,
   type ColumnDescriptor,
   type Limits,
   type OpSet,
   type RelationDescriptor,
   type ResourceDescriptor,
+  type Rule,
+  type RuleValue,
   type ServiceDescriptor,
   type SortTerm,
   type TableDescriptor,
 } from "../runtime/descriptor.js";
 import type {
+  AccessDecl,
   ActionDecl,
+  AuthDecl,
+  ClaimDecl,
   ColumnDecl,
   FieldDecl,
   ResourceDecl,
+  RuleExprDecl,
+  RuleOperandDecl,
   Schema,
   SortTermDecl,
   TableDecl,
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
-import { accessDescriptors, authDescriptor } from "./access-descriptor.js";
+import { declaredRoles, grantedOps, rowRuleOps } from "./access.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
 export function apiInfo(schema: Schema): { title: string; version: string } {
@@ -42,7 +53,17 @@ function sortTerms(terms: readonly SortTermDecl[]): SortTerm[] {
   return terms.map((t) => ({ column: t.column, descending: t.descending }));
 }
 
-function columnDescriptor(index: SchemaIndex, table: TableDecl, column: ColumnDecl): ColumnDescriptor {
+/**
+ * A column as the runtime sees it: kind, SQL type, array-ness and enum
+ * values resolved through domains, capabilities from its attributes. The
+ * validator asks it which operators an access rule may use on a column
+ * (docs/decisions/1367-access-rules.md), so rules and filters agree.
+ */
+export function columnDescriptor(
+  index: SchemaIndex,
+  table: Pick<TableDecl, "primaryKey">,
+  column: ColumnDecl,
+): ColumnDescriptor {
   const type = index.resolve(column.type);
   const computed = column.computed !== undefined;
   const serial = type.base.kind === "builtin" && type.base.type.serial;
@@ -206,6 +227,116 @@ function relations(index: SchemaIndex, table: TableDecl, inverses: InverseIndex)
   return out;
 }
 
+/** The clock skew allowed for `exp` and `nbf` when `clock_tolerance` is not given, in seconds (docs/decisions/1367-access-rules.md). */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
+/** A claim typed as a column of its type would be: the same kind, SQL type, array-ness and enum values. */
+function claimDescriptor(
+  index: SchemaIndex,
+  claim: Pick<ClaimDecl, "name" | "type" | "nullable" | "path">,
+): ClaimDescriptor {
+  // Not a column of any table: nothing about a key applies.
+  const column = columnDescriptor(
+    index,
+    { primaryKey: [] },
+    plainColumn(claim.name, claim.type, claim.nullable, claim.type.span),
+  );
+  const c: ClaimDescriptor = {
+    name: claim.name,
+    path: (claim.path ?? claim.name).split("."),
+    kind: column.kind,
+    array: column.array,
+    sqlType: column.sqlType,
+    nullable: claim.nullable,
+  };
+  if (column.enumValues) c.enumValues = column.enumValues;
+  return c;
+}
+
+/**
+ * The `auth` block for the runtime: roles with the anonymous one, the role
+ * claim and claim paths split member by member, every claim typed (`sub`,
+ * text, first when not declared), the JWT settings with the default clock
+ * tolerance (docs/decisions/1367-access-rules.md).
+ */
+function authDescriptor(index: SchemaIndex, auth: AuthDecl): AuthDescriptor {
+  const declared: ClaimDecl[] = [];
+  for (const c of auth.claims) if (!declared.some((d) => d.name === c.name)) declared.push(c);
+  const claims = declared.map((c) => claimDescriptor(index, c));
+  if (!declared.some((c) => c.name === "sub")) {
+    const text = { name: "text", args: [], arrayDims: 0, span: auth.span };
+    claims.unshift(claimDescriptor(index, { name: "sub", type: text, nullable: false }));
+  }
+  // Keys in the order of AuthDescriptor's fields, so the printed literal reads as the type does; absent ones left out.
+  const j = auth.jwt;
+  const jwt: JwtDescriptor | undefined = j && {
+    algorithms: [...j.algorithms],
+    ...(j.secretEnv !== undefined ? { secretEnv: j.secretEnv } : {}),
+    ...(j.jwksUrl !== undefined ? { jwksUrl: j.jwksUrl } : {}),
+    ...(j.publicKeyEnv !== undefined ? { publicKeyEnv: j.publicKeyEnv } : {}),
+    ...(j.issuer !== undefined ? { issuer: j.issuer } : {}),
+    ...(j.audience !== undefined ? { audience: j.audience } : {}),
+    clockToleranceSeconds: j.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  };
+  return {
+    ...(jwt ? { jwt } : {}),
+    roles: declaredRoles(auth),
+    roleClaim: (auth.roleClaim ?? "role").split("."),
+    ...(auth.defaultRole !== undefined ? { defaultRole: auth.defaultRole } : {}),
+    ...(auth.anonymous !== undefined ? { anonymous: auth.anonymous } : {}),
+    claims,
+  };
+}
+
+function ruleValue(operand: RuleOperandDecl): RuleValue {
+  switch (operand.kind) {
+    case "claim":
+      return { claim: operand.claim };
+    case "list":
+      return {
+        literal: operand.items.flatMap((i) => (i.kind === "literal" && i.value !== null ? [i.value] : [])),
+      };
+    case "literal":
+      return { literal: operand.value };
+    case "column":
+      throw new Error(`a rule compares a column with a claim or a literal, not with ${operand.column}; validate first`);
+  }
+}
+
+/** A rule expression for the runtime: operators by their query grammar names, literals as written. */
+export function ruleOf(e: RuleExprDecl): Rule {
+  switch (e.kind) {
+    case "cmp":
+      return {
+        kind: "cmp",
+        column: e.left.column,
+        ...(e.left.relation !== undefined ? { relation: e.left.relation } : {}),
+        op: e.op,
+        ...(e.right ? { value: ruleValue(e.right) } : {}),
+      };
+    case "not":
+      return { kind: "not", child: ruleOf(e.child) };
+    default:
+      return { kind: e.kind, children: e.children.map(ruleOf) };
+  }
+}
+
+/** One access block for the runtime: named sets expanded, row rules' operations expanded too. */
+function accessDescriptor(table: TableDecl, block: AccessDecl): AccessDescriptor {
+  const rows = block.rows.map((r) => {
+    const ops = rowRuleOps(table, r.ops);
+    return ops ? { ops, rule: ruleOf(r.expr) } : { rule: ruleOf(r.expr) };
+  });
+  return {
+    roles: [...block.roles],
+    ops: grantedOps(table, block),
+    rows,
+    ...(block.check ? { check: ruleOf(block.check) } : {}),
+    stamps: block.stamps.map((s) => ({ column: s.column, claim: s.claim })),
+    hide: [...block.hide],
+  };
+}
+
 function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: InverseIndex): TableDescriptor {
   const t: TableDescriptor = {
     name: table.name,
@@ -225,15 +356,15 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
   ];
   if (uniqueKeys.length > 0) t.uniqueKeys = uniqueKeys;
   if (table.resource) t.resource = resourceDescriptor(index, table, table.resource);
-  const access = accessDescriptors(table);
-  if (access) t.access = access;
+  if (table.access.length > 0) t.access = table.access.map((b) => accessDescriptor(table, b));
   if (table.doc !== undefined) t.doc = table.doc;
   return t;
 }
 
 /**
  * Maps a valid schema (no error from `validate`) to the runtime's
- * {@link ServiceDescriptor}: every table, in declaration order, with value
+ * {@link ServiceDescriptor}: the `auth` block and each table's `access`
+ * blocks when declared (docs/decisions/1367-access-rules.md), every table, in declaration order, with value
  * kinds resolved through domains, relations on both sides and ceilings
  * resolved against `DEFAULT_LIMITS` (spec: Resource declaration, Limits).
  * @throws Error when a reference does not resolve, which validation rules out
@@ -242,14 +373,16 @@ export function buildDescriptor(schema: Schema): ServiceDescriptor {
   const index = new SchemaIndex(schema);
   const inverses = inverseIndex(schema);
   const { title, version } = apiInfo(schema);
-  const securitySchemes = (schema.api?.securitySchemes ?? []).map((s) =>
-    s.bearerFormat !== undefined
-      ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
-      : { name: s.name, scheme: s.scheme },
-  );
-  const tables = schema.tables.map((t) => tableDescriptor(index, t, inverses));
-  // The auth block, when declared, between the schemes and the tables as the type lists it (docs/decisions/1367-access-rules.md).
-  return schema.auth
-    ? { title, version, securitySchemes, auth: authDescriptor(index, schema.auth), tables }
-    : { title, version, securitySchemes, tables };
+  return {
+    title,
+    version,
+    securitySchemes: (schema.api?.securitySchemes ?? []).map((s) =>
+      s.bearerFormat !== undefined
+        ? { name: s.name, scheme: s.scheme, bearerFormat: s.bearerFormat }
+        : { name: s.name, scheme: s.scheme },
+    ),
+    // Absent without an auth block, so every schema without one describes the same service as before.
+    ...(schema.auth ? { auth: authDescriptor(index, schema.auth) } : {}),
+    tables: schema.tables.map((t) => tableDescriptor(index, t, inverses)),
+  };
 }

@@ -19,15 +19,29 @@ import type { IOrAlt, IToken, OrMethodOpts, TokenType } from "chevrotain";
 import { CstParser, tokenMatcher } from "./chevrotain.js";
 import { allTokens } from "./lexer.js";
 import {
+  Access,
   Action,
+  And,
   Api,
+  Auth,
+  Check,
+  Claim,
   Domain,
   Enum,
   Generate,
+  Has,
+  Hide,
   Identifier,
+  In,
+  Is,
+  Jwt,
+  Not,
+  Or,
   Resource,
   Returns,
+  Rows,
   Security,
+  Stamp,
   Table,
 } from "./tokens/keywords.js";
 import {
@@ -41,12 +55,18 @@ import {
 import {
   Colon,
   Comma,
+  Dot,
   DoubleColon,
   Equals,
+  Greater,
+  GreaterEquals,
   LBracket,
   LCurly,
+  Less,
+  LessEquals,
   LParen,
   Minus,
+  NotEquals,
   Question,
   RBracket,
   RCurly,
@@ -94,7 +114,7 @@ export class ResourceParser extends CstParser {
   private atDeclarationStart(): boolean {
     const t1 = this.LA(1);
     const type: TokenType = t1.tokenType;
-    if (type === Api || type === Generate) return this.LA(2).tokenType === LCurly;
+    if (type === Api || type === Auth || type === Generate) return this.LA(2).tokenType === LCurly;
     if (type === Table || type === Enum) return this.LA(3).tokenType === LCurly;
     if (type === Domain) {
       // `domain name basetype`: the third token is a type name. A column named `domain` reads `domain text?`,
@@ -133,12 +153,33 @@ export class ResourceParser extends CstParser {
     );
   }
 
+  /**
+   * True at `access role[, role…] {`: a column called `access` reads
+   * `access text`, so a role list must be closed by "{" to start a block
+   * (docs/decisions/1367-access-rules.md).
+   */
+  private atAccessBlock(): boolean {
+    if (!tokenMatcher(this.LA(1), Access)) return false;
+    for (let i = 2; ; i += 2) {
+      if (!tokenMatcher(this.LA(i), Identifier)) return false;
+      const after = this.LA(i + 1);
+      if (tokenMatcher(after, LCurly)) return true;
+      if (!tokenMatcher(after, Comma)) return false;
+    }
+  }
+
+  /** True at `word` followed by something other than "=": a keyword statement, not a setting of that name. */
+  private atStatement(keyword: TokenType): boolean {
+    return tokenMatcher(this.LA(1), keyword) && !tokenMatcher(this.LA(2), Equals);
+  }
+
   /** The whole file: declarations in any order. */
   public schema = this.RULE("schema", () => {
     this.MANY(() => {
       this.OR(
         (this.altLists.or1 ??= [
           { ALT: () => this.SUBRULE(this.apiDecl) },
+          { ALT: () => this.SUBRULE(this.authDecl) },
           { ALT: () => this.SUBRULE(this.generateDecl) },
           { ALT: () => this.SUBRULE(this.enumDecl) },
           { ALT: () => this.SUBRULE(this.domainDecl) },
@@ -181,6 +222,276 @@ export class ResourceParser extends CstParser {
     this.CONSUME(Security);
     this.SUBRULE(this.anyName, { LABEL: "name" });
     this.SUBRULE(this.settingsBlock);
+  });
+
+  /**
+   * `auth { roles = […]  claim org uuid  jwt { … } }`: settings, claims and
+   * the token verification block, commas optional
+   * (docs/decisions/1367-access-rules.md). `claim` and `jwt` start their
+   * statements only when no "=" follows, so a misplaced `jwt = …` is
+   * reported as an unknown setting.
+   */
+  public authDecl = this.RULE("authDecl", () => {
+    this.CONSUME(Auth);
+    this.CONSUME(LCurly);
+    this.MANY({
+      MAX_LOOKAHEAD: 1,
+      DEF: () => {
+        this.OR(
+          (this.altOpts.orAuth ??= {
+            MAX_LOOKAHEAD: 1,
+            IGNORE_AMBIGUITIES: true,
+            DEF: [
+              {
+                GATE: () => tokenMatcher(this.LA(1), Jwt) && tokenMatcher(this.LA(2), LCurly),
+                ALT: () => this.SUBRULE(this.jwtBlock),
+              },
+              { GATE: () => this.atStatement(Claim), ALT: () => this.SUBRULE(this.claimDecl) },
+              { ALT: () => this.SUBRULE(this.setting) },
+            ],
+          }),
+        );
+        this.OPTION(() => this.CONSUME(Comma));
+      },
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /** `jwt { algorithms = [HS256] secret_env = "…" … }`. */
+  public jwtBlock = this.RULE("jwtBlock", () => {
+    this.CONSUME(Jwt);
+    this.SUBRULE(this.settingsBlock);
+  });
+
+  /** `claim name type[?] @path("a.b")`: written as a column is, its attributes possibly on the next lines. */
+  public claimDecl = this.RULE("claimDecl", () => {
+    this.CONSUME(Claim);
+    this.SUBRULE(this.anyName, { LABEL: "name" });
+    this.SUBRULE(this.typeRef);
+    this.MANY(() => this.SUBRULE(this.attribute));
+  });
+
+  /**
+   * `access member, admin { ops = […]  rows …  rows(op, …) …  check …
+   * stamp col = claim.x  hide [a, b] }` inside a table
+   * (docs/decisions/1367-access-rules.md). Each statement keyword starts
+   * its statement only when no "=" follows it.
+   */
+  public accessDecl = this.RULE("accessDecl", () => {
+    this.CONSUME(Access);
+    this.SUBRULE(this.anyName, { LABEL: "role" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.anyName, { LABEL: "role" });
+    });
+    this.CONSUME(LCurly);
+    this.MANY2(() => {
+      this.OR(
+        (this.altOpts.orAccess ??= {
+          MAX_LOOKAHEAD: 1,
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            { GATE: () => this.atStatement(Rows), ALT: () => this.SUBRULE(this.rowsRule) },
+            { GATE: () => this.atStatement(Check), ALT: () => this.SUBRULE(this.checkRule) },
+            { GATE: () => this.atStatement(Stamp), ALT: () => this.SUBRULE(this.stampRule) },
+            { GATE: () => this.atStatement(Hide), ALT: () => this.SUBRULE(this.hideRule) },
+            { ALT: () => this.SUBRULE(this.setting) },
+          ],
+        }),
+      );
+      this.OPTION(() => this.CONSUME2(Comma));
+    });
+    this.CONSUME(RCurly);
+  });
+
+  /**
+   * `rows expr` or `rows(update, delete) expr`. A "(" after `rows` opens
+   * the operation list only when a name and then "," or ")" follow it;
+   * otherwise it is the expression's own parenthesis.
+   */
+  public rowsRule = this.RULE("rowsRule", () => {
+    this.CONSUME(Rows);
+    this.OPTION({
+      MAX_LOOKAHEAD: 1,
+      GATE: () =>
+        tokenMatcher(this.LA(1), LParen) &&
+        tokenMatcher(this.LA(2), Identifier) &&
+        (tokenMatcher(this.LA(3), Comma) || tokenMatcher(this.LA(3), RParen)),
+      DEF: () => {
+        this.CONSUME(LParen);
+        this.SUBRULE(this.anyName, { LABEL: "op" });
+        this.MANY(() => {
+          this.CONSUME(Comma);
+          this.SUBRULE2(this.anyName, { LABEL: "op" });
+        });
+        this.CONSUME(RParen);
+      },
+    });
+    this.SUBRULE(this.ruleExpr);
+  });
+
+  /** `check expr`. */
+  public checkRule = this.RULE("checkRule", () => {
+    this.CONSUME(Check);
+    this.SUBRULE(this.ruleExpr);
+  });
+
+  /** `stamp column = claim.name`; any operand parses, so a literal is reported by the IR builder, not as a syntax error. */
+  public stampRule = this.RULE("stampRule", () => {
+    this.CONSUME(Stamp);
+    this.SUBRULE(this.anyName, { LABEL: "column" });
+    this.CONSUME(Equals);
+    this.SUBRULE(this.ruleOperand);
+  });
+
+  /** `hide [a, b]`. */
+  public hideRule = this.RULE("hideRule", () => {
+    this.CONSUME(Hide);
+    this.SUBRULE(this.list);
+  });
+
+  /** `a or b or …`: the loosest binding of a rule expression. */
+  public ruleExpr = this.RULE("ruleExpr", () => {
+    this.SUBRULE(this.ruleAnd, { LABEL: "term" });
+    this.MANY({
+      MAX_LOOKAHEAD: 1,
+      DEF: () => {
+        this.CONSUME(Or);
+        this.SUBRULE2(this.ruleAnd, { LABEL: "term" });
+      },
+    });
+  });
+
+  /** `a and b and …`: binds tighter than `or`. */
+  public ruleAnd = this.RULE("ruleAnd", () => {
+    this.SUBRULE(this.ruleNot, { LABEL: "term" });
+    this.MANY({
+      MAX_LOOKAHEAD: 1,
+      DEF: () => {
+        this.CONSUME(And);
+        this.SUBRULE2(this.ruleNot, { LABEL: "term" });
+      },
+    });
+  });
+
+  /**
+   * `not … a`: binds tighter than `and`. A rule's left side is never a
+   * column called `not` (nor `and`, `or`): those words are always operators here.
+   */
+  public ruleNot = this.RULE("ruleNot", () => {
+    this.MANY({ MAX_LOOKAHEAD: 1, DEF: () => this.CONSUME(Not) });
+    this.OR(
+      (this.altLists.orRuleAtom ??= [
+        {
+          ALT: () => {
+            this.CONSUME(LParen);
+            this.SUBRULE(this.ruleExpr);
+            this.CONSUME(RParen);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.ruleCmp) },
+      ]),
+    );
+  });
+
+  /**
+   * `column op operand`, `column [not] in operand`, `column has operand`,
+   * `column is [not] null`; the column may be `relation.column`. The word
+   * after `is [not]` is read as a name and checked to be `null` by the IR
+   * builder.
+   */
+  public ruleCmp = this.RULE("ruleCmp", () => {
+    this.SUBRULE(this.anyName, { LABEL: "column" });
+    this.OPTION(() => {
+      this.CONSUME(Dot);
+      this.SUBRULE2(this.anyName, { LABEL: "member" });
+    });
+    this.OR(
+      (this.altLists.orRuleOp ??= [
+        {
+          ALT: () => {
+            this.OR2(
+              (this.altLists.orCompare ??= [
+                { ALT: () => this.CONSUME(Equals, { LABEL: "op" }) },
+                { ALT: () => this.CONSUME(NotEquals, { LABEL: "op" }) },
+                { ALT: () => this.CONSUME(LessEquals, { LABEL: "op" }) },
+                { ALT: () => this.CONSUME(Less, { LABEL: "op" }) },
+                { ALT: () => this.CONSUME(GreaterEquals, { LABEL: "op" }) },
+                { ALT: () => this.CONSUME(Greater, { LABEL: "op" }) },
+              ]),
+            );
+            this.SUBRULE(this.ruleOperand);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(In, { LABEL: "op" });
+            this.SUBRULE2(this.ruleOperand);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(Not, { LABEL: "op" });
+            this.CONSUME2(In, { LABEL: "op" });
+            this.SUBRULE3(this.ruleOperand);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(Has, { LABEL: "op" });
+            this.SUBRULE4(this.ruleOperand);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(Is, { LABEL: "op" });
+            this.OPTION2({ MAX_LOOKAHEAD: 1, DEF: () => this.CONSUME2(Not, { LABEL: "op" }) });
+            this.SUBRULE3(this.anyName, { LABEL: "nullWord" });
+          },
+        },
+      ]),
+    );
+  });
+
+  /**
+   * A rule's right side: `claim.name`, a string, a number, `-number`, a
+   * list, or a name (`true`, `false`, `null`; any other name, `a.b`
+   * included, is parsed so the IR builder can say what to write instead).
+   */
+  public ruleOperand = this.RULE("ruleOperand", () => {
+    this.OR(
+      (this.altOpts.orOperand ??= {
+        IGNORE_AMBIGUITIES: true,
+        DEF: [
+          {
+            GATE: () => tokenMatcher(this.LA(1), Claim) && tokenMatcher(this.LA(2), Dot),
+            ALT: () => {
+              this.CONSUME(Claim);
+              this.CONSUME(Dot);
+              this.SUBRULE(this.anyName, { LABEL: "claim" });
+            },
+          },
+          { ALT: () => this.CONSUME(StringLiteral) },
+          { ALT: () => this.CONSUME(NumberLiteral) },
+          {
+            ALT: () => {
+              this.CONSUME(Minus);
+              this.CONSUME2(NumberLiteral);
+            },
+          },
+          { ALT: () => this.SUBRULE(this.list) },
+          {
+            ALT: () => {
+              this.SUBRULE2(this.anyName, { LABEL: "word" });
+              this.OPTION(() => {
+                this.CONSUME2(Dot);
+                this.SUBRULE3(this.anyName, { LABEL: "member" });
+              });
+            },
+          },
+        ],
+      }),
+    );
   });
 
   /** `generate { dir = "…" … }`. */
@@ -255,6 +566,7 @@ export class ResourceParser extends CstParser {
                 GATE: () => tokenMatcher(this.LA(2), StringLiteral) || tokenMatcher(this.LA(3), LCurly),
                 ALT: () => this.SUBRULE(this.resourceDecl),
               },
+              { GATE: () => this.atAccessBlock(), ALT: () => this.SUBRULE(this.accessDecl) },
               { ALT: () => this.SUBRULE(this.blockAttribute) },
               { ALT: () => this.SUBRULE(this.columnDecl) },
             ],
@@ -460,6 +772,7 @@ export class ResourceParser extends CstParser {
       (this.altLists.or7 ??= [
         { ALT: () => this.CONSUME(Identifier) },
         { ALT: () => this.CONSUME(Api) },
+        { ALT: () => this.CONSUME(Auth) },
         { ALT: () => this.CONSUME(Generate) },
         { ALT: () => this.CONSUME(Enum) },
         { ALT: () => this.CONSUME(Domain) },

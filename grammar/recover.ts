@@ -15,7 +15,7 @@ import { createTokenInstance } from "./chevrotain.js";
 import type { Diagnostic } from "../language/ir.js";
 import type { SourceMap } from "./span.js";
 import { describeParen } from "./syntax-errors.js";
-import { declarationKeywords, Identifier, Resource } from "./tokens/keywords.js";
+import { And, declarationKeywords, Has, Identifier, In, Is, Not, Or, Resource } from "./tokens/keywords.js";
 import { AttributeName, BlockAttributeName, UnterminatedString } from "./tokens/literals.js";
 import { LParen, RCurly, RParen } from "./tokens/punctuation.js";
 
@@ -30,7 +30,13 @@ function startsSomethingElse(tokens: IToken[], i: number): boolean {
   const next = tokens[i + 1];
   // `resource "/path"` and a column `name type` both start with a name followed, on the same line, by more than `,` or `)`.
   if (is(t, Resource)) return true;
-  return is(t, Identifier) && next !== undefined && next.startLine === t.startLine && is(next, Identifier);
+  // A rule's parentheses may span lines (docs/decisions/1367-access-rules.md): `or b = 1`, `and not …` and
+  // `b in […]`, `b is null`, `b not in …`, `b has …` continue the expression.
+  if (t.tokenType === And || t.tokenType === Or || t.tokenType === Not) return false;
+  const continues = next !== undefined && [In, Is, Not, Has].includes(next.tokenType);
+  return (
+    is(t, Identifier) && next !== undefined && next.startLine === t.startLine && is(next, Identifier) && !continues
+  );
 }
 
 /**

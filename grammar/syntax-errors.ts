@@ -113,7 +113,18 @@ function findOpener(tokens: IToken[], at: number, close: string): number | undef
 function describeBlock(tokens: IToken[], i: number): string {
   const a = tokens[i - 1];
   const b = tokens[i - 2];
-  if (a && (a.image === "api" || a.image === "generate")) return `the ${a.image} block`;
+  if (a && (a.image === "api" || a.image === "auth" || a.image === "generate" || a.image === "jwt"))
+    return `the ${a.image} block`;
+  // `access a, b {`: the roles back to the keyword.
+  let k = i - 1;
+  while (k >= 2 && tokens[k - 1]!.image === ",") k -= 2;
+  if (k >= 1 && tokens[k - 1]!.image === "access" && tokens[k - 1]!.tokenType.name === "Access") {
+    return `access ${tokens
+      .slice(k, i)
+      .filter((t) => t.image !== ",")
+      .map((t) => t.image)
+      .join(", ")}`;
+  }
   if (b && a) {
     const kind = b.image === "security" ? "security scheme" : b.image;
     const name = a.image.startsWith('"') ? a.image : `"${a.image}"`;
@@ -136,10 +147,12 @@ const BODY_EXPECTATION: Record<string, string> = {
   resourceBody: `expected a setting (name = value), an action or "}"`,
   fieldBlock: `expected a field (name type) or "}"`,
   apiDecl: `expected a setting, a security scheme or "}"`,
+  authDecl: `expected a setting (name = value), a claim, a jwt block or "}"`,
+  accessDecl: `expected ops = […], rows, check, stamp, hide or "}"`,
   enumDecl: `expected an enum value or "}"`,
 };
 
-const DECLARATION_WORDS = new Set(["api", "generate", "enum", "domain", "table"]);
+const DECLARATION_WORDS = new Set(["api", "auth", "generate", "enum", "domain", "table"]);
 
 /**
  * One diagnostic for one recognition exception. The span is the offending
@@ -169,7 +182,7 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
     if (actual.image === "}") return diag("unexpected-token", `Unexpected "}": there is no open block to close`);
     return diag(
       "unexpected-token",
-      `Unexpected ${show(actual)}: expected a declaration (table, enum, domain, api or generate)`,
+      `Unexpected ${show(actual)}: expected a declaration (table, enum, domain, api, auth or generate)`,
     );
   }
 
@@ -220,6 +233,25 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
   }
 
   // No viable alternative / early exit: the next token starts nothing the rule allows.
+  // Rule expressions (docs/decisions/1367-access-rules.md) say what may stand there in their own words.
+  if (rule === "ruleOperand") {
+    return diag(
+      "expected-value",
+      `Expected claim.<name>, a string, a number, true, false, null or a list after ${show(previous)}, found ${show(actual)}`,
+    );
+  }
+  if (rule === "ruleCmp" || rule === "ruleExpr" || rule === "ruleAnd") {
+    return diag(
+      "syntax-error",
+      `Expected an operator (=, !=, <, <=, >, >=, in, not in, has, is null, is not null) after ${show(previous)}, found ${show(actual)}`,
+    );
+  }
+  if (rule === "ruleNot") {
+    return diag(
+      "syntax-error",
+      `Expected a rule (column = claim.name, column is null, "(" …) after ${show(previous)}, found ${show(actual)}`,
+    );
+  }
   if (rule === "value") {
     return diag("expected-value", `Expected a value after ${show(previous)}, found ${show(actual)}`);
   }

@@ -10,6 +10,7 @@
 import type { CstNode } from "chevrotain";
 import type {
   ApiDecl,
+  AuthDecl,
   Diagnostic,
   DomainDecl,
   EnumDecl,
@@ -24,6 +25,7 @@ import { readAttribute, requirePositional, splitArgs } from "./to-ir/args.js";
 import { expectString } from "./to-ir/expect.js";
 import { readApi, readGenerate } from "./to-ir/settings.js";
 import { readTable } from "./to-ir/table.js";
+import { readAuth } from "./to-ir/auth.js";
 import { checkType, readType, type ReadType } from "./to-ir/types.js";
 import { didYouMean } from "../language/suggest.js";
 import { readDatabaseName } from "./to-ir/db-name.js";
@@ -122,6 +124,8 @@ function readDomain(n: CstNode, ctx: Ctx): DeclarationRead | undefined {
  */
 export type DeclarationRead =
   | { kind: "api"; api: ApiDecl; at: Span }
+  /** `types`: the claims' types, checked with the file's. */
+  | { kind: "auth"; auth: AuthDecl; at: Span; types: ReadType[] }
   | { kind: "generate"; generate: GenerateDecl; at: Span }
   | { kind: "enum"; enum: EnumDecl; nameSpan: Span }
   /** `rest`: the diagnostics after the base type, kept only when the name is not a duplicate. */
@@ -141,6 +145,10 @@ export function readDeclarations(root: CstNode, ctx: Ctx): DeclarationRead[] {
       api: readApi(n, ctx, token(n, "Api")),
       at: ctx.tok(token(n, "Api") ?? token(n, "LCurly")!),
     });
+  }
+  for (const n of nodes(root, "authDecl")) {
+    const types: ReadType[] = [];
+    out.push({ kind: "auth", auth: readAuth(n, ctx, types), at: ctx.tok(token(n, "Auth")!), types });
   }
   for (const n of nodes(root, "generateDecl")) {
     out.push({ kind: "generate", generate: readGenerate(n, ctx), at: ctx.tok(token(n, "Generate")!) });
@@ -196,6 +204,14 @@ export class SchemaBuilder {
           if (schema.api)
             ctx.error("duplicate-block", `The api block is already declared at line ${schema.api.span.line}`, r.at);
           else schema.api = r.api;
+          break;
+        case "auth":
+          if (schema.auth)
+            ctx.error("duplicate-block", `The auth block is already declared at line ${schema.auth.span.line}`, r.at);
+          else {
+            this.types.push(...r.types);
+            schema.auth = r.auth;
+          }
           break;
         case "generate":
           if (schema.generate) {

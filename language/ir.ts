@@ -99,6 +99,8 @@ export interface JwtDecl {
   audience?: string;
   /** `clock_tolerance`, in seconds. */
   clockTolerance?: number;
+  /** Spans of each setting's value by key, for diagnostics. */
+  settingSpans: Record<string, Span>;
   span: Span;
 }
 
@@ -110,20 +112,27 @@ export interface ClaimDecl {
   nullable: boolean;
   /** `@path("a.b")`: where the claim sits in the payload; absent: the top-level member `name`. */
   path?: string;
+  /** The span of the `@path` argument, when given. */
+  pathSpan?: Span;
   span: Span;
+  /** The span of the claim's name. */
+  nameSpan: Span;
 }
 
 /** The `auth { … }` block (docs/decisions/1367-access-rules.md). */
 export interface AuthDecl {
   jwt?: JwtDecl;
+  /** `roles = [..]` as written, duplicates removed (the IR builder reports them). */
   roles: string[];
+  /** The span of each of `roles`, index for index. */
+  roleSpans: Span[];
   /** `role_claim`: a dotted path into the payload; absent: `role`. */
   roleClaim?: string;
   defaultRole?: string;
   /** `anonymous`: the role of a request with no token; absent means such a request is a 401. */
   anonymous?: string;
   claims: ClaimDecl[];
-  /** Spans of each setting by key, for diagnostics. */
+  /** Spans of each setting's value by key, for diagnostics. */
   settingSpans: Record<string, Span>;
   span: Span;
 }
@@ -146,6 +155,8 @@ export type RuleExprDecl =
       left: Extract<RuleOperandDecl, { kind: "column" }>;
       op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "in" | "nin" | "has" | "isnull" | "notnull";
       right?: RuleOperandDecl;
+      /** The operator as written (`=`, `not in`, `is not null`'s words), for diagnostics about it. */
+      opSpan: Span;
       span: Span;
     }
   | { kind: "and" | "or"; children: RuleExprDecl[]; span: Span }
@@ -154,6 +165,8 @@ export type RuleExprDecl =
 /** `rows(update, delete) author_id = claim.sub`: a row rule; `ops` absent means every granted operation. */
 export interface RowRuleDecl {
   ops?: string[];
+  /** The span of each of `ops`, index for index. */
+  opSpans?: Span[];
   expr: RuleExprDecl;
   span: Span;
 }
@@ -162,19 +175,28 @@ export interface RowRuleDecl {
 export interface StampDecl {
   column: string;
   claim: string;
+  columnSpan: Span;
+  claimSpan: Span;
   span: Span;
 }
 
 /** `access member, admin { … }` inside a table (docs/decisions/1367-access-rules.md). */
 export interface AccessDecl {
   roles: string[];
+  /** The span of each of `roles`, index for index. */
+  roleSpans: Span[];
   /** As written: operations, named sets (`reads`, `crud`, `all`), action names, `events`. */
   ops: string[];
+  /** The span of each of `ops`, index for index. */
+  opSpans: Span[];
   rows: RowRuleDecl[];
   check?: RuleExprDecl;
   stamps: StampDecl[];
   hide: string[];
+  /** The span of each of `hide`, index for index. */
+  hideSpans: Span[];
   doc?: string;
+  /** Spans by statement: `ops` (its value), `check` (its expression), `hide` (its list). */
   settingSpans: Record<string, Span>;
   span: Span;
 }

@@ -6,8 +6,10 @@
  * `@hidden` or `@read_only` column is in no create body, so such a column
  * made every create a 422 with nothing to correct. It passes when it is
  * `@stamped` (the BeforeCreate hook that sets it is then required before
- * the resource mounts).
+ * the resource mounts), or when every access block granting create stamps
+ * it from a claim (docs/decisions/1367-access-rules.md).
  */
+import { stampedOnEveryCreate } from "../access.js";
 import { attributeSpan, qualified, type ValidationContext } from "./context.js";
 
 /**
@@ -25,6 +27,8 @@ export function checkCreateBody(ctx: ValidationContext): void {
       if (type.base.kind === "builtin" && type.base.type.serial) continue;
       const why = column.hidden ? "hidden" : column.readOnly ? "read-only" : undefined;
       if (why === undefined) continue;
+      // Every role that may create stamps it from a claim (docs/decisions/1367-access-rules.md).
+      if (stampedOnEveryCreate(table, column.name)) continue;
       const name = qualified(table, column.name);
       ctx.error(
         "required-column-unwritable",

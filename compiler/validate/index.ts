@@ -6,7 +6,9 @@
  */
 import type { Diagnostic, Schema } from "../../language/ir.js";
 import { SchemaIndex } from "../schema-index.js";
+import { checkAccess } from "./access.js";
 import { checkActions } from "./actions.js";
+import { checkAuth } from "./auth.js";
 import { checkEvents } from "./events.js";
 import { checkArrays } from "./arrays.js";
 import { checkCeilings } from "./ceilings.js";
@@ -32,6 +34,8 @@ const RULES: Rule[] = [
   checkKeys,
   checkResources,
   checkActions,
+  checkAuth,
+  checkAccess,
   checkEvents,
   checkGenerateBlock,
   checkCeilings,

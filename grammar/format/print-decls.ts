@@ -1,13 +1,15 @@
 /**
- * Printing declarations and blocks: the file, `api`, `generate`, `enum`,
- * `domain`, `table` with its columns, table attributes and resource block,
- * and settings blocks (docs/decisions/1100-formatter-layout.md).
+ * Printing declarations and blocks: the file, `api`, `auth`, `generate`, `enum`,
+ * `domain`, `table` with its columns, table attributes, resource block and
+ * access blocks, and settings blocks (docs/decisions/1100-formatter-layout.md,
+ * docs/decisions/1367-access-rules.md).
  */
 import type { CstNode, IToken } from "chevrotain";
 import { nameToken, node, nodes, token, tokens } from "../to-ir/cst.js";
 import { renderBody, type BodyOptions, type Member, type Row, type RowLine } from "./layout.js";
 import { CONTINUATION, INDENT, PRINT_WIDTH, type Printer } from "./printer.js";
-import { printAttribute, printType, printValue } from "./print-values.js";
+import { printAttribute, printItems, printType, printValue } from "./print-values.js";
+import { printCheck, printRows, printStampValue } from "./print-rules.js";
 
 function byOffset(a: CstNode | IToken, b: CstNode | IToken): number {
   return start(a) - start(b);
@@ -227,10 +229,11 @@ function columnRow(p: Printer, n: CstNode, indent: string): Row {
   return { kind: "column", cells: [p.tokens[name]!.image, typeCell], rest, more };
 }
 
-/** Sections of a table body: columns, then table attributes, then the resource block. */
+/** Sections of a table body: columns, then table attributes, then the resource block, then access blocks. */
 const COLUMNS = 0;
 const TABLE_ATTRIBUTES = 1;
 const RESOURCES = 2;
+const ACCESS = 3;
 
 /**
  * `resource "/path" { … }`: settings with their `=` aligned and declared
@@ -324,14 +327,171 @@ function printTable(p: Printer, n: CstNode, indent: string): string {
       member(b, TABLE_ATTRIBUTES, (i) => plain("attribute", printAttribute(p, b, i))),
     ),
     ...nodes(n, "resourceDecl").map((r) => member(r, RESOURCES, (i) => plain("resource", printResource(p, r, i)))),
+    ...nodes(n, "accessDecl").map((a) => member(a, ACCESS, (i) => plain("access", printAccess(p, a, i)))),
   ].sort((a, b) => a.first - b.first);
   return block(p, head, name, p.at(token(n, "LCurly")!), members, p.at(token(n, "RCurly")!), indent, {
     sections: true,
+    // Access blocks that span lines stand apart, as top-level declarations do.
+    blankBetween: (a, b) =>
+      a.kind === "access" && b.kind === "access" && (a.rest.includes("\n") || b.rest.includes("\n")),
   });
+}
+
+/** A `claim name type @path(…)` row: name and type are aligned cells, as a column's are. */
+function claimRow(p: Printer, n: CstNode, indent: string): Row {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Claim")!);
+  const name = p.at(nameToken(node(n, "name"))!);
+  const type = node(n, "typeRef")!;
+  let rest = "";
+  let prev = p.last(type);
+  for (const a of nodes(n, "attribute").sort(byOffset)) {
+    rest =
+      rest === ""
+        ? p.inline(prev, p.first(a), cont) + printAttribute(p, a, indent)
+        : p.glue(rest, prev, p.first(a), " ", printAttribute(p, a, indent), cont);
+    prev = p.last(a);
+  }
+  return {
+    kind: "claim",
+    cells: [
+      p.glue("claim", kw, name, " ", p.tokens[name]!.image, cont),
+      p.inline(name, p.first(type), cont) + printType(p, type, indent),
+    ],
+    rest,
+    more: [],
+  };
+}
+
+/**
+ * `auth { settings  claims  jwt { … } }` (docs/decisions/1367-access-rules.md):
+ * members in source order, settings with their `=` aligned, claims with
+ * their names and types aligned; one line when written so.
+ */
+function printAuth(p: Printer, n: CstNode, indent: string): string {
+  const kw = p.at(token(n, "Auth")!);
+  const open = p.at(token(n, "LCurly")!);
+  const close = p.at(token(n, "RCurly")!);
+  const jwt = (j: CstNode, inner: string) =>
+    settingsBlock(p, "jwt", p.at(token(j, "Jwt")!), node(j, "settingsBlock")!, inner);
+  const one = inlineBlock(
+    p,
+    "auth",
+    kw,
+    open,
+    () =>
+      [
+        ...nodes(n, "setting").map((s) => ({
+          at: p.first(s),
+          text: ((r) => `${r.cells[0]} ${r.rest}`)(settingRow(p, s, indent)),
+        })),
+        ...nodes(n, "claimDecl").map((c) => ({
+          at: p.first(c),
+          text: ((r) => [...r.cells, r.rest].filter((x) => x !== "").join(" "))(claimRow(p, c, indent)),
+        })),
+        ...nodes(n, "jwtBlock").map((j) => ({ at: p.first(j), text: jwt(j, indent) })),
+      ]
+        .sort((a, b) => a.at - b.at)
+        .map((x) => x.text),
+    ", ",
+    close,
+    indent,
+  );
+  if (one !== undefined) return one;
+  const members: Member[] = [
+    ...nodes(n, "setting").map((s) => settingMember(p, s)),
+    ...nodes(n, "claimDecl").map((c): Member => ({
+      first: p.first(c),
+      last: p.last(c),
+      section: 0,
+      print: (inner) => claimRow(p, c, inner),
+    })),
+    ...nodes(n, "jwtBlock").map((j): Member => ({
+      first: p.first(j),
+      last: p.last(j),
+      section: 0,
+      print: (inner) => plain("jwt", jwt(j, inner)),
+    })),
+  ].sort((a, b) => a.first - b.first);
+  return block(p, "auth", kw, open, members, close, indent);
+}
+
+/** The members of an access block, each printing one statement. */
+function accessMembers(p: Printer, n: CstNode): Member[] {
+  const statement = (x: CstNode, print: (indent: string) => Row): Member => ({
+    first: p.first(x),
+    last: p.last(x),
+    section: 0,
+    print,
+  });
+  return [
+    ...nodes(n, "setting").map((s) => settingMember(p, s)),
+    ...nodes(n, "rowsRule").map((r) => statement(r, (i) => plain("rows", printRows(p, r, i)))),
+    ...nodes(n, "checkRule").map((c) => statement(c, (i) => plain("check", printCheck(p, c, i)))),
+    ...nodes(n, "stampRule").map((s) =>
+      statement(s, (i): Row => {
+        const kw = p.at(token(s, "Stamp")!);
+        const column = p.at(nameToken(node(s, "column"))!);
+        const value = printStampValue(p, s, i);
+        return {
+          kind: "stamp",
+          cells: [p.glue("stamp", kw, column, " ", value.column, i + CONTINUATION)],
+          rest: value.rest,
+          more: [],
+        };
+      }),
+    ),
+    ...nodes(n, "hideRule").map((h) =>
+      statement(h, (i) => {
+        const kw = p.at(token(h, "Hide")!);
+        const list = node(h, "list")!;
+        const open = p.at(token(list, "LBracket")!);
+        const items = printItems(p, open, nodes(list, "arg"), p.at(token(list, "RBracket")!), i);
+        return plain("hide", p.glue("hide", kw, open, " ", items, i + CONTINUATION));
+      }),
+    ),
+  ].sort((a, b) => a.first - b.first);
+}
+
+/**
+ * `access role, … { ops = […]  rows …  check …  stamp …  hide […] }`
+ * (docs/decisions/1367-access-rules.md): statements in source order, the
+ * `=` of stamps aligned; one line when written so and short enough.
+ */
+function printAccess(p: Printer, n: CstNode, indent: string): string {
+  const cont = indent + CONTINUATION;
+  const kw = p.at(token(n, "Access")!);
+  const roles = nodes(n, "role").map((r) => p.at(nameToken(r)!));
+  let head = "access";
+  let prev = kw;
+  roles.forEach((r, i) => {
+    if (i > 0) head += ",";
+    head = p.glue(head, prev, r, " ", p.tokens[r]!.image, cont);
+    prev = r;
+  });
+  const open = p.at(token(n, "LCurly")!);
+  const close = p.at(token(n, "RCurly")!);
+  const members = accessMembers(p, n);
+  const one = inlineBlock(
+    p,
+    head,
+    prev,
+    open,
+    () =>
+      members.map((m) => {
+        const r = m.print(indent);
+        return [...r.cells, r.rest].filter((x) => x !== "").join(" ");
+      }),
+    ", ",
+    close,
+    indent,
+  );
+  return one ?? block(p, head, prev, open, members, close, indent);
 }
 
 const DECLARATIONS: Record<string, (p: Printer, n: CstNode, indent: string) => string> = {
   apiDecl: printApi,
+  authDecl: printAuth,
   generateDecl: printGenerate,
   enumDecl: printEnum,
   domainDecl: printDomain,

@@ -5,13 +5,25 @@
  */
 import type { Schema } from "../../language/ir.js";
 
-const POSITION_KEYS = new Set(["span", "nameSpan", "keySpan"]);
+const POSITION_KEYS = new Set([
+  "span",
+  "nameSpan",
+  "keySpan",
+  "opSpan",
+  "pathSpan",
+  "columnSpan",
+  "claimSpan",
+  "roleSpans",
+  "opSpans",
+  "hideSpans",
+]);
 
 /**
- * A copy of an IR value without source positions: `span`, `nameSpan` and
- * `keySpan` fields are dropped, `settingSpans` keeps only its keys (which
- * settings were written); object keys are sorted, so the JSON of two equal
- * values is the same string.
+ * A copy of an IR value without source positions: `span`, `nameSpan`,
+ * `keySpan` and the other span fields of `POSITION_KEYS` (those of access
+ * rules, docs/decisions/1367-access-rules.md) are dropped, `settingSpans`
+ * keeps only its keys (which settings were written); object keys are
+ * sorted, so the JSON of two equal values is the same string.
  */
 export function withoutSpans(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSpans);

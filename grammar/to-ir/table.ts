@@ -12,6 +12,7 @@ import { readAttribute } from "./args.js";
 import { applyColumnAttribute } from "./attributes.js";
 import { applyBlockAttribute, type BlockFacts } from "./block-attributes.js";
 import { readResource } from "./resource.js";
+import { readAccess } from "./access.js";
 import { readType, type ReadType } from "./types.js";
 
 /** A column together with its type as read, so the type can be checked once every enum and domain is known. */
@@ -38,7 +39,8 @@ function readColumn(n: CstNode, ctx: Ctx): ColumnWithType | undefined {
  * Builds a table from a `tableDecl` node; returns the columns' types for the
  * later type check. Reports `duplicate-column`, `duplicate-resource` and
  * `duplicate-primary-key` (inline `@primary_key` on several columns, or
- * together with `@@primary_key`).
+ * together with `@@primary_key`); its `access` blocks are read in source
+ * order (docs/decisions/1367-access-rules.md).
  */
 export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: ReadType[] } | undefined {
   const keyword = token(n, "Table");
@@ -121,5 +123,6 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
     }
     table.resource = resource;
   }
+  for (const a of nodes(n, "accessDecl")) table.access.push(readAccess(a, ctx));
   return { table, types };
 }

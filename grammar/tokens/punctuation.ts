@@ -30,8 +30,20 @@ export const Equals: TokenType = punct("Equals", "=");
 export const Question: TokenType = punct("Question", "?");
 /** `-` before a sort term (descending) or a number (negative). */
 export const Minus: TokenType = punct("Minus", "-");
+/** `.` in `claim.org` and `relation.column` inside a rule (docs/decisions/1367-access-rules.md). */
+export const Dot: TokenType = punct("Dot", ".");
+/** `!=` in a rule: not equal. */
+export const NotEquals: TokenType = punct("NotEquals", "!=");
+/** `<=` in a rule. */
+export const LessEquals: TokenType = punct("LessEquals", "<=");
+/** `<` in a rule. */
+export const Less: TokenType = punct("Less", "<");
+/** `>=` in a rule. */
+export const GreaterEquals: TokenType = punct("GreaterEquals", ">=");
+/** `>` in a rule. */
+export const Greater: TokenType = punct("Greater", ">");
 
-/** Punctuation in lexer order (`::` before `:`). */
+/** Punctuation in lexer order (`::` before `:`, `<=` before `<`, `>=` before `>`). */
 export const punctuationTokens: readonly TokenType[] = [
   LCurly,
   RCurly,
@@ -45,4 +57,10 @@ export const punctuationTokens: readonly TokenType[] = [
   Equals,
   Question,
   Minus,
+  Dot,
+  NotEquals,
+  LessEquals,
+  Less,
+  GreaterEquals,
+  Greater,
 ];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildDescriptor } from "../../compiler/index.js";
-import { expandAccessOps, rolesGranted, rolesHiding } from "../../compiler/access-ops.js";
+import { rolesGranted, rolesHiding } from "../../compiler/backends/openapi/access.js";
 import { accessBlock, authBlock, claimRule, compiled, governed } from "../support/governed.js";
 
 const SCHEMA = `
@@ -25,46 +25,18 @@ table plain {
 }
 `;
 
-describe("expandAccessOps", () => {
-  it("expands reads, crud and all, in canonical order, each once", () => {
-    expect(expandAccessOps(["reads"])).toEqual(["list", "read"]);
-    expect(expandAccessOps(["crud"])).toEqual(["read", "create", "update", "delete"]);
-    expect(expandAccessOps(["events", "crud", "list", "read"])).toEqual([
-      "list",
-      "read",
-      "create",
-      "update",
-      "delete",
-      "events",
-    ]);
-    expect(expandAccessOps(["all"], ["archive", "restore"])).toEqual([
-      "list",
-      "read",
-      "create",
-      "update",
-      "delete",
-      "archive",
-      "restore",
-      "events",
-    ]);
-    expect(expandAccessOps(["restore", "read"], ["archive", "restore"])).toEqual(["read", "restore"]);
-  });
-
-  it("changes nothing on an expanded list", () => {
-    const once = expandAccessOps(["all"], ["archive"]);
-    expect(expandAccessOps(once, ["archive"])).toEqual(once);
-  });
-
+describe("the roles the OpenAPI document names", () => {
   it("names the roles granted an operation and those a column is hidden from", () => {
+    const block = (roles: string[], ops: string[], hide: string[] = []) => ({ roles, ops, rows: [], stamps: [], hide });
     const blocks = [
-      accessBlock(["viewer"], ["reads"], { hide: ["secret"] }),
-      accessBlock(["member"], ["reads", "create"], { hide: ["secret"] }),
-      accessBlock(["member", "admin"], ["all"]),
+      block(["viewer"], ["list", "read"], ["secret"]),
+      block(["member"], ["list", "read", "create"], ["secret"]),
+      block(["member", "admin"], ["list", "read", "create", "update", "delete", "archive", "events"]),
     ];
     expect(rolesGranted(blocks, "list")).toEqual(["viewer", "member", "admin"]);
     expect(rolesGranted(blocks, "create")).toEqual(["member", "admin"]);
-    expect(rolesGranted(blocks, "archive", ["archive"])).toEqual(["member", "admin"]);
-    expect(rolesGranted(blocks, "archive")).toEqual([]);
+    expect(rolesGranted(blocks, "archive")).toEqual(["member", "admin"]);
+    expect(rolesGranted(blocks, "restore")).toEqual([]);
     // member's third block shows the column: hidden only where every block naming the role hides it.
     expect(rolesHiding(blocks, "secret")).toEqual(["viewer"]);
   });

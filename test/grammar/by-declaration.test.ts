@@ -22,7 +22,7 @@ const files = execFileSync("git", ["ls-files", "*.resource"], { cwd: root, encod
 
 /** The text cut before each line that starts a top-level declaration. */
 function declarations(text: string): string[] {
-  return text.split(/\n(?=(?:table|enum|domain|api|generate)\b)/);
+  return text.split(/\n(?=(?:table|enum|domain|api|auth|generate)\b)/);
 }
 
 /** A rearrangement that keeps the syntax valid: duplicate, move or misspell. */

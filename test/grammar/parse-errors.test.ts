@@ -27,9 +27,17 @@ const EXPECTED: Record<string, Expected[]> = {
   "unterminated-string": [
     ["unterminated-string", `Unterminated string: add a closing " before the end of the line`, 4, 29],
   ],
+  "access-rule": [
+    [
+      "expected-value",
+      `Expected claim.<name>, a string, a number, true, false, null or a list after "=", found "}"`,
+      15,
+      3,
+    ],
+  ],
   "garbage-tokens": [["unexpected-character", `Unexpected characters "#! $$ ;;"`, 6, 1]],
   "stray-tokens": [
-    ["unexpected-token", `Unexpected "]": expected a declaration (table, enum, domain, api or generate)`, 6, 1],
+    ["unexpected-token", `Unexpected "]": expected a declaration (table, enum, domain, api, auth or generate)`, 6, 1],
   ],
   "missing-type": [["expected-type", `Expected a column type after "title", found "@sortable"`, 4, 9]],
   "unknown-setting": [

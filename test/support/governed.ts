@@ -1,9 +1,8 @@
 /**
  * Schemas with an `auth` block and `access` blocks built by hand
  * (docs/decisions/1367-access-rules.md): a fixture is parsed and validated
- * as it is, then the IR the access grammar would produce is added to it, so
- * the surfaces that describe access can be tested before the grammar reads
- * these blocks.
+ * as it is, then the IR the access grammar produces is added to it, so a
+ * test states exactly the blocks it needs without writing their text.
  */
 import { compileSource } from "../../compiler/index.js";
 import { formatDiagnostics } from "../../grammar/index.js";
@@ -35,11 +34,13 @@ export function authBlock(
 ): AuthDecl {
   const auth: AuthDecl = {
     roles: settings.roles,
+    roleSpans: settings.roles.map(() => NOWHERE),
     claims: [
       {
         name: "org",
         type: { name: "uuid", args: [], arrayDims: 0, span: NOWHERE },
         nullable: false,
+        nameSpan: NOWHERE,
         span: NOWHERE,
       },
     ],
@@ -47,8 +48,14 @@ export function authBlock(
     span: NOWHERE,
   };
   if (settings.jwt !== null) {
-    auth.jwt = { algorithms: ["HS256"], secretEnv: "GOVERNED_JWT_SECRET", span: NOWHERE };
-    if (settings.issuer !== undefined) auth.jwt.issuer = settings.issuer;
+    const jwt: NonNullable<AuthDecl["jwt"]> = {
+      algorithms: ["HS256"],
+      secretEnv: "GOVERNED_JWT_SECRET",
+      settingSpans: {},
+      span: NOWHERE,
+    };
+    if (settings.issuer !== undefined) jwt.issuer = settings.issuer;
+    auth.jwt = jwt;
   }
   if (settings.anonymous !== undefined) auth.anonymous = settings.anonymous;
   if (settings.defaultRole !== undefined) auth.defaultRole = settings.defaultRole;
@@ -62,6 +69,7 @@ export function claimRule(column: string, claim: string): RuleExprDecl {
     left: { kind: "column", column, span: NOWHERE },
     op: "eq",
     right: { kind: "claim", claim, span: NOWHERE },
+    opSpan: NOWHERE,
     span: NOWHERE,
   };
 }
@@ -74,10 +82,19 @@ export function accessBlock(
 ): AccessDecl {
   return {
     roles,
+    roleSpans: roles.map(() => NOWHERE),
     ops,
+    opSpans: ops.map(() => NOWHERE),
     rows: (more.rows ?? []).map((r) => ({ ...r, span: NOWHERE })),
-    stamps: (more.stamps ?? []).map(([column, claim]) => ({ column, claim, span: NOWHERE })),
+    stamps: (more.stamps ?? []).map(([column, claim]) => ({
+      column,
+      claim,
+      columnSpan: NOWHERE,
+      claimSpan: NOWHERE,
+      span: NOWHERE,
+    })),
     hide: more.hide ?? [],
+    hideSpans: (more.hide ?? []).map(() => NOWHERE),
     settingSpans: {},
     span: NOWHERE,
   };

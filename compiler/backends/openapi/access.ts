@@ -7,8 +7,7 @@
  * columns hidden from some of them. Without an `auth` block nothing here
  * is written and the document is what it was before.
  */
-import type { ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
-import { rolesGranted, rolesHiding } from "../../access-ops.js";
+import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
 import { PROBLEM_SCHEMA, type ProblemStatus } from "./problems.js";
 import type { Operation, Response, SecurityScheme } from "./types.js";
 
@@ -134,8 +133,7 @@ function quoted(names: readonly string[]): string {
 /** The paragraph of an operation's description saying who may use it and what some of them do not see. */
 function accessText(table: TableDescriptor, rule: string, gov: Governance): string {
   const blocks = table.access ?? [];
-  const actions = (table.resource?.actions ?? []).map((a) => a.name);
-  const roles = rolesGranted(blocks, rule, actions);
+  const roles = rolesGranted(blocks, rule);
   const lines: string[] = [];
   if (roles.length === 0) {
     lines.push(
@@ -187,4 +185,30 @@ export function governOperation(o: Operation, table: TableDescriptor, rule: stri
   };
   const text = accessText(table, rule, gov);
   o.description = o.description !== undefined && o.description !== "" ? `${o.description}\n\n${text}` : text;
+}
+
+/**
+ * The roles `blocks` grant `op` (a row operation, `events` or an action's
+ * name), each once, in the order the blocks name them. The descriptor's
+ * `ops` are already expanded (compiler/access.ts). Empty: no role may use it.
+ */
+export function rolesGranted(blocks: readonly AccessDescriptor[], op: string): string[] {
+  const out: string[] = [];
+  for (const b of blocks) {
+    if (!b.ops.includes(op)) continue;
+    for (const r of b.roles) if (!out.includes(r)) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The roles a column is hidden from (docs/decisions/1367-access-rules.md):
+ * a principal sees a column unless every block naming one of its roles
+ * hides it, so a role is listed when every block naming it hides `column`.
+ * Roles in block order, each once.
+ */
+export function rolesHiding(blocks: readonly AccessDescriptor[], column: string): string[] {
+  const roles: string[] = [];
+  for (const b of blocks) for (const r of b.roles) if (!roles.includes(r)) roles.push(r);
+  return roles.filter((r) => blocks.filter((b) => b.roles.includes(r)).every((b) => b.hide.includes(column)));
 }
