@@ -160,7 +160,7 @@ describe.skipIf(!READS_AUTH)("resc token, resc dev and resc serve", () => {
     const role = await token(["--role", "root"]);
     expect([role.code, role.stderr]).toEqual([1, "Error: --role root: the schema's roles are member, admin\n"]);
     const claimed = await token(["--claim", "tenant=x"]);
-    expect(claimed.stderr).toBe("Error: --claim tenant: the schema declares the claims org\n");
+    expect(claimed.stderr).toBe("Error: --claim tenant: the schema declares the claims sub, org\n");
     const rs = await token([], path.join(project, "rs.resource"));
     expect(rs.code).toBe(1);
     expect(rs.stderr).toMatch(
