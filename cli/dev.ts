@@ -15,9 +15,10 @@ import { listenFailure } from "./listen-failure.js";
  * `resc dev FILE`: compiles in memory and serves on 127.0.0.1 (docs/decisions/0001-dev-database.md).
  * Embedded PGlite unless `--database-url` names a server, which must already
  * hold everything the schema declares. `--hooks MODULE` loads the hooks a
- * schema with `@@scoped` or `@soft_delete` tables needs; without them it
- * refuses to start, printing every registration error
- * (docs/decisions/0603-dev-hooks-module.md).
+ * schema with `@@scoped` tables, `@stamped` columns or actions needs; without
+ * them it refuses to start, printing every registration error
+ * (docs/decisions/0603-dev-hooks-module.md). A `@soft_delete` table needs
+ * none: resc leaves its marked rows out itself (docs/decisions/1367-access-rules.md).
  */
 export default class Dev extends RescCommand {
   static override description = "Serve a .resource file over HTTP, on an embedded PostgreSQL or on --database-url.";

@@ -16,6 +16,7 @@ import {
   type Catalog,
   type CatalogColumn,
   type CatalogConstraint,
+  type CatalogDomain,
   type CatalogIndex,
   type CatalogTable,
   type Placed,
@@ -46,10 +47,48 @@ export interface Rendered {
   leftOut: string[];
 }
 
-/** Nullable time columns whose non-null value marks a row removed (Rails' paranoia and discard, Laravel, Django). */
+/**
+ * Column names (the language's spelling, so `"deletedAt"` is `deleted_at`) whose set value marks a row removed:
+ * Rails' paranoia and discard, Laravel, Sequelize, TypeORM, GORM, and Prisma applications by hand. `archived_at`
+ * is not one: an archived row is still the application's (docs/decisions/1369-pulled-soft-delete.md).
+ */
 const SOFT_DELETE = /^(deleted|removed|discarded|trashed)_(at|on|date|time)$/;
 /** Boolean flags that mark a row removed: not a `@soft_delete` (their value is never null), so the table is scoped. */
 const DELETED_FLAG = /^(is_)?(deleted|removed|discarded|trashed)$/;
+/** The types a `@soft_delete` column may have (docs/decisions/0207-soft-delete-column.md), as `format_type` spells them. */
+const MARKER_TYPE = /^timestamp(\(\d+\))? with(out)? time zone$/;
+
+/**
+ * What a column named like a removal mark is to its pulled table (docs/decisions/1369-pulled-soft-delete.md):
+ * `soft-delete`, the table's `@soft_delete`; `scope`, a mark resc cannot apply itself (a date, a second marker), so
+ * the table is `@@scoped`; `plain`, not read as a mark (every row, or every new row, carries a value, or its type
+ * is neither a timestamp nor a date), said with a comment.
+ */
+type RemovalMark = { kind: "soft-delete" } | { kind: "scope" } | { kind: "plain"; why: string };
+
+/**
+ * Whether column `c` (language name `name`) marks its row removed, by the rules of
+ * docs/decisions/1369-pulled-soft-delete.md; `marked` says the table has its `@soft_delete` already.
+ * @returns undefined when its name is not a removal mark's, or it is a key or a reference
+ */
+function removalMark(
+  c: CatalogColumn,
+  name: string,
+  domains: ReadonlyMap<string, CatalogDomain>,
+  role: { key: boolean; reference: boolean },
+  marked: boolean,
+): RemovalMark | undefined {
+  if (!SOFT_DELETE.test(name) || role.key || role.reference) return undefined;
+  const domain = domains.get(c.type);
+  const type = domain?.type ?? c.type;
+  if (c.notNull || domain?.notNull) return { kind: "plain", why: "it is NOT NULL, so every row carries a value" };
+  const fallback = c.default ?? domain?.default;
+  if (fallback !== undefined && fallback !== "NULL")
+    return { kind: "plain", why: `its default ${fallback} gives every new row a value` };
+  if (MARKER_TYPE.test(type)) return marked ? { kind: "scope" } : { kind: "soft-delete" };
+  // A day is a removal mark too, but `@soft_delete` takes a timestamp; any other type is not read as one.
+  return type === "date" ? { kind: "scope" } : { kind: "plain", why: `a ${type} column is not read as a removal mark` };
+}
 
 const str = (s: string): string => JSON.stringify(s);
 
@@ -146,6 +185,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   };
   const names = nameBook(catalog);
   const enumValues = new Map(catalog.enums.map((e) => [e.spelled, e.values]));
+  const domains = new Map(catalog.domains.map((d) => [d.spelled, d]));
   const described = new Set(extras.schemas ?? ["public"]);
   const tableNames = new Set(
     catalog.tables.filter((t) => !extras.exclude?.has(names.table(t))).map((t) => placedKey(t)),
@@ -232,6 +272,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     const body: string[] = [];
     const kept = new Set<string>();
     const relations = namesOn(t);
+    // The table's `@soft_delete`, once one is found, and the removal marks resc cannot apply (decision 1369).
+    let softDeleted = false;
+    const scopedBy: string[] = [];
     for (const c of t.columns) {
       const cname = col(c.name);
       const written = resourceType(c.type, names.types);
@@ -283,9 +326,12 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       const role = { key: s.primaryKey.includes(c.name), reference: fk !== undefined };
       // Keys and references are ids, never secrets; and a hidden key could not be served at all.
       const secret = role.key || role.reference ? undefined : secretReason(t.name, c, role);
-      const softDelete = !c.notNull && SOFT_DELETE.test(cname) && /^(timestamp|date)/.test(c.type);
-      if (softDelete) {
-        body.push("  // a soft delete: served only once a BeforeQuery hook confines the table (spec: SoftDelete)");
+      const mark = removalMark(c, cname, domains, role, softDeleted);
+      if (mark?.kind === "scope") scopedBy.push(cname);
+      if (mark?.kind === "plain") body.push(`  // not a soft delete: ${mark.why}`);
+      if (mark?.kind === "soft-delete") {
+        softDeleted = true;
+        body.push("  // a soft delete: resc never serves a row where it is set, and DELETE sets it");
         attrs.push("@soft_delete", "@hidden");
       } else if (secret !== undefined) {
         body.push(`  // hidden by resc pull: ${secret}; remove @hidden to serve it`);
@@ -329,10 +375,12 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       }
     }
     for (const ix of t.indexes) blockAttrs.push(indexAttr(t, ix, kept, leftOut, names));
-    const flag = t.columns.find((c) => c.type === "boolean" && DELETED_FLAG.test(col(c.name)));
-    if (flag) {
+    for (const c of t.columns)
+      if (kept.has(c.name) && c.type === "boolean" && DELETED_FLAG.test(col(c.name))) scopedBy.push(col(c.name));
+    if (scopedBy.length > 0) {
+      const marks = scopedBy.length === 1 ? `${scopedBy[0]} marks` : `${scopedBy.join(" and ")} mark`;
       blockAttrs.push(
-        `  @@scoped  // ${col(flag.name)} marks removed rows: served only once a BeforeQuery hook leaves them out`,
+        `  @@scoped  // ${marks} removed rows: served only once a BeforeQuery hook or an access rule leaves them out`,
       );
     }
     if (t.partitionedBy !== undefined) {

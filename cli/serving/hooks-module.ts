@@ -1,7 +1,7 @@
 /**
  * `resc dev --hooks MODULE` and `resc serve --hooks MODULE`: loads the application's hooks from a
  * TypeScript or JavaScript module, so schemas that need hooks (`@@scoped`,
- * `@soft_delete`) can be served without writing a server. The module
+ * `@stamped`, actions) can be served without writing a server. The module
  * contract is docs/decisions/0603-dev-hooks-module.md.
  */
 import path from "node:path";

@@ -29,10 +29,11 @@ export interface QueryBuilderOptions {
   /** What hooks receive as `ctx.data` (for example `{ orgId }`); `ctx.http` is absent in process. */
   data?: object;
   /**
-   * Lets queries read tables declaring `@@scoped` or a soft-delete column
-   * that have no BeforeQuery hook (trusted maintenance code, a login lookup
-   * across tenants). Registered hooks still run. Default false: such a query
-   * throws a `HookError` instead of reading unconfined rows.
+   * Lets queries read tables declaring `@@scoped` that have no BeforeQuery
+   * hook (trusted maintenance code, a login lookup across tenants), and see
+   * soft-deleted rows (docs/decisions/1367-access-rules.md). Registered hooks
+   * still run. Default false: such a query throws a `HookError` instead of
+   * reading unconfined rows.
    */
   unconfined?: boolean;
   /**

@@ -285,8 +285,8 @@ export class TableQuery<S, T extends TableName<S>, Sel extends ColumnName<S, T> 
 
   /**
    * The registration rule of `mountService`, applied per query: a table read
-   * (directly or by expansion) that declares `@@scoped` or a soft-delete
-   * column needs a BeforeQuery hook, unless the builder was made `unconfined`.
+   * (directly or by expansion) that declares `@@scoped` needs a BeforeQuery
+   * hook, unless the builder was made `unconfined`.
    */
   private requireConfinement(table: TableDescriptor, expand: readonly string[]): void {
     if (this.rt.unconfined) return;

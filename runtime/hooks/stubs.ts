@@ -4,7 +4,7 @@
  * 501 `/problems/not-implemented` naming the hook to write, so a project
  * that `resc init --schema` made starts and serves everything else. The
  * requirements are the registration check's (`registration.ts`): a
- * BeforeQuery hook for `@@scoped` and soft-deleting tables, a BeforeCreate
+ * BeforeQuery hook for `@@scoped` tables, a BeforeCreate
  * hook for `@stamped` columns of a resource that creates, an
  * implementation for every declared action.
  */

@@ -48,8 +48,9 @@ export interface MountOptions {
   readDb?: Executor;
   /**
    * BeforeQuery / BeforeCreate / ValidateCreate / AfterCommit hooks by table
-   * name. A table declaring `@@scoped` or a soft-delete column needs a
-   * BeforeQuery hook, or nothing mounts.
+   * name. A table declaring `@@scoped` needs a BeforeQuery hook (or a declared
+   * access rule), or nothing mounts; a soft-delete column needs none
+   * (docs/decisions/1367-access-rules.md).
    */
   hooks?: Hooks;
   /**
@@ -291,9 +292,10 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *
  * Before anything is registered, the hooks are checked against the schema
  * (spec: Column capabilities, last paragraph): every served table, and every
- * table a served one expands onto, that declares `@@scoped` or a soft-delete
- * column must have a BeforeQuery hook, and every hook must name a table of
- * the schema.
+ * table a served one expands onto, that declares `@@scoped` must have a
+ * BeforeQuery hook or a declared access rule (a soft-delete column needs
+ * neither: resc leaves marked rows out itself, docs/decisions/1367-access-rules.md),
+ * and every hook must name a table of the schema.
  *
  * @returns `{ok: true}`, or every registration error found, each naming the
  *   resource, the table and the declaration requiring the hook; nothing is

@@ -5,10 +5,13 @@
  * be run. What only fits their authors' setup is skipped: creating and
  * connecting to a database of their own (the test made one), and psql
  * meta-commands (AdventureWorks `\copy`s CSV files that are not included,
- * so its tables load empty, as the data's SOURCE.md says).
+ * so its tables load empty, as the data's SOURCE.md says). Samples kept as
+ * the migrations their application ships (`data/umami`, `data/hoppscotch`)
+ * are applied file by file, in name order, as their migration tool would.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { run } from "./run.js";
 
@@ -44,4 +47,30 @@ export async function loadSample(url: string, name: Sample): Promise<void> {
     .join("\n");
   const r = await run("psql", ["-q", "-X", "-d", url, "-f", "-"], { input: script, timeout: 300_000 });
   if (r.code !== 0) throw new Error(`psql could not load ${name}: ${r.stderr}`);
+}
+
+/** The samples kept as their application's migrations, by name: the folder of `data/` holding them. */
+export const MIGRATED_SAMPLES = {
+  umami: "umami/migrations",
+  hoppscotch: "hoppscotch/migrations",
+} as const;
+
+/** A migrated sample's name. */
+export type MigratedSample = keyof typeof MIGRATED_SAMPLES;
+
+/**
+ * Applies every `.sql` file of migrated sample `name` to the database at `url` with psql, in name order, stopping
+ * at the first statement that fails (Prisma's `migrate deploy` would).
+ * @throws Error with psql's output when psql cannot run or connect, or a statement fails
+ */
+export async function loadMigrations(url: string, name: MigratedSample): Promise<void> {
+  const dir = fileURLToPath(new URL(`../../data/${MIGRATED_SAMPLES[name]}/`, import.meta.url));
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  if (files.length === 0) throw new Error(`no migrations in ${dir}`);
+  for (const f of files) {
+    const r = await run("psql", ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", url, "-f", path.join(dir, f)], {
+      timeout: 60_000,
+    });
+    if (r.code !== 0) throw new Error(`psql could not apply ${name}/${f}: ${r.stderr}`);
+  }
 }
