@@ -12,14 +12,21 @@ import { SourceMap } from "../../grammar/span.js";
 
 /** A construct that encloses a position. */
 export type Frame =
-  | { kind: "api" | "generate" | "security" | "enum" | "resource" | "block" }
+  | { kind: "api" | "generate" | "security" | "enum" | "resource" | "block" | "auth" | "jwt" | "access" }
   | { kind: "table"; name: string }
   /** `( … )` after `@attr`, `@@attr` or a call name; `owner` is that token's text. */
   | { kind: "args"; owner: string }
-  /** `[ … ]` after `key =` or `key:`; `key` is "" for a bare list. */
+  /** `[ … ]` after `key =` or `key:` (or `hide`, docs/decisions/1367-access-rules.md); `key` is "" for a bare list. */
   | { kind: "list"; key: string };
 
-const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block", "table"];
+const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block", "table", "auth", "jwt", "access"];
+
+/** True when the "{" at `i` closes an `access role, …` header. */
+function opensAccess(ts: readonly IToken[], i: number): boolean {
+  let k = i - 1;
+  while (k >= 2 && ts[k - 1]!.image === ",") k -= 2;
+  return k >= 1 && /^[A-Za-z_]/.test(ts[k]!.image) && ts[k - 1]!.image === "access";
+}
 
 /** The compiled document and the helpers that locate things in it. */
 export class Analysis {
@@ -82,7 +89,13 @@ export class Analysis {
     const delta = text.length - old.length;
     // Where each top-level declaration starts in the new text: unchanged before the edit, moved by `delta` after it.
     const s = this.schema;
-    const starts = [s.api?.span, s.generate?.span, ...s.enums.map((e) => e.span), ...s.domains.map((d) => d.span)]
+    const starts = [
+      s.api?.span,
+      s.auth?.span,
+      s.generate?.span,
+      ...s.enums.map((e) => e.span),
+      ...s.domains.map((d) => d.span),
+    ]
       .concat(s.tables.map((t) => t.span))
       .filter((span): span is Span => span !== undefined)
       .map((span) => (span.offset < same ? span.offset : span.offset + delta))
@@ -96,7 +109,7 @@ export class Analysis {
         break;
       }
     }
-    if (from < 0 || !/^(table|enum|domain|api|generate)\b/.test(text.slice(from, from + 9))) return undefined;
+    if (from < 0 || !/^(table|enum|domain|api|auth|generate)\b/.test(text.slice(from, from + 9))) return undefined;
     const lexed = lexRange(text, from, to, this.file);
     return lexed.problems.every((code) => code === "unexpected-character") ? lexed.tokens : undefined;
   }
@@ -136,17 +149,18 @@ export class Analysis {
       const p1 = ts[i - 1]?.image;
       const p2 = ts[i - 2]?.image;
       if (t === "{") {
-        if (p1 === "api" || p1 === "generate") stack.push({ kind: p1 });
+        if (p1 === "api" || p1 === "generate" || p1 === "auth" || p1 === "jwt") stack.push({ kind: p1 });
         else if (p2 === "security") stack.push({ kind: "security" });
         else if (p2 === "enum") stack.push({ kind: "enum" });
         else if (p2 === "table" && p1 !== undefined) stack.push({ kind: "table", name: p1 });
         else if (p2 === "resource") stack.push({ kind: "resource" });
+        else if (opensAccess(ts, i)) stack.push({ kind: "access" });
         else stack.push({ kind: "block" });
       } else if (t === "(") {
         stack.push({ kind: "args", owner: p1 ?? "" });
       } else if (t === "[") {
         const keyed = (p1 === "=" || p1 === ":") && p2 !== undefined;
-        stack.push({ kind: "list", key: keyed ? p2 : "" });
+        stack.push({ kind: "list", key: keyed ? p2 : p1 === "hide" ? "hide" : "" });
       } else if (t === "}" || t === ")" || t === "]") {
         const kinds = t === "}" ? BLOCK_KINDS : t === ")" ? ["args"] : ["list"];
         // Pop to the nearest matching opener, tolerating a bracket left open inside it.

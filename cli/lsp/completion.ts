@@ -7,14 +7,26 @@
  */
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver";
 import type { TableDecl } from "../../language/ir.js";
-import { BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES } from "../../grammar/index.js";
-import type { Analysis, Frame } from "./analysis.js";
-import { columnSummary } from "./describe.js";
 import {
+  BLOCK_ATTRIBUTES,
+  BUILTIN_TYPES,
+  CLAIM_ATTRIBUTES,
+  COLUMN_ATTRIBUTES,
+  JWT_ALGORITHMS,
+  OP_NAMES,
+} from "../../grammar/index.js";
+import { declaredRoles } from "../../compiler/access.js";
+import type { Analysis, Frame } from "./analysis.js";
+import { columnSummary, typeText } from "./describe.js";
+import {
+  ACCESS_OP_DOCS,
+  ACCESS_SETTING_DOCS,
   API_SETTING_DOCS,
+  AUTH_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
   entryMarkdown,
   GENERATE_SETTING_DOCS,
+  JWT_SETTING_DOCS,
   KEYWORDS,
   OP_DOCS,
   RESOURCE_SETTING_DOCS,
@@ -25,6 +37,9 @@ import {
 } from "../../grammar/textmate/reference.js";
 
 const md = (value: string) => ({ kind: "markdown" as const, value });
+
+/** The keywords that start a declaration, offered at the top level. */
+const TOP_LEVEL = ["api", "auth", "generate", "enum", "domain", "table"];
 
 /** Where the completion applies: the partial word before the cursor and its range. */
 export interface CompletionPlace {
@@ -119,6 +134,98 @@ function settingValues(a: Analysis, key: string, table: TableDecl | undefined, r
   }
 }
 
+/** The roles of the auth block (the anonymous one included), for `access` headers, `default_role` and `anonymous`. */
+function roleItems(a: Analysis, range: Range): CompletionItem[] {
+  const auth = a.schema.auth;
+  if (!auth) return [];
+  return declaredRoles(auth).map((r) =>
+    item(
+      r,
+      CompletionItemKind.Constant,
+      range,
+      r === auth.anonymous ? "The role of a request without a token." : undefined,
+      "role",
+    ),
+  );
+}
+
+/** The claims rules may name after `claim.`: those declared, and `sub`. */
+function claimItems(a: Analysis, range: Range, prefix = ""): CompletionItem[] {
+  const claims = [...(a.schema.auth?.claims ?? [])];
+  const out = claims.map((c) =>
+    item(
+      `${prefix}${c.name}`,
+      CompletionItemKind.Variable,
+      range,
+      c.path !== undefined ? `At \`${c.path}\` in the token's payload.` : undefined,
+      `claim ${typeText(c)}`,
+    ),
+  );
+  if (!claims.some((c) => c.name === "sub"))
+    out.push(item(`${prefix}sub`, CompletionItemKind.Variable, range, "The token's subject.", "claim text"));
+  return out;
+}
+
+/** What an access block's `ops` (or `rows(…)`) may name: operations, sets, `events` and the resource's actions. */
+function accessOpItems(table: TableDecl | undefined, range: Range): CompletionItem[] {
+  const docs: Record<string, string> = { ...OP_DOCS, ...ACCESS_OP_DOCS };
+  return [
+    ...Object.entries(docs).map(([o, d]) => item(o, CompletionItemKind.EnumMember, range, d)),
+    ...(table?.resource?.actions ?? []).map((x) => item(x.name, CompletionItemKind.Method, range, x.doc, "action")),
+  ];
+}
+
+/** The statements of an access block, at the start of one of its lines. */
+function accessStatementItems(a: Analysis, index: number, range: Range): CompletionItem[] {
+  const words: Record<string, string> = {
+    rows: "rows ",
+    check: "check ",
+    stamp: "stamp ",
+    hide: "hide [",
+  };
+  return [
+    ...settingItems(ACCESS_SETTING_DOCS, range, keysInBlock(a, index)),
+    ...Object.entries(words).map(([w, insert]) =>
+      item(w, CompletionItemKind.Keyword, range, entryMarkdown(KEYWORDS[w]!), undefined, insert),
+    ),
+  ];
+}
+
+/**
+ * Inside a rule (`rows …`, `check …`) or a stamp: claims after `claim.`,
+ * the target's columns after `relation.`, `claim.` names after an
+ * operator, and otherwise the row's columns and forward relations.
+ */
+function ruleItems(a: Analysis, table: TableDecl | undefined, before: string[], range: Range): CompletionItem[] {
+  const last = before.at(-1);
+  if (last === ".") {
+    const owner = before.at(-2);
+    if (owner === "claim") return claimItems(a, range);
+    const ref = table?.columns.find((c) => c.ref?.relation === owner)?.ref;
+    return columnItems(
+      a.schema.tables.find((t) => t.name === ref?.target),
+      range,
+      (c) => !c.hidden,
+    );
+  }
+  if (last !== undefined && ["=", "!=", "<", "<=", ">", ">=", "in", "has"].includes(last))
+    return claimItems(a, range, "claim.");
+  return [
+    ...columnItems(table, range, (c) => !c.hidden),
+    ...(table?.columns ?? [])
+      .filter((c) => c.ref)
+      .map((c) =>
+        item(
+          c.ref!.relation,
+          CompletionItemKind.Module,
+          range,
+          `Forward relation to \`${c.ref!.target}\`.`,
+          "relation",
+        ),
+      ),
+  ];
+}
+
 /** Candidates inside the arguments of `owner` (`@ref`, `@sortable`, `@@index`, …). */
 function argumentItems(
   a: Analysis,
@@ -163,6 +270,10 @@ function argumentItems(
         return ["btree", "gin", "gist", "hash", "brin"].map((v) => item(v, CompletionItemKind.Value, range));
       if (key === "unique") return ["true", "false"].map((v) => item(v, CompletionItemKind.Value, range));
       return named(["using", "unique", "name"]);
+    case "rows":
+      return accessOpItems(table, range);
+    case "@path":
+      return [];
     case "@default": {
       const col = table ? a.columnAt(table, offset) : undefined;
       const e = a.schema.enums.find((x) => x.name === col?.type.name);
@@ -204,6 +315,15 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
     );
   }
   if (prefix.startsWith("@")) {
+    if (top?.kind === "auth")
+      return CLAIM_ATTRIBUTES.map((n) =>
+        item(
+          `@${n}`,
+          CompletionItemKind.Function,
+          range,
+          'Where the claim sits in the payload: `@path("app_metadata.org")`.',
+        ),
+      );
     if (!table)
       return [item("@check", CompletionItemKind.Function, range, entryMarkdown(COLUMN_ATTRIBUTE_DOCS["check"]!))];
     const col = tableDecl ? a.columnAt(tableDecl, place.offset) : undefined;
@@ -217,7 +337,7 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
     case undefined:
       if (onLine.length === 0)
         return Object.entries(KEYWORDS)
-          .filter(([k]) => k !== "resource" && k !== "security")
+          .filter(([k]) => TOP_LEVEL.includes(k))
           .map(([k, e]) => item(k, CompletionItemKind.Keyword, range, entryMarkdown(e)));
       if (onLine[0] === "domain" && onLine.length === 2) return typeItems(a, range);
       return [];
@@ -235,10 +355,58 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
           ...BLOCK_ATTRIBUTES.map((n) =>
             item(`@@${n}`, CompletionItemKind.Function, range, entryMarkdown(TABLE_ATTRIBUTE_DOCS[n]!)),
           ),
+          ...(a.schema.auth
+            ? [
+                item(
+                  "access",
+                  CompletionItemKind.Keyword,
+                  range,
+                  entryMarkdown(KEYWORDS["access"]!),
+                  undefined,
+                  `access ${a.schema.auth.roles[0] ?? "role"} {\n    ops = [reads]\n  }`,
+                ),
+              ]
+            : []),
         ];
       }
+      // `access ` and `access a, `: the roles, when there is an auth block (otherwise a column called access).
+      if (onLine[0] === "access" && a.schema.auth && (onLine.length === 1 || onLine.at(-1) === ","))
+        return roleItems(a, range);
       if (onLine.length === 1 && /^[A-Za-z_]/.test(onLine[0]!)) return typeItems(a, range);
       return [];
+    case "auth":
+      if (before.at(-1) === "=") {
+        const key = before.at(-2);
+        return key === "default_role" || key === "anonymous" ? roleItems(a, range) : [];
+      }
+      if (onLine[0] === "claim") return onLine.length === 2 ? typeItems(a, range) : [];
+      if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{") return [];
+      return [
+        ...settingItems(AUTH_SETTING_DOCS, range, keysInBlock(a, index)),
+        item("claim", CompletionItemKind.Keyword, range, entryMarkdown(KEYWORDS["claim"]!), undefined, "claim "),
+        item(
+          "jwt",
+          CompletionItemKind.Keyword,
+          range,
+          entryMarkdown(KEYWORDS["jwt"]!),
+          undefined,
+          "jwt {\n    algorithms = [HS256]\n  }",
+        ),
+      ];
+    case "jwt":
+      if (before.at(-1) === "=") return [];
+      if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{") return [];
+      return settingItems(JWT_SETTING_DOCS, range, keysInBlock(a, index));
+    case "access": {
+      const statement = onLine.find((w) => w !== "{" && w !== "," && w !== "}");
+      if (statement === "rows" || statement === "check" || statement === "stamp") {
+        if (statement === "stamp" && onLine.length === 1) return columnItems(tableDecl, range, (c) => !c.hidden);
+        if (statement === "stamp" && before.at(-1) === "=") return claimItems(a, range, "claim.");
+        return ruleItems(a, tableDecl, before, range);
+      }
+      if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{" && before.at(-1) !== "}") return [];
+      return accessStatementItems(a, index, range);
+    }
     case "resource":
     case "api":
     case "generate":
@@ -266,12 +434,33 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
       return items;
     }
     case "list": {
+      const block = [...frames].reverse().find((f) => f.kind !== "list" && f.kind !== "args");
+      if (block?.kind === "access") {
+        if (top.key === "ops") return accessOpItems(tableDecl, range);
+        if (top.key === "hide") return columnItems(tableDecl, range, (c) => !tableDecl!.primaryKey.includes(c.name));
+        return [];
+      }
+      if (block?.kind === "jwt" && top.key === "algorithms")
+        return JWT_ALGORITHMS.map((x) => item(x, CompletionItemKind.EnumMember, range));
+      if (block?.kind === "auth") return [];
       const args = [...frames].reverse().find((f): f is { kind: "args"; owner: string } => f.kind === "args");
       if (top.key === "" && args && !["@@index", "@@unique", "@@primary_key"].includes(args.owner)) return [];
       return settingValues(a, top.key, tableDecl, range);
     }
-    case "args":
+    case "args": {
+      // Parentheses in an access block: `rows(op, …)`'s operations, or a rule's own grouping.
+      if (frames.some((f) => f.kind === "access")) {
+        let open = index - 1;
+        while (open >= 0 && a.tokens[open]!.image !== "(") open--;
+        const inside = a.tokens.slice(open + 1, index).map((t) => t.image);
+        const opList =
+          top.owner === "rows" &&
+          inside.every((w) => w === "," || /^[A-Za-z_]\w*$/.test(w)) &&
+          (inside.length === 0 || inside.at(-1) === ",");
+        return opList ? accessOpItems(tableDecl, range) : ruleItems(a, tableDecl, before, range);
+      }
       return argumentItems(a, top.owner, before, tableDecl, place.offset, range);
+    }
     default:
       return [];
   }

@@ -14,10 +14,14 @@ import {
   typeSummary,
 } from "./describe.js";
 import {
+  ACCESS_OP_DOCS,
+  ACCESS_SETTING_DOCS,
   API_SETTING_DOCS,
+  AUTH_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
   entryMarkdown,
   GENERATE_SETTING_DOCS,
+  JWT_SETTING_DOCS,
   KEYWORDS,
   OP_DOCS,
   RESOURCE_SETTING_DOCS,
@@ -25,14 +29,20 @@ import {
   TABLE_ATTRIBUTE_DOCS,
   type RefEntry,
 } from "../../grammar/textmate/reference.js";
-import { resolve, type Resolved } from "./resolve.js";
+import { resolve, type Resolved, type SettingBlock } from "./resolve.js";
+import { typeText } from "./describe.js";
 
-const SETTINGS = {
+const SETTINGS: Record<SettingBlock, Readonly<Record<string, RefEntry>>> = {
   resource: RESOURCE_SETTING_DOCS,
   api: API_SETTING_DOCS,
   generate: GENERATE_SETTING_DOCS,
   security: SECURITY_SETTING_DOCS,
+  auth: AUTH_SETTING_DOCS,
+  jwt: JWT_SETTING_DOCS,
+  access: ACCESS_SETTING_DOCS,
 };
+
+const OPS: Readonly<Record<string, string>> = { ...OP_DOCS, ...ACCESS_OP_DOCS };
 
 function entry(docs: Readonly<Record<string, RefEntry>>, key: string): string | undefined {
   const e = Object.hasOwn(docs, key) ? docs[key] : undefined;
@@ -52,7 +62,7 @@ function text(a: Analysis, r: Resolved): string | undefined {
     case "type":
       return typeSummary(a.schema, r.name);
     case "op":
-      return Object.hasOwn(OP_DOCS, r.name) ? `**${r.name}**: ${OP_DOCS[r.name]}` : undefined;
+      return Object.hasOwn(OPS, r.name) ? `**${r.name}**: ${OPS[r.name]}` : undefined;
     case "table":
       return tableSummary(r.table);
     case "column":
@@ -65,6 +75,16 @@ function text(a: Analysis, r: Resolved): string | undefined {
       return enumSummary(r.decl);
     case "domain":
       return domainSummary(r.decl);
+    case "claim": {
+      if (!r.decl) return "Claim **sub** `text`: the token's subject, always present.";
+      const where = r.decl.path !== undefined ? `, at \`${r.decl.path}\` in the payload` : "";
+      const need = r.decl.nullable ? "optional (null when the token lacks it)" : "required";
+      return `Claim **${r.name}** \`${typeText(r.decl)}\`: ${need}${where}.`;
+    }
+    case "role":
+      return a.schema.auth?.anonymous === r.name
+        ? `Role **${r.name}**: the role of a request without a token.`
+        : `Role **${r.name}**, declared in the auth block.`;
     case "scheme":
       return `Security scheme **${r.scheme.name}**: HTTP \`${r.scheme.scheme}\`${r.scheme.bearerFormat ? ` (${r.scheme.bearerFormat})` : ""}.`;
   }

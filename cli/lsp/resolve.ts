@@ -5,7 +5,15 @@
  * to definition both start here.
  */
 import type { IToken } from "chevrotain";
-import type { ColumnDecl, DomainDecl, EnumDecl, SecuritySchemeDecl, Span, TableDecl } from "../../language/ir.js";
+import type {
+  ClaimDecl,
+  ColumnDecl,
+  DomainDecl,
+  EnumDecl,
+  SecuritySchemeDecl,
+  Span,
+  TableDecl,
+} from "../../language/ir.js";
 import { contains, type Analysis, type Frame } from "./analysis.js";
 
 /** The meaning of one token. */
@@ -13,7 +21,7 @@ export type Resolved =
   | { kind: "keyword"; word: string }
   | { kind: "attribute"; name: string }
   | { kind: "table-attribute"; name: string }
-  | { kind: "setting"; block: "resource" | "api" | "generate" | "security"; key: string }
+  | { kind: "setting"; block: SettingBlock; key: string }
   | { kind: "type"; name: string }
   | { kind: "op"; name: string }
   | { kind: "table"; table: TableDecl }
@@ -22,10 +30,43 @@ export type Resolved =
   | { kind: "inverse"; table: TableDecl; column: ColumnDecl }
   | { kind: "enum"; decl: EnumDecl }
   | { kind: "domain"; decl: DomainDecl }
-  | { kind: "scheme"; scheme: SecuritySchemeDecl };
+  | { kind: "scheme"; scheme: SecuritySchemeDecl }
+  /** `claim.org` in a rule, or a claim's name where it is declared; `decl` absent for the implicit `sub`. */
+  | { kind: "claim"; name: string; decl?: ClaimDecl }
+  /** A role in an access header, `default_role` or `anonymous`; `span` where `roles` (or `anonymous`) declares it. */
+  | { kind: "role"; name: string; span?: Span };
 
-const HARD_KEYWORDS = new Set(["api", "generate", "enum", "domain", "table"]);
-const SETTING_BLOCKS = new Set(["resource", "api", "generate", "security"]);
+/** The blocks whose `key = value` settings have reference text. */
+export type SettingBlock = "resource" | "api" | "generate" | "security" | "auth" | "jwt" | "access";
+
+const HARD_KEYWORDS = new Set(["api", "auth", "generate", "enum", "domain", "table"]);
+const SETTING_BLOCKS = new Set(["resource", "api", "generate", "security", "auth", "jwt", "access"]);
+const ACCESS_STATEMENTS = new Set(["rows", "check", "stamp", "hide"]);
+
+/** True when the tokens from `index` read `access name[, name…] {`. */
+function accessHeaderAt(a: Analysis, index: number): boolean {
+  let i = index + 1;
+  for (;;) {
+    if (!/^[A-Za-z_]/.test(a.tokens[i]?.image ?? "")) return false;
+    const after = a.tokens[i + 1]?.image;
+    if (after === "{") return true;
+    if (after !== ",") return false;
+    i += 2;
+  }
+}
+
+/** The role `name` as the auth block declares it, if it does. */
+function role(a: Analysis, name: string): Resolved | undefined {
+  const auth = a.schema.auth;
+  if (!auth) return undefined;
+  const at = auth.roles.indexOf(name);
+  if (at >= 0) return { kind: "role", name, span: auth.roleSpans[at] };
+  if (auth.anonymous === name) {
+    const span = auth.settingSpans["anonymous"];
+    return span ? { kind: "role", name, span } : { kind: "role", name };
+  }
+  return undefined;
+}
 
 function positional(a: Analysis, index: number): number {
   // The 0-based position of the argument at `index` inside its argument list (named ones count too).
@@ -76,8 +117,45 @@ export function resolve(a: Analysis, offset: number): { token: IToken; meaning: 
   if (frames.length === 0 && HARD_KEYWORDS.has(word) && prev !== "domain") return found({ kind: "keyword", word });
   if (word === "resource" && top?.kind === "table" && next?.startsWith('"')) return found({ kind: "keyword", word });
   if (word === "security" && top?.kind === "api" && next !== "=") return found({ kind: "keyword", word });
-  if (next === "=" && top && SETTING_BLOCKS.has(top.kind)) {
-    return found({ kind: "setting", block: top.kind as "resource" | "api" | "generate" | "security", key: word });
+  if (word === "jwt" && top?.kind === "auth" && next === "{") return found({ kind: "keyword", word });
+  if (word === "claim" && top?.kind === "auth" && next !== "=") return found({ kind: "keyword", word });
+  if (word === "access" && top?.kind === "table" && accessHeaderAt(a, index)) return found({ kind: "keyword", word });
+  if (
+    ACCESS_STATEMENTS.has(word) &&
+    top?.kind === "access" &&
+    next !== "=" &&
+    !["=", ".", "and", "or", "not"].includes(prev ?? "")
+  )
+    return found({ kind: "keyword", word });
+  if (next === "=" && top && SETTING_BLOCKS.has(top.kind) && !(top.kind === "access" && word !== "ops")) {
+    return found({ kind: "setting", block: top.kind as SettingBlock, key: word });
+  }
+  // docs/decisions/1367-access-rules.md: claims, roles, and the columns rules reach through a relation.
+  if (prev === "." && a.tokens[index - 2]?.image === "claim") {
+    const decl = a.schema.auth?.claims.find((c) => c.name === word);
+    if (decl || word === "sub")
+      return found(decl ? { kind: "claim", name: word, decl } : { kind: "claim", name: word });
+  }
+  if (top?.kind === "auth" && prev === "claim") {
+    const decl = a.schema.auth?.claims.find((c) => contains(c.nameSpan, token.startOffset));
+    if (decl) return found({ kind: "claim", name: word, decl });
+  }
+  if (top?.kind === "table") {
+    let k = index;
+    while (a.tokens[k - 1]?.image === "," && /^[A-Za-z_]/.test(a.tokens[k - 2]?.image ?? "")) k -= 2;
+    if (a.tokens[k - 1]?.image === "access" && accessHeaderAt(a, k - 1)) {
+      const r = role(a, word);
+      if (r) return found(r);
+    }
+  }
+  const rolePlace =
+    (top?.kind === "auth" &&
+      prev === "=" &&
+      ["default_role", "anonymous"].includes(a.tokens[index - 2]?.image ?? "")) ||
+    (top?.kind === "list" && top.key === "roles" && frames.at(-2)?.kind === "auth");
+  if (rolePlace) {
+    const r = role(a, word);
+    if (r) return found(r);
   }
 
   const type = typeAt(a, token.startOffset);
@@ -109,6 +187,13 @@ export function resolve(a: Analysis, offset: number): { token: IToken; meaning: 
       return found({ kind: "inverse", table, column: col });
   }
   if (top?.kind === "list" && top.key === "ops") return found({ kind: "op", name: word });
+  if (tableFrame && prev === "." && frames.some((f) => f.kind === "access")) {
+    const relation = a.tokens[index - 2]?.image;
+    const ref = table?.columns.find((c) => c.ref?.relation === relation)?.ref;
+    const target = a.schema.tables.find((t) => t.name === ref?.target);
+    const c = target?.columns.find((x) => x.name === word);
+    if (target && c) return found({ kind: "column", table: target, column: c });
+  }
   if (top?.kind === "list" && top.key === "security") {
     const scheme = a.schema.api?.securitySchemes.find((s) => s.name === word);
     if (scheme) return found({ kind: "scheme", scheme });
@@ -153,6 +238,10 @@ export function declarationSpan(r: Resolved): Span | undefined {
       return r.decl.span;
     case "scheme":
       return r.scheme.span;
+    case "claim":
+      return r.decl?.nameSpan;
+    case "role":
+      return r.span;
     default:
       return undefined;
   }

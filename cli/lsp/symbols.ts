@@ -1,7 +1,7 @@
 /**
- * Document symbols (the outline): the api and generate blocks, enums,
- * domains, and tables with their columns and resource block, from the IR's
- * spans.
+ * Document symbols (the outline): the api, auth and generate blocks, enums,
+ * domains, and tables with their columns, resource block and access blocks
+ * (docs/decisions/1367-access-rules.md), from the IR's spans.
  */
 import { SymbolKind, type DocumentSymbol } from "vscode-languageserver";
 import type { Schema, Span } from "../../language/ir.js";
@@ -27,6 +27,8 @@ function symbol(
 export function documentSymbols(schema: Schema): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   if (schema.api) out.push(symbol("api", SymbolKind.Namespace, schema.api.span, schema.api.span, schema.api.title));
+  if (schema.auth)
+    out.push(symbol("auth", SymbolKind.Namespace, schema.auth.span, schema.auth.span, schema.auth.roles.join(", ")));
   if (schema.generate)
     out.push(symbol("generate", SymbolKind.Namespace, schema.generate.span, schema.generate.span, schema.generate.dir));
   for (const e of schema.enums) out.push(symbol(e.name, SymbolKind.Enum, e.span, e.span, e.values.join(" ")));
@@ -37,6 +39,8 @@ export function documentSymbols(schema: Schema): DocumentSymbol[] {
       children.push(
         symbol(t.resource.path, SymbolKind.Interface, t.resource.span, t.resource.span, t.resource.ops.join(", ")),
       );
+    for (const a of t.access)
+      children.push(symbol(`access ${a.roles.join(", ")}`, SymbolKind.Key, a.span, a.span, a.ops.join(", ")));
     out.push(
       symbol(t.name, SymbolKind.Class, t.span, t.nameSpan, t.resource ? t.resource.path : "not served", children),
     );

@@ -12,7 +12,15 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ACTION_ATTRIBUTES, BLOCK_ATTRIBUTES, BUILTIN_TYPES, COLUMN_ATTRIBUTES, OP_NAMES } from "../index.js";
+import {
+  ACTION_ATTRIBUTES,
+  BLOCK_ATTRIBUTES,
+  BUILTIN_TYPES,
+  CLAIM_ATTRIBUTES,
+  COLUMN_ATTRIBUTES,
+  JWT_ALGORITHMS,
+  OP_NAMES,
+} from "../index.js";
 
 /** A TextMate rule, as the JSON grammar format spells it. */
 export interface TmRule {
@@ -63,6 +71,7 @@ export function resourceGrammar(): TmGrammar {
     patterns: [
       { include: "#comments" },
       { include: "#api" },
+      { include: "#auth" },
       { include: "#generate" },
       { include: "#enum" },
       { include: "#domain" },
@@ -103,6 +112,103 @@ export function resourceGrammar(): TmGrammar {
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
         patterns: [{ include: "#comments" }, { include: "#settings" }],
+      },
+      // docs/decisions/1367-access-rules.md: `auth { settings  claim name type  jwt { … } }`.
+      auth: {
+        begin: "\\b(auth)\\s*(\\{)",
+        beginCaptures: {
+          "1": cap("keyword.declaration.auth.resource"),
+          "2": cap("punctuation.section.block.begin.resource"),
+        },
+        end: "\\}",
+        endCaptures: { "0": cap("punctuation.section.block.end.resource") },
+        patterns: [{ include: "#comments" }, { include: "#jwt" }, { include: "#claim" }, { include: "#settings" }],
+      },
+      jwt: {
+        begin: "\\b(jwt)\\s*(\\{)",
+        beginCaptures: {
+          "1": cap("keyword.other.jwt.resource"),
+          "2": cap("punctuation.section.block.begin.resource"),
+        },
+        end: "\\}",
+        endCaptures: { "0": cap("punctuation.section.block.end.resource") },
+        patterns: [{ include: "#comments" }, { include: "#settings" }],
+      },
+      claim: {
+        match: `\\b(claim)[ \\t]+(${NAME})[ \\t]+(${TYPE_WORDS})`,
+        captures: {
+          "1": cap("keyword.other.claim.resource"),
+          "2": cap("variable.other.property.claim.resource"),
+          "3": { patterns: [{ include: "#type-name" }] },
+        },
+      },
+      // `access role, … { ops = […]  rows …  check …  stamp col = claim.x  hide […] }` inside a table.
+      access: {
+        // From the line start, as a column is matched: the earlier match would win otherwise.
+        begin: `(?:^[ \\t]*)?\\b(access)[ \\t]+(${NAME}(?:[ \\t]*,[ \\t]*${NAME})*)[ \\t]*(\\{)`,
+        beginCaptures: {
+          "1": cap("keyword.other.access.resource"),
+          "2": {
+            patterns: [
+              { name: "entity.name.type.role.resource", match: NAME },
+              { name: "punctuation.separator.comma.resource", match: "," },
+            ],
+          },
+          "3": cap("punctuation.section.block.begin.resource"),
+        },
+        end: "\\}",
+        endCaptures: { "0": cap("punctuation.section.block.end.resource") },
+        patterns: [
+          { include: "#comments" },
+          {
+            match: "\\b(ops)\\s*(=)(?!=)",
+            captures: {
+              "1": cap("variable.other.property.setting.resource"),
+              "2": cap("keyword.operator.assignment.resource"),
+            },
+          },
+          { include: "#rule" },
+          { include: "#values" },
+        ],
+      },
+      rule: {
+        patterns: [
+          {
+            match: `\\b(stamp)[ \\t]+(${NAME})[ \\t]*(=)`,
+            captures: {
+              "1": cap("keyword.other.statement.resource"),
+              "2": cap("variable.other.property.column.resource"),
+              "3": cap("keyword.operator.assignment.resource"),
+            },
+          },
+          {
+            match: "\\b(rows|check|hide)\\b(?![ \\t]*=(?!=))",
+            captures: { "1": cap("keyword.other.statement.resource") },
+          },
+          {
+            match: `\\b(claim)(\\.)(${NAME})`,
+            captures: {
+              "1": cap("variable.language.claim.resource"),
+              "2": cap("punctuation.accessor.resource"),
+              "3": cap("variable.other.property.claim.resource"),
+            },
+          },
+          {
+            match: `\\b(${NAME})(\\.)(${NAME})`,
+            captures: {
+              "1": cap("variable.other.object.relation.resource"),
+              "2": cap("punctuation.accessor.resource"),
+              "3": cap("variable.other.property.column.resource"),
+            },
+          },
+          { name: "keyword.operator.logical.resource", match: "\\b(?:and|or|not)\\b" },
+          { name: "keyword.operator.word.resource", match: "\\b(?:in|is|has)\\b" },
+          {
+            match: `\\b(${NAME})(?=[ \\t]*(?:!=|<=|>=|<|>|=|(?:in|is|not|has)\\b))`,
+            captures: { "1": cap("variable.other.property.column.resource") },
+          },
+          { name: "keyword.operator.comparison.resource", match: "!=|<=|>=|<|>|=" },
+        ],
       },
       generate: {
         begin: "\\b(generate)\\s*(\\{)",
@@ -147,7 +253,13 @@ export function resourceGrammar(): TmGrammar {
         },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
-        patterns: [{ include: "#comments" }, { include: "#resource" }, { include: "#column" }, { include: "#values" }],
+        patterns: [
+          { include: "#comments" },
+          { include: "#resource" },
+          { include: "#access" },
+          { include: "#column" },
+          { include: "#values" },
+        ],
       },
       resource: {
         begin: `\\b(resource)\\s+("[^"\\n]*")\\s*(\\{)`,
@@ -229,7 +341,7 @@ export function resourceGrammar(): TmGrammar {
           { name: "constant.language.resource", match: "\\b(?:true|false|null)\\b" },
           {
             name: "constant.language.option.resource",
-            match: `\\b(?:${words(["expandable", "identity", "first", "last", ...Object.keys(OP_NAMES)])})\\b`,
+            match: `\\b(?:${words(["expandable", "identity", "first", "last", "all", ...Object.keys(OP_NAMES), ...JWT_ALGORITHMS])})\\b`,
           },
           { match: `\\b(${NAME})(?=\\()`, captures: { "1": cap("entity.name.function.resource") } },
           {
@@ -249,7 +361,7 @@ export function resourceGrammar(): TmGrammar {
           },
           {
             name: "entity.name.tag.attribute.resource",
-            match: `@(?:${words([...COLUMN_ATTRIBUTES, ...ACTION_ATTRIBUTES])})\\b`,
+            match: `@(?:${words([...COLUMN_ATTRIBUTES, ...ACTION_ATTRIBUTES, ...CLAIM_ATTRIBUTES])})\\b`,
           },
           { name: "invalid.illegal.unknown-attribute.resource", match: `@@?${NAME}` },
         ],

@@ -31,6 +31,12 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
     summary: "The OpenAPI title, version and HTTP security schemes of the service. At most one per file.",
     spec: "Versioning, Authentication",
   },
+  auth: {
+    syntax: "auth { jwt { … } roles = [member, admin] claim org uuid … }",
+    summary:
+      "How callers are authenticated: the JWT verification, the roles access rules name, the role of a token without one and of a request without a token, and the typed claims rules may compare with. At most one per file.",
+    spec: "Authentication",
+  },
   generate: {
     syntax: 'generate { dir = "generated" package = "app" }',
     summary:
@@ -63,6 +69,114 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
     summary:
       "Declares an HTTP security scheme once, in the `api` block; resources name it in their `security` setting. It documents the OpenAPI description and enforces nothing.",
     spec: "Authentication 3",
+  },
+  jwt: {
+    syntax: 'jwt { algorithms = [HS256] secret_env = "APP_JWT_SECRET" … }',
+    summary:
+      "Inside `auth`: how bearer tokens are verified. The algorithms are fixed here, never taken from the token; the key is named by an environment variable (`secret_env`) or fetched (`jwks_url`), never written in the schema.",
+  },
+  claim: {
+    syntax: 'claim name type[?] [@path("a.b")]',
+    summary:
+      "Inside `auth`: a claim rules may name as `claim.name`, decoded as a column of its type would be. Required unless `?`: a token lacking it, or carrying a value that does not decode, is refused. `sub` is always a claim (text).",
+  },
+  access: {
+    syntax: "access role[, role…] { ops = […] rows … check … stamp … hide […] }",
+    summary:
+      "Inside a table: grants those roles the operations in `ops`, confined by row rules. With an `auth` block, a served table without any access block is served to nobody.",
+  },
+  rows: {
+    syntax: "rows [(op, …)] expr",
+    summary:
+      "Inside `access`: the rows the roles may reach. Without an operation list it applies to every granted operation; `rows(update, delete)` adds a rule for those (AND). A row outside the rule is a 404.",
+  },
+  check: {
+    syntax: "check expr",
+    summary:
+      "Inside `access`: the rule a row a create, update or action writes must satisfy, or the write is a 403. Absent, the `rows` rule of the operation is the check.",
+  },
+  stamp: {
+    syntax: "stamp column = claim.name",
+    summary:
+      "Inside `access`: sets the column from the claim on create; the column is not in those roles' create body.",
+  },
+  hide: {
+    syntax: "hide [a, b]",
+    summary:
+      "Inside `access`: those columns are hidden from the roles, in every sense `@hidden` has; a principal with several roles sees a column any of them shows.",
+  },
+};
+
+/** Settings of the `auth` block (docs/decisions/1367-access-rules.md). */
+export const AUTH_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
+  roles: {
+    syntax: "roles = [member, admin]",
+    value: "list of role names",
+    default: "none",
+    summary: "The roles a token may carry and access blocks may name.",
+  },
+  role_claim: {
+    syntax: 'role_claim = "app_metadata.role"',
+    value: "string (a dotted path into the payload)",
+    default: '`"role"`',
+    summary: "Where a token's role sits: a string, or an array of strings for several roles.",
+  },
+  default_role: {
+    syntax: "default_role = member",
+    value: "a role",
+    default: "none (such a token is refused)",
+    summary: "The role of a verified token whose payload names none.",
+  },
+  anonymous: {
+    syntax: "anonymous = anon",
+    value: "a role name",
+    default: "none (no token is a 401)",
+    summary:
+      "The role of a request without a token. It is declared by this setting; listing it in `roles` too is allowed.",
+  },
+};
+
+/** Settings of the `jwt` block inside `auth`. */
+export const JWT_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
+  algorithms: {
+    syntax: "algorithms = [HS256]",
+    value: "list of HS256 HS384 HS512 RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384 ES512 EdDSA",
+    summary: "The JWS algorithms accepted, all shared-secret (HS*) or all public-key; `none` never is.",
+  },
+  secret_env: {
+    syntax: 'secret_env = "APP_JWT_SECRET"',
+    value: "string (an environment variable name)",
+    summary: "The environment variable holding the HS* secret.",
+  },
+  jwks_url: {
+    syntax: 'jwks_url = "https://idp.example/.well-known/jwks.json"',
+    value: "string (an http(s) URL)",
+    summary: "Where the public keys are fetched (and cached) for RS*, PS*, ES* and EdDSA.",
+  },
+  public_key_env: {
+    syntax: 'public_key_env = "APP_JWT_PUBLIC_KEY"',
+    value: "string (an environment variable name)",
+    summary: "The environment variable holding a PEM (SPKI) public key.",
+  },
+  issuer: { syntax: 'issuer = "https://idp.example"', value: "string", summary: "The required `iss` claim." },
+  audience: { syntax: 'audience = "tracker"', value: "string", summary: "The required `aud` claim." },
+  clock_tolerance: {
+    syntax: "clock_tolerance = 30",
+    value: "whole number of seconds, not negative",
+    default: "30",
+    summary: "The clock skew allowed for `exp` and `nbf`.",
+  },
+};
+
+/** Settings of an `access` block (its statements are in {@link KEYWORDS}). */
+export const ACCESS_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
+  ops: {
+    syntax: "ops = [reads, create, events]",
+    value:
+      "list of `list read create update delete`, the sets `reads`, `crud` and `all`, `events` and declared action names",
+    default: "none granted",
+    summary:
+      "The operations the roles may perform; each must be one the resource serves. `all` is every operation it serves, its feed and its actions.",
   },
 };
 
@@ -359,6 +473,12 @@ export const OP_DOCS: Readonly<Record<string, string>> = {
   delete: "`DELETE /<resource>/{id}`: a real delete.",
   crud: "read, create, update and delete.",
   reads: "read and list.",
+};
+
+/** Operation names an `access` block's `ops` takes besides those of {@link OP_DOCS}. */
+export const ACCESS_OP_DOCS: Readonly<Record<string, string>> = {
+  all: "every operation the resource serves, `events` when it has a change feed, and every declared action.",
+  events: "`GET /<resource>/events`: the change feed, and the role's own webhooks.",
 };
 
 /** How each built-in type (canonical name) travels in JSON (docs/http.md). */

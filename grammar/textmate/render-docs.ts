@@ -12,9 +12,12 @@ import { fileURLToPath } from "node:url";
 import { Marked } from "marked";
 import { createHighlighter } from "shiki";
 import {
+  ACCESS_SETTING_DOCS,
   API_SETTING_DOCS,
+  AUTH_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
   GENERATE_SETTING_DOCS,
+  JWT_SETTING_DOCS,
   KEYWORDS,
   RESOURCE_SETTING_DOCS,
   SECURITY_SETTING_DOCS,
@@ -53,6 +56,8 @@ export function referenceTables(): Record<string, string> {
       "\n",
     ),
     "generate-settings": [...SETTING_HEAD, ...settingRows(GENERATE_SETTING_DOCS)].join("\n"),
+    "auth-settings": [...SETTING_HEAD, ...settingRows(AUTH_SETTING_DOCS), ...settingRows(JWT_SETTING_DOCS)].join("\n"),
+    "access-settings": [...SETTING_HEAD, ...settingRows(ACCESS_SETTING_DOCS)].join("\n"),
   };
 }
 

@@ -74,6 +74,7 @@ const inputs: [string, string][] = [
   ["synthetic (25 tables)", syntheticSchema(25)],
   ["spec.resource", readFileSync(path.join(root, "spec.resource"), "utf8")],
   ["fixtures/pagila/pagila.resource", readFileSync(path.join(root, "fixtures/pagila/pagila.resource"), "utf8")],
+  ["fixtures/access/schema.resource", readFileSync(path.join(root, "fixtures/access/schema.resource"), "utf8")],
 ];
 
 describe("IncrementalCompiler gives what compileSource gives", () => {

@@ -91,6 +91,7 @@ const inputs: [string, string][] = [
   ["synthetic (30 tables)", syntheticSchema(30)],
   ["spec.resource", readFileSync(path.join(root, "spec.resource"), "utf8")],
   ["fixtures/pagila/pagila.resource", readFileSync(path.join(root, "fixtures/pagila/pagila.resource"), "utf8")],
+  ["fixtures/access/schema.resource", readFileSync(path.join(root, "fixtures/access/schema.resource"), "utf8")],
 ];
 
 describe("IncrementalLexer gives what lex gives", () => {

@@ -11,9 +11,19 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatSource } from "../../grammar/format/index.js";
 import { parse } from "../../grammar/index.js";
-import { COLUMN_ATTRIBUTES, BLOCK_ATTRIBUTES, RESOURCE_SETTINGS } from "../../grammar/index.js";
 import {
+  ACCESS_SETTINGS,
+  AUTH_SETTINGS,
+  BLOCK_ATTRIBUTES,
+  COLUMN_ATTRIBUTES,
+  JWT_SETTINGS,
+  RESOURCE_SETTINGS,
+} from "../../grammar/index.js";
+import {
+  ACCESS_SETTING_DOCS,
+  AUTH_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
+  JWT_SETTING_DOCS,
   RESOURCE_SETTING_DOCS,
   TABLE_ATTRIBUTE_DOCS,
 } from "../../grammar/textmate/reference.js";
@@ -27,6 +37,12 @@ describe("the reference text", () => {
     expect(Object.keys(COLUMN_ATTRIBUTE_DOCS).sort()).toEqual([...COLUMN_ATTRIBUTES].sort());
     expect(Object.keys(TABLE_ATTRIBUTE_DOCS).sort()).toEqual([...BLOCK_ATTRIBUTES].sort());
     expect(Object.keys(RESOURCE_SETTING_DOCS).sort()).toEqual([...RESOURCE_SETTINGS].sort());
+  });
+
+  it("describes every setting of the auth, jwt and access blocks (docs/decisions/1367-access-rules.md)", () => {
+    expect(Object.keys(AUTH_SETTING_DOCS)).toEqual([...AUTH_SETTINGS]);
+    expect(Object.keys(JWT_SETTING_DOCS)).toEqual([...JWT_SETTINGS]);
+    expect(Object.keys(ACCESS_SETTING_DOCS)).toEqual([...ACCESS_SETTINGS]);
   });
 });
 

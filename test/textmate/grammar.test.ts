@@ -110,6 +110,54 @@ generate { dir = "out" }
   });
 });
 
+describe("scopes of the auth and access blocks (docs/decisions/1367-access-rules.md)", () => {
+  const SAMPLE = `auth {
+  jwt { algorithms = [RS256] jwks_url = "https://idp/jwks" }
+  roles = [member]
+  claim org uuid @path("app.org")
+}
+table docs {
+  id     bigint @primary_key
+  access text
+  resource "/docs" { ops = [reads] }
+  access member, admin {
+    ops = [reads]
+    rows(read) org_id = claim.org and not (list.org_id != claim.org or n is null)
+    check tags has "x"
+    stamp org_id = claim.org
+    hide [secret]
+  }
+}
+`;
+
+  it.each([
+    ["auth", "keyword.declaration.auth.resource", 1],
+    ["jwt", "keyword.other.jwt.resource", 2],
+    ["RS256", "constant.language.option.resource", 2],
+    ["claim", "keyword.other.claim.resource", 4],
+    ["org", "variable.other.property.claim.resource", 4],
+    ["@path", "entity.name.tag.attribute.resource", 4],
+    ["access", "variable.other.property.column.resource", 8],
+    ["access", "keyword.other.access.resource", 10],
+    ["admin", "entity.name.type.role.resource", 10],
+    ["rows", "keyword.other.statement.resource", 12],
+    ["org_id", "variable.other.property.column.resource", 12],
+    ["=", "keyword.operator.comparison.resource", 12],
+    ["org", "variable.other.property.claim.resource", 12],
+    ["and", "keyword.operator.logical.resource", 12],
+    ["list", "variable.other.object.relation.resource", 12],
+    ["!=", "keyword.operator.comparison.resource", 12],
+    ["is", "keyword.operator.word.resource", 12],
+    ["check", "keyword.other.statement.resource", 13],
+    ["has", "keyword.operator.word.resource", 13],
+    ["stamp", "keyword.other.statement.resource", 14],
+    ["=", "keyword.operator.assignment.resource", 14],
+    ["hide", "keyword.other.statement.resource", 15],
+  ] as const)("%s → %s (line %i)", async (text, scope, line) => {
+    expect(await scopesOf(SAMPLE, text, line)).toContain(scope);
+  });
+});
+
 describe("every fixture against its golden scope listing", () => {
   const files = [path.join(ROOT, "spec.resource"), ...resourceFiles(path.join(ROOT, "fixtures"))];
   it.each(files.map((f) => [path.relative(ROOT, f), f]))("%s", async (rel, f) => {
