@@ -11,7 +11,7 @@ import { HookError } from "../hook-error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { isProblem, problem, ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";
-import { admitted } from "./access.js";
+import { admitted, withDatabaseIdentity } from "./access.js";
 import { withDeclaredRules } from "../access/hooks.js";
 import type { RuleOperation } from "../access/rules.js";
 import type { ResourceContext } from "./context.js";
@@ -29,6 +29,7 @@ import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
 import { resourceAuthentication, type MountAuthOptions } from "../auth/mounting.js";
+import { checkDatabaseRoles } from "../auth/database.js";
 import {
   keepStartingWebhooks,
   webhookProblems,
@@ -116,7 +117,10 @@ export interface MountOptions {
    * principal (or admits the anonymous role, or answers 401), unless a middleware in front already set a
    * principal; routes of the app's own (`/auth/login`, `/openapi.json`) stay as they are. The options give
    * the environment secrets are read from, development tokens, overrides of the `jwt` settings and a log of
-   * refusals; `false` installs nothing. Ignored without an `auth` block.
+   * refusals; `false` installs nothing. Ignored without an `auth` block. With the block's `database` settings
+   * (docs/decisions/1368-database-row-level-security.md) every statement of a request, on `db` and `readDb`,
+   * its hooks' `ctx.db` included, runs in a transaction acting as the principal's database role with its
+   * claims; the change feed and webhooks still read as the service's own role.
    */
   auth?: MountAuthOptions | false;
 }
@@ -161,7 +165,8 @@ function route(
   op: RuleOperation,
 ) {
   // The declared rules admit the operation and pick the descriptors the caller's roles see (decision 1367).
-  const serve = (c: Context): Promise<Response> => handler(admitted(rc, c, op), c);
+  // In the database-role mode its statements act as the principal's database identity (decision 1368).
+  const serve = (c: Context): Promise<Response> => handler(withDatabaseIdentity(admitted(rc, c, op), c), c);
   const operation = async (c: Context): Promise<Response> => {
     try {
       return await (admission ? admission.run(() => serve(c)) : serve(c));
@@ -298,7 +303,9 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *   resource, the table and the declaration requiring the hook; nothing is
  *   mounted then. Never throws for a registration problem.
  * @throws AuthConfigError when the `auth` block's settings (with {@link MountOptions.auth}'s overrides)
- *   cannot verify any token, naming the setting and the environment variable; nothing is mounted then
+ *   cannot verify any token, naming the setting and the environment variable, or its `database` settings
+ *   name a role PostgreSQL cannot have (docs/decisions/1368-database-row-level-security.md); nothing is
+ *   mounted then
  */
 export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
   // Declared access rules become hooks, composed with the application's (docs/decisions/1367-access-rules.md).
@@ -311,6 +318,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   // ── Authentication (docs/decisions/1367-access-rules.md): made before any route, so settings that cannot
   // verify a token throw (AuthConfigError) with nothing mounted; used on each served resource's paths only.
   const authenticate = resourceAuthentication(service, options.auth);
+  // The database-role mode's role names and settings (docs/decisions/1368-database-row-level-security.md).
+  if (service.auth) checkDatabaseRoles(service.auth);
   // ── end of authentication.
   const limit = preparesNoHeaders(
     limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
