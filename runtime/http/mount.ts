@@ -4,7 +4,12 @@
  * it answers the app's 404, never a 405.
  */
 import type { Context, Hono } from "hono";
-import { actionPath, DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
+import {
+  actionPath,
+  DEFAULT_MAX_BODY_BYTES,
+  type DatabaseRoleDescriptor,
+  type ServiceDescriptor,
+} from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
@@ -30,6 +35,7 @@ import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
 import { resourceAuthentication, type MountAuthOptions } from "../auth/mounting.js";
 import { checkDatabaseRoles } from "../auth/database.js";
+import { AuthConfigError } from "../auth/errors.js";
 import {
   keepStartingWebhooks,
   webhookProblems,
@@ -123,6 +129,13 @@ export interface MountOptions {
    * claims; the change feed and webhooks still read as the service's own role.
    */
   auth?: MountAuthOptions | false;
+  /**
+   * The database-role mode's settings (docs/decisions/1368-database-row-level-security.md), replacing the
+   * `auth` block's `database { … }` ones: each request's statements act as the principal's database role and
+   * claims. Needs an `auth` block (else AuthConfigError); independent of {@link auth}, so a `--middleware`
+   * principal (`auth: false`) is handed to the database too. Default: the schema's settings, if any.
+   */
+  databaseRole?: DatabaseRoleDescriptor;
 }
 
 export type { MountAuthOptions };
@@ -282,6 +295,23 @@ export function mountsStopped(signal: AbortSignal): Promise<void> {
   return Promise.all(stopsUnder.get(signal) ?? []).then(() => undefined);
 }
 
+/**
+ * `service` with `databaseRole` as its `auth` block's database settings ({@link MountOptions.databaseRole}), or
+ * `service` itself when none is given.
+ * @throws AuthConfigError when the service has no `auth` block: its roles are what the database acts as
+ */
+function withDatabaseRole(
+  service: ServiceDescriptor,
+  databaseRole: DatabaseRoleDescriptor | undefined,
+): ServiceDescriptor {
+  if (databaseRole === undefined) return service;
+  if (!service.auth)
+    throw new AuthConfigError(
+      "databaseRole needs an auth block: the roles it declares are the database roles requests act as",
+    );
+  return { ...service, auth: { ...service.auth, database: databaseRole } };
+}
+
 /** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */
 function concurrencyCap(options: MountOptions): number | undefined {
   if (options.resourceConcurrency === false) return undefined;
@@ -304,10 +334,11 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *   mounted then. Never throws for a registration problem.
  * @throws AuthConfigError when the `auth` block's settings (with {@link MountOptions.auth}'s overrides)
  *   cannot verify any token, naming the setting and the environment variable, or its `database` settings
- *   name a role PostgreSQL cannot have (docs/decisions/1368-database-row-level-security.md); nothing is
- *   mounted then
+ *   (or {@link MountOptions.databaseRole}) name a role PostgreSQL cannot have, or are given to a service
+ *   without an `auth` block (docs/decisions/1368-database-row-level-security.md); nothing is mounted then
  */
-export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
+export function mountService(app: Hono, given: ServiceDescriptor, options: MountOptions): MountResult {
+  const service = withDatabaseRole(given, options.databaseRole);
   // Declared access rules become hooks, composed with the application's (docs/decisions/1367-access-rules.md).
   const hooks = withDeclaredRules(service, options.hooks ?? {});
   const base = (options.basePath ?? "").replace(/\/$/, "");

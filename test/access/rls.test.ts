@@ -415,6 +415,19 @@ describe.each(await databaseKinds())("the database-role mode on %s", (kind) => {
     expect(onReplica).toBe(2);
   });
 
+  it("takes the settings from the mount's databaseRole as from the schema", async () => {
+    const { database: _fromSchema, ...auth } = governed(service, BY_PRINCIPAL).auth!;
+    const bare = { ...governed(service, BY_PRINCIPAL), auth };
+    const plain = mount(bare, db.executor);
+    // Without the mode the login role reads every row: it bypasses the policy.
+    expect((await listIds(plain, who(MEMBER, "a"))).length).toBeGreaterThan((await oracle(db.executor, "a")).length);
+    const moded = mount(bare, db.executor, { databaseRole: BY_PRINCIPAL });
+    expect(await listIds(moded, who(MEMBER, "a"))).toEqual(await oracle(db.executor, "a"));
+    expect(() =>
+      mountService(new Hono(), service, { db: db.executor, auth: false, databaseRole: BY_PRINCIPAL }),
+    ).toThrow(/needs an auth block/);
+  });
+
   it("refuses at mount a role the database cannot take, or a fixed role leaving anonymous requests without one", () => {
     const app = new Hono();
     const none = { ...governed(service, BY_PRINCIPAL) };
