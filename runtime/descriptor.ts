@@ -282,6 +282,36 @@ export interface AuthDescriptor {
   anonymous?: string;
   /** The claims the rules name; `sub` is always one (text). */
   claims: ClaimDescriptor[];
+  /**
+   * Hand each request's identity to PostgreSQL, so that the database's own row-level security policies
+   * apply besides the declared rules (docs/decisions/1368-database-row-level-security.md); absent: every
+   * statement runs as the service's own login role, as before.
+   */
+  database?: DatabaseRoleDescriptor;
+}
+
+/**
+ * The database-role mode of an `auth` block (docs/decisions/1368-database-row-level-security.md): every
+ * statement of a request runs in a transaction that first sets, transaction-scoped,
+ * `role` to the database role chosen here and the setting `claimsSetting` to the principal's claims as JSON,
+ * so a policy may read `current_setting('request.jwt.claims', true)::jsonb ->> 'org'`. Role names come from
+ * here, never from the token; each is sent as a bind parameter.
+ */
+export interface DatabaseRoleDescriptor {
+  /**
+   * The database role of a principal with a token: `"principal"` for the principal's own role (the first of
+   * its roles the schema declares; a database role of the same name must exist and be granted to the login
+   * role), or `{ fixed }` one database role for every such principal (Supabase's `authenticated`).
+   */
+  role: "principal" | { fixed: string };
+  /**
+   * The database role of an anonymous principal (docs/decisions/1367-access-rules.md, `anonymous`). Default:
+   * with `role: "principal"` the anonymous role itself; with a fixed role there is none, and a schema that
+   * admits anonymous requests must name one.
+   */
+  anonymousRole?: string;
+  /** The custom setting the claims are put in, a dotted name: `request.jwt.claims` (PostgREST's) by default. */
+  claimsSetting: string;
 }
 
 /** A rule's value: a claim of the principal, or a literal as written (decoded for its column at mount). */

@@ -48,7 +48,10 @@ export interface HookContext {
   /**
    * The service's executor, outside any transaction (an AfterCommit hook
    * runs after the commit, so it reads the write it follows). Absent only
-   * when a caller builds a context by hand.
+   * when a caller builds a context by hand. In the database-role mode of an
+   * `auth` block it acts as the request's database role and claims, every
+   * statement in a transaction of that identity
+   * (docs/decisions/1368-database-row-level-security.md).
    */
   db?: Executor;
 }

@@ -5,6 +5,7 @@
 export type {
   ActionDescriptor,
   AuthDescriptor,
+  DatabaseRoleDescriptor,
   ClaimDescriptor,
   ColumnDescriptor,
   JwtAlgorithm,
@@ -43,6 +44,16 @@ export type { Executor, ExecutorLimits, SqlStatement, QueryResult } from "./exec
 export { createPgExecutor, type PgExecutor, type PgExecutorOptions } from "./exec/pg.js";
 export { createPgliteExecutor } from "./exec/pglite.js";
 export { createReplicaRouter, type ReplicaRouter, type ReplicaState } from "./exec/replicas.js";
+// The database-role mode (docs/decisions/1368-database-row-level-security.md).
+export {
+  asDatabaseIdentity,
+  actedAs,
+  DatabaseIdentityCrossed,
+  DatabaseRoleRefused,
+  type DatabaseIdentity,
+  type IdentityOptions,
+} from "./exec/identity.js";
+export { databaseIdentityOf } from "./auth/database.js";
 export {
   openEmbeddedDatabase,
   EmbeddedDatabaseError,

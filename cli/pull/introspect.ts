@@ -1,7 +1,7 @@
 /**
  * Reads what `resc pull` describes from a live database: the catalog of
  * one namespace (`cli/migrate/catalog.ts`) and the objects it reports as
- * left out (views, triggers, functions).
+ * left out (views, triggers, functions, row-level security and its policies).
  */
 import pg from "pg";
 import type { Executor } from "../../runtime/exec/executor.js";
@@ -9,6 +9,7 @@ import { readCatalog, type Catalog } from "../migrate/catalog.js";
 import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../../runtime/own-objects.js";
 import { encodeArray } from "../../runtime/sql/bind.js";
 import type { Extras } from "./render.js";
+import type { PulledPolicy } from "./policies.js";
 
 /**
  * Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`, not one
@@ -77,9 +78,42 @@ export async function introspect(
          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
       [read, OWN_FUNCTIONS],
     );
+    // Row-level security and its policies are reported (docs/decisions/1368-database-row-level-security.md).
+    const secured = await client.query<{ s: string; t: string; forced: boolean }>(
+      `SELECT s.nspname AS s, c.relname AS t, c.relforcerowsecurity AS forced FROM pg_class c
+       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE ${where} AND c.relkind IN ('r', 'p') AND c.relrowsecurity
+         AND c.relname <> ALL($2::text[])
+       ORDER BY 1, 2`,
+      [read, OWN_TABLE_NAMES],
+    );
+    const policies = await client.query<{
+      s: string;
+      t: string;
+      n: string;
+      permissive: string;
+      cmd: PulledPolicy["command"];
+      roles: string;
+      qual: string | null;
+      chk: string | null;
+    }>(
+      `SELECT p.schemaname AS s, p.tablename AS t, p.policyname AS n, p.permissive, p.cmd,
+         to_json(p.roles)::text AS roles, p.qual, p.with_check AS chk
+       FROM pg_policies p WHERE p.schemaname = ANY($1::text[]) ORDER BY 1, 2, 3`,
+      [read],
+    );
     return {
       catalog,
       extras: {
+        rowSecurity: secured.rows.map((r) => ({ table: { schema: r.s, name: r.t }, forced: r.forced })),
+        policies: policies.rows.map((r): PulledPolicy => ({
+          table: { schema: r.s, name: r.t },
+          name: r.n,
+          permissive: r.permissive === "PERMISSIVE",
+          command: r.cmd,
+          roles: JSON.parse(r.roles) as string[],
+          ...(r.qual !== null ? { using: r.qual } : {}),
+          ...(r.chk !== null ? { withCheck: r.chk } : {}),
+        })),
         views: views.rows.map((r) => r.n),
         triggers: triggers.rows.map((r) => r.n),
         functions: Number(functions.rows[0]?.n ?? 0),

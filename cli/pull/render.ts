@@ -24,6 +24,7 @@ import {
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
 import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
 import { secretReason } from "./secrets.js";
+import { policyReport, type PulledPolicy, type PulledRowSecurity } from "./policies.js";
 import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 
 /** Objects of the database the catalog does not hold but `pull` reports as left out. */
@@ -33,6 +34,12 @@ export interface Extras {
   functions: number;
   /** The namespaces described (default `public`): a reference to a table of another one is left out. */
   schemas?: readonly string[];
+  /**
+   * The tables whose row-level security is on, and their policies (`pg_policies`): reported, never
+   * described, since the database keeps enforcing them (docs/decisions/1368-database-row-level-security.md).
+   */
+  rowSecurity?: readonly PulledRowSecurity[];
+  policies?: readonly PulledPolicy[];
   /**
    * Tables to leave out whole, with why: `resc pull` re-renders without a
    * table whose declaration the compiler refused, so the file it writes
@@ -199,6 +206,26 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       `${extras.functions} function(s)`,
       "functions are not described; defaults and checks may still call them (a baseline migration recreates them)",
     );
+  for (const r of extras.rowSecurity ?? []) {
+    const policies = (extras.policies ?? []).filter((p) => placedKey(p.table) === placedKey(r.table));
+    skip(
+      `row-level security of table ${placedKey(r.table)}${r.forced ? " (forced: its owner too)" : ""}`,
+      policies.length === 0
+        ? "on, with no policy: roles other than its owner, superusers and BYPASSRLS roles read no row of it"
+        : `${policies.length} policy(ies), reported below; they apply to resc's requests only with the auth block's database settings`,
+    );
+  }
+  for (const p of extras.policies ?? []) {
+    const at = catalog.tables.find((t) => placedKey(t) === placedKey(p.table));
+    const enforced = (extras.rowSecurity ?? []).some((r) => placedKey(r.table) === placedKey(p.table));
+    const report = policyReport(
+      p,
+      at ? names.table(at) : placedKey(p.table),
+      (c) => (at ? names.column(at, c) : c),
+      enforced,
+    );
+    skip(report.what, report.why);
+  }
   const used = extensionsUsed(
     catalog.tables.flatMap((t) => t.columns.map((c) => c.type.replace(/(\[\])+$/, "").replace(/\(.*\)$/, ""))),
     catalog.tables.flatMap((t) => [

@@ -43,6 +43,13 @@ export interface Executor {
    */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /**
+   * Runs `fn`, which only reads, in one transaction as {@link transaction} does, on a read replica when the
+   * executor routes reads to replicas (`createReplicaRouter`), so that reads needing a transaction of their
+   * own (the database-role mode, docs/decisions/1368-database-row-level-security.md) still go to replicas.
+   * Absent: `transaction` is used.
+   */
+  readTransaction?<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
    * Runs a trusted multi-statement SQL script (schema DDL, a seed file) with
    * the simple query protocol; never used with request text.
    */

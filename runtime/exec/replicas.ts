@@ -4,9 +4,11 @@
  * next replica in turn and, when a replica cannot be reached, marks it down
  * for a while and runs the statement on the primary instead, so a stopped
  * replica costs no failed request. Writes never come here: the handlers
- * send them, and every hook's reads, to the primary.
+ * send them, and every hook's reads, to the primary. A read that needs a
+ * transaction of its own (`readTransaction`, the database-role mode of
+ * docs/decisions/1368-database-row-level-security.md) goes to a replica too.
  */
-import { isUnavailable } from "./faults.js";
+import { CommitOutcomeUnknownError, isUnavailable } from "./faults.js";
 import type { Executor, QueryResult, SqlStatement } from "./executor.js";
 
 /** One replica as the router sees it. */
@@ -65,6 +67,24 @@ export function createReplicaRouter(
       }
     },
     transaction: (fn) => primary.transaction(fn),
+    // A read that needs a transaction of its own (decision 1368): on a replica, falling back as a statement does.
+    async readTransaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+      const replica = pick();
+      if (!replica) return primary.transaction(fn);
+      try {
+        const db = replica.db;
+        const out = await (db.readTransaction ? db.readTransaction(fn) : db.transaction(fn));
+        replica.error = undefined;
+        return out;
+      } catch (e) {
+        // A read's lost COMMIT changed nothing: it is as safe to run again as a lost statement.
+        if (!isUnavailable(e) && !(e instanceof CommitOutcomeUnknownError)) throw e;
+        replica.downUntil = Date.now() + RETRY_AFTER_MS;
+        const cause = e instanceof CommitOutcomeUnknownError ? e.cause : e;
+        replica.error = cause instanceof Error ? cause.message : String(cause);
+        return primary.transaction(fn);
+      }
+    },
     script: (sql) => primary.script(sql),
     async close() {
       await Promise.all(replicas.map((r) => r.db.close()));

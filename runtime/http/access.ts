@@ -4,10 +4,14 @@
  * runs; a request is answered on the descriptors its roles see; a row a write
  * produces must pass the rules' check, else the write is refused and rolled
  * back. The row rules themselves are BeforeQuery hooks (runtime/access/hooks.ts).
+ * In the database-role mode, the request's statements also act as its
+ * database identity (docs/decisions/1368-database-row-level-security.md).
  */
 import type { Context } from "hono";
 import type { ServiceDescriptor } from "../descriptor.js";
 import { principalOf } from "../auth/principal.js";
+import { databaseIdentityOf } from "../auth/database.js";
+import { asDatabaseIdentity } from "../exec/identity.js";
 import { accessCheck, governed, granted, type RuleOperation } from "../access/rules.js";
 import { serviceView, viewsDiffer } from "../access/view.js";
 import { and, cmp, type Predicate, type ScalarValue } from "../predicate.js";
@@ -49,6 +53,32 @@ export function admitted(rc: ResourceContext, c: Context, op: RuleOperation): Re
     out = { ...rc, service: view, table };
     byView.set(view, out);
   }
+  return out;
+}
+
+/**
+ * The resource context a request of the database-role mode is answered with
+ * (docs/decisions/1368-database-row-level-security.md): `rc` with `db` and
+ * `readDb` acting as the principal's database identity, so that every
+ * statement the handler, its hooks (`ctx.db`) and the idempotency layer send
+ * runs in a transaction that first sets the role and the claims. Made per
+ * request; `rc` itself when the service's `auth` block has no `database`
+ * settings. Call it on the context {@link admitted} returned.
+ * @throws ProblemError 401 `unauthorized` when nothing established a principal, or an anonymous one has no
+ *   database role; 403 `forbidden` when none of the principal's roles is declared
+ */
+export function withDatabaseIdentity(rc: ResourceContext, c: Context): ResourceContext {
+  const auth = rc.service.auth;
+  const database = auth?.database;
+  if (auth === undefined || database === undefined) return rc;
+  const principal = principalOf(c);
+  if (principal === undefined)
+    throw problem("unauthorized", "This endpoint needs a bearer token.", [
+      { location: "header.authorization", detail: "no credential was given" },
+    ]);
+  const identity = databaseIdentityOf(auth, database, principal);
+  const out: ResourceContext = { ...rc, db: asDatabaseIdentity(rc.db, identity) };
+  if (rc.readDb) out.readDb = asDatabaseIdentity(rc.readDb, identity, { reads: true });
   return out;
 }
 

@@ -2,11 +2,14 @@
  * Maps database faults to problem documents (docs/http.md, "Errors"). The
  * mapping keys on SQLSTATE codes, which pg and PGlite both expose as `code`.
  * Nothing from the driver's message is echoed: it may hold SQL text, a
- * constraint name or a hidden column. Column names are only named when the
+ * constraint name or a hidden column. An insufficient privilege (42501) is
+ * a 403 when the request's database role met it
+ * (docs/decisions/1368-database-row-level-security.md), a fault otherwise. Column names are only named when the
  * table shows them.
  */
 import type { TableDescriptor } from "../descriptor.js";
 import { CommitOutcomeUnknownError, POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
+import { actedAs } from "../exec/identity.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
 
 /**
@@ -84,6 +87,26 @@ function locked(table: TableDescriptor | undefined): ProblemError {
   return p;
 }
 
+/** PostgreSQL's message for a row a write would store outside a row-level security policy (SQLSTATE 42501). */
+const POLICY_VIOLATION = /^new row violates row-level security policy/;
+
+/**
+ * The 403 for an insufficient privilege (42501) raised while acting as a
+ * request's database role (docs/decisions/1368-database-row-level-security.md):
+ * a row the write would store outside the table's row-level security
+ * policies, or an operation the role has no privilege for. It names neither
+ * the policy, the table nor any SQL.
+ */
+function databaseRefusal(err: DriverError): ProblemError {
+  if (typeof err.message === "string" && POLICY_VIOLATION.test(err.message))
+    return problem("forbidden", "The row this write would store is outside what your role may write.", [
+      { location: "body", detail: "the database's row-level security refuses this row" },
+    ]);
+  return problem("forbidden", "Your role may not do this.", [
+    { location: "request", detail: "the database does not grant it to your role" },
+  ]);
+}
+
 /**
  * Turns any error raised while serving a request into a {@link ProblemError}.
  * A `ProblemError` passes through; unknown faults become a 500 without
@@ -143,6 +166,12 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     }
     case "23P01":
       return problem("check-violation", "A value breaks a rule of the table.");
+    case "42501":
+      // Insufficient privilege under the request's database role (decision 1368): PostgreSQL's grants or its
+      // row-level security refused the caller, a 403 as the declared rules' refusals are (decision 1367). The
+      // service's own role lacking a privilege is the deployment's fault: a 500, below.
+      if (actedAs(e) !== undefined) return databaseRefusal(err);
+      break;
     case "57014":
       return problem("statement-timeout", "The query took too long and was cancelled.");
     case "40001":

@@ -4,14 +4,19 @@
  * it answers the app's 404, never a 405.
  */
 import type { Context, Hono } from "hono";
-import { actionPath, DEFAULT_MAX_BODY_BYTES, type ServiceDescriptor } from "../descriptor.js";
+import {
+  actionPath,
+  DEFAULT_MAX_BODY_BYTES,
+  type DatabaseRoleDescriptor,
+  type ServiceDescriptor,
+} from "../descriptor.js";
 import type { Executor } from "../exec/executor.js";
 import type { HookData, Hooks } from "../hooks.js";
 import { HookError } from "../hook-error.js";
 import { registrationErrors, type RegistrationError } from "../hooks/registration.js";
 import { isProblem, problem, ProblemError } from "../problem.js";
 import { createAdmission, type Admission } from "./admission.js";
-import { admitted } from "./access.js";
+import { admitted, withDatabaseIdentity } from "./access.js";
 import { withDeclaredRules } from "../access/hooks.js";
 import type { RuleOperation } from "../access/rules.js";
 import type { ResourceContext } from "./context.js";
@@ -29,6 +34,8 @@ import { limitBody } from "./body-limit.js";
 import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
 import { resourceAuthentication, type MountAuthOptions } from "../auth/mounting.js";
+import { checkDatabaseRoles } from "../auth/database.js";
+import { AuthConfigError } from "../auth/errors.js";
 import {
   keepStartingWebhooks,
   webhookProblems,
@@ -118,9 +125,19 @@ export interface MountOptions {
    * principal; routes of the app's own (`/auth/login`, `/openapi.json`) stay as they are. The options give
    * the environment secrets are read from, development tokens, overrides of the `jwt` settings and a log of
    * refusals; `false` installs no verification (the declared access rules then answer 401 to a request
-   * no middleware in front gave a principal). Ignored without an `auth` block.
+   * no middleware in front gave a principal). Ignored without an `auth` block. With the block's `database`
+   * settings (docs/decisions/1368-database-row-level-security.md) every statement of a request, on `db` and
+   * `readDb`, its hooks' `ctx.db` included, runs in a transaction acting as the principal's database role with
+   * its claims; the change feed and webhooks still read as the service's own role.
    */
   auth?: MountAuthOptions | false;
+  /**
+   * The database-role mode's settings (docs/decisions/1368-database-row-level-security.md), replacing the
+   * `auth` block's `database { … }` ones: each request's statements act as the principal's database role and
+   * claims. Needs an `auth` block (else AuthConfigError); independent of {@link auth}, so a `--middleware`
+   * principal (`auth: false`) is handed to the database too. Default: the schema's settings, if any.
+   */
+  databaseRole?: DatabaseRoleDescriptor;
 }
 
 export type { MountAuthOptions };
@@ -163,7 +180,8 @@ function route(
   op: RuleOperation,
 ) {
   // The declared rules admit the operation and pick the descriptors the caller's roles see (decision 1367).
-  const serve = (c: Context): Promise<Response> => handler(admitted(rc, c, op), c);
+  // In the database-role mode its statements act as the principal's database identity (decision 1368).
+  const serve = (c: Context): Promise<Response> => handler(withDatabaseIdentity(admitted(rc, c, op), c), c);
   const operation = async (c: Context): Promise<Response> => {
     try {
       return await (admission ? admission.run(() => serve(c)) : serve(c));
@@ -279,6 +297,23 @@ export function mountsStopped(signal: AbortSignal): Promise<void> {
   return Promise.all(stopsUnder.get(signal) ?? []).then(() => undefined);
 }
 
+/**
+ * `service` with `databaseRole` as its `auth` block's database settings ({@link MountOptions.databaseRole}), or
+ * `service` itself when none is given.
+ * @throws AuthConfigError when the service has no `auth` block: its roles are what the database acts as
+ */
+function withDatabaseRole(
+  service: ServiceDescriptor,
+  databaseRole: DatabaseRoleDescriptor | undefined,
+): ServiceDescriptor {
+  if (databaseRole === undefined) return service;
+  if (!service.auth)
+    throw new AuthConfigError(
+      "databaseRole needs an auth block: the roles it declares are the database roles requests act as",
+    );
+  return { ...service, auth: { ...service.auth, database: databaseRole } };
+}
+
 /** The per-resource cap of {@link MountOptions.resourceConcurrency}, or undefined for none. */
 function concurrencyCap(options: MountOptions): number | undefined {
   if (options.resourceConcurrency === false) return undefined;
@@ -301,9 +336,12 @@ function concurrencyCap(options: MountOptions): number | undefined {
  *   resource, the table and the declaration requiring the hook; nothing is
  *   mounted then. Never throws for a registration problem.
  * @throws AuthConfigError when the `auth` block's settings (with {@link MountOptions.auth}'s overrides)
- *   cannot verify any token, naming the setting and the environment variable; nothing is mounted then
+ *   cannot verify any token, naming the setting and the environment variable, or its `database` settings
+ *   (or {@link MountOptions.databaseRole}) name a role PostgreSQL cannot have, or are given to a service
+ *   without an `auth` block (docs/decisions/1368-database-row-level-security.md); nothing is mounted then
  */
-export function mountService(app: Hono, service: ServiceDescriptor, options: MountOptions): MountResult {
+export function mountService(app: Hono, given: ServiceDescriptor, options: MountOptions): MountResult {
+  const service = withDatabaseRole(given, options.databaseRole);
   // Declared access rules become hooks, composed with the application's (docs/decisions/1367-access-rules.md).
   const hooks = withDeclaredRules(service, options.hooks ?? {});
   const base = (options.basePath ?? "").replace(/\/$/, "");
@@ -314,6 +352,8 @@ export function mountService(app: Hono, service: ServiceDescriptor, options: Mou
   // ── Authentication (docs/decisions/1367-access-rules.md): made before any route, so settings that cannot
   // verify a token throw (AuthConfigError) with nothing mounted; used on each served resource's paths only.
   const authenticate = resourceAuthentication(service, options.auth);
+  // The database-role mode's role names and settings (docs/decisions/1368-database-row-level-security.md).
+  if (service.auth) checkDatabaseRoles(service.auth);
   // ── end of authentication.
   const limit = preparesNoHeaders(
     limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, (c) => {
