@@ -137,6 +137,21 @@ describe("a schema with an auth block whose jwt the api block does not name", ()
     expect(op(doc, "/plain", "get").description).toContain("Access: no role; the table declares no access rules");
   });
 
+  it("says what the row rules mean for each kind of operation", () => {
+    expect(op(doc, "/notes", "get").description).toContain("Each sees only the rows its rules allow.");
+    expect(op(doc, "/notes/events", "get").description).toContain(
+      "Each is sent the changes of the rows its rules allow",
+    );
+    for (const [p, m] of [
+      ["/notes/{id}", "get"],
+      ["/notes/{id}", "patch"],
+      ["/notes/{id}/archive", "post"],
+    ] as const)
+      expect(op(doc, p, m).description).toContain("A row outside the caller's rules is a 404");
+    expect(op(doc, "/notes", "post").description).toContain("refused (403) and nothing is stored");
+    expect(op(doc, "/notes", "patch").description).toContain("Only the matching rows the caller's rules allow");
+  });
+
   it("names the columns hidden from some of the roles granted the operation", () => {
     expect(op(doc, "/notes", "get").description).toContain("`secret` (hidden from: viewer)");
     expect(op(doc, "/notes/{id}", "get").description).toContain("`secret` (hidden from: viewer)");

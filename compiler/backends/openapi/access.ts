@@ -130,8 +130,24 @@ function quoted(names: readonly string[]): string {
   return names.map((n) => `\`${n}\``).join(", ");
 }
 
+/**
+ * How an operation meets the rows: it lists them, follows their changes,
+ * names one by key, creates rows, or writes every row a filter matches.
+ */
+export type OperationReach = "list" | "events" | "item" | "create" | "filtered" | "collection";
+
+/** What the row rules mean for an operation of each reach (docs/decisions/1367-access-rules.md). */
+const REACH_TEXT: Readonly<Record<OperationReach, string>> = {
+  list: "Each sees only the rows its rules allow.",
+  events: "Each is sent the changes of the rows its rules allow (`leave` when a row moves out of them).",
+  item: "A row outside the caller's rules is a 404, as a missing one is.",
+  create: "A row the caller's rules would not let it write is refused (403) and nothing is stored.",
+  filtered: "Only the matching rows the caller's rules allow are changed.",
+  collection: "A row it writes must be one the caller's rules allow, else 403 and nothing is stored.",
+};
+
 /** The paragraph of an operation's description saying who may use it and what some of them do not see. */
-function accessText(table: TableDescriptor, rule: string, gov: Governance): string {
+function accessText(table: TableDescriptor, rule: string, reach: OperationReach, gov: Governance): string {
   const blocks = table.access ?? [];
   const roles = rolesGranted(blocks, rule);
   const lines: string[] = [];
@@ -147,7 +163,7 @@ function accessText(table: TableDescriptor, rule: string, gov: Governance): stri
       who += roles.includes(gov.anonymous)
         ? ` (\`${gov.anonymous}\` is a caller without a token)`
         : `; a caller without a token (role \`${gov.anonymous}\`) is refused (403)`;
-    lines.push(`${who}. Each reaches only the rows its rules allow: others are not listed, and by key are a 404.`);
+    lines.push(`${who}. ${REACH_TEXT[reach]}`);
   }
   const hidden: string[] = [];
   for (const c of table.columns) {
@@ -168,8 +184,15 @@ function accessText(table: TableDescriptor, rule: string, gov: Governance): stri
  * optional, when requests without a token have a role) after the resource's
  * own `security`, the 401 and 403 answers, and the roles that may use it.
  * @param rule the operation as the rules name it: `list`, `read`, `create`, `update`, `delete`, `events` or an action's name
+ * @param reach how the operation meets the rows, for what its rules mean there
  */
-export function governOperation(o: Operation, table: TableDescriptor, rule: string, gov: Governance): void {
+export function governOperation(
+  o: Operation,
+  table: TableDescriptor,
+  rule: string,
+  reach: OperationReach,
+  gov: Governance,
+): void {
   if (gov.scheme !== undefined) {
     const security = [...(o.security ?? [])];
     const has = (name: string | undefined): boolean =>
@@ -183,7 +206,7 @@ export function governOperation(o: Operation, table: TableDescriptor, rule: stri
     [ACCESS_STATUSES.unauthorized.status]: responseRef(ACCESS_STATUSES.unauthorized.name),
     [ACCESS_STATUSES.forbidden.status]: responseRef(ACCESS_STATUSES.forbidden.name),
   };
-  const text = accessText(table, rule, gov);
+  const text = accessText(table, rule, reach, gov);
   o.description = o.description !== undefined && o.description !== "" ? `${o.description}\n\n${text}` : text;
 }
 

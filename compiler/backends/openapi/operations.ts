@@ -20,7 +20,7 @@ import {
   sharedExpand,
 } from "./parameters.js";
 import { PROBLEM_STATUSES as P, problemRefs } from "./problems.js";
-import { governOperation, type Governance } from "./access.js";
+import { governOperation, type Governance, type OperationReach } from "./access.js";
 import { expandableRelations, ref, schemaNames } from "./rows.js";
 import type { JsonSchema, Operation, Parameter, ParameterRef, PathItem, Response } from "./types.js";
 import { keySchema, valueSchema } from "./values.js";
@@ -45,10 +45,23 @@ function security(table: TableDescriptor): Record<string, string[]>[] | undefine
   return reqs.length > 0 ? reqs.map((r) => ({ [r.scheme]: [...r.scopes] })) : undefined;
 }
 
+/** How each generated operation meets the rows, by its operationId prefix; an action says its own. */
+const REACH: Readonly<Record<string, OperationReach>> = {
+  list: "list",
+  watch: "events",
+  read: "item",
+  update: "item",
+  delete: "item",
+  create: "create",
+  updateWhere: "filtered",
+  deleteWhere: "filtered",
+};
+
 /**
  * One operation of `table`; with `gov` (the schema has an `auth` block), what
  * the access rules say of `rule`, the operation as they name it
  * (docs/decisions/1367-access-rules.md).
+ * @param reach how it meets the rows; default by `op`, else `collection`
  */
 function operation(
   table: TableDescriptor,
@@ -57,11 +70,12 @@ function operation(
   rest: Omit<Operation, "operationId" | "summary" | "tags">,
   gov: Governance | undefined,
   rule: string,
+  reach: OperationReach = REACH[op] ?? "collection",
 ): Operation {
   const o: Operation = { operationId: `${op}${pascalCase(table.name)}`, summary, tags: [table.name], ...rest };
   const sec = security(table);
   if (sec) o.security = sec;
-  if (gov) governOperation(o, table, rule, gov);
+  if (gov) governOperation(o, table, rule, reach, gov);
   return o;
 }
 
@@ -520,6 +534,7 @@ function actionOperation(
     },
     gov,
     action.name,
+    item ? "item" : "collection",
   );
 }
 
