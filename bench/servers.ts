@@ -36,6 +36,10 @@ export const SERVER_ENTRIES = {
   generated: { file: path.join(BENCH_DIR, ".build/bench/generated-server.js"), env: {} },
   /** node:http answering `CONSTANT_BODY` from memory: the HTTP floor of the read by id (bench/constant-server.ts). */
   constant: { file: path.join(BENCH_DIR, ".build/bench/constant-server.js"), env: {} },
+  /** The tickets table of `npm run bench:access` three ways (bench/access-service.ts). */
+  "declared rule": { file: path.join(BENCH_DIR, ".build/bench/access-server.js"), env: { ACCESS_VARIANT: "declared" } },
+  "hand-written hook": { file: path.join(BENCH_DIR, ".build/bench/access-server.js"), env: { ACCESS_VARIANT: "hook" } },
+  "no rule": { file: path.join(BENCH_DIR, ".build/bench/access-server.js"), env: { ACCESS_VARIANT: "none" } },
 } as const satisfies Record<string, { file: string; env: Record<string, string> }>;
 
 /** The schema the resc server serves. */

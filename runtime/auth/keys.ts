@@ -1,13 +1,14 @@
 /**
  * The keys that verify bearer tokens, from the one key source the settings
  * name (docs/decisions/1367-access-rules.md, "Authentication"): an HMAC
- * secret from an environment variable, a PEM public key from an environment
- * variable (`importSPKI`), or a remote JWK set (`createRemoteJWKSet`:
- * cached, fetched again when a token names a `kid` it lacks, at most once
- * per cooldown, so rotating keys at the identity provider needs no restart
- * and unknown `kid`s cannot make resc hammer it). Everything that can be
- * checked without a token is checked when the keys are made, so a wrong
- * setting stops the start instead of refusing every request.
+ * secret from an environment variable or a PEM public key from an
+ * environment variable (`importSPKI`), each imported once, or a remote JWK
+ * set (`createRemoteJWKSet`: cached, fetched again when a token names a
+ * `kid` it lacks, at most once per cooldown, so rotating keys at the
+ * identity provider needs no restart and unknown `kid`s cannot make resc
+ * hammer it). Everything that can be checked without a token is checked
+ * when the keys are made, so a wrong setting stops the start instead of
+ * refusing every request.
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { createRemoteJWKSet, errors, importSPKI, type CryptoKey, type JWTVerifyGetKey } from "jose";
@@ -42,23 +43,44 @@ function required(env: Readonly<Record<string, string | undefined>>, name: strin
   return value;
 }
 
+/** The WebCrypto hash of each HMAC algorithm (RFC 7518 §3.2). */
+const HMAC_HASH: Readonly<Partial<Record<JwtAlgorithm, string>>> = {
+  HS256: "SHA-256",
+  HS384: "SHA-384",
+  HS512: "SHA-512",
+};
+
 /**
  * The HMAC secret: the variable's text as UTF-8 bytes, at least as long as
  * the longest hash of the algorithms (32 bytes for HS256, 48 for HS384, 64
- * for HS512).
+ * for HS512), imported once per algorithm as a WebCrypto key. Given the bytes
+ * themselves, jose imports them again for every token it verifies, which
+ * cost more than the HMAC (bench/RESULTS.md, "Access rules and bearer tokens").
  */
 function secretKey(
   env: Readonly<Record<string, string | undefined>>,
   name: string,
   algorithms: JwtAlgorithm[],
-): Uint8Array {
+): KeyResolver {
   const bytes = new TextEncoder().encode(required(env, name, SETTING_NAMES.secretEnv));
   const needed = Math.max(...algorithms.map((a) => HMAC_MIN_SECRET_BYTES[a] ?? 0));
   if (bytes.length < needed)
     throw new AuthConfigError(
       `the secret in ${name} (jwt ${SETTING_NAMES.secretEnv}) is ${bytes.length} bytes; ${algorithms.join(", ")} needs at least ${needed}`,
     );
-  return bytes;
+  const imported = new Map<string, Promise<CryptoKey>>();
+  for (const alg of algorithms) {
+    const key = crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: HMAC_HASH[alg]! }, false, ["verify"]);
+    key.catch(() => {}); // judged when a token needs it, as a public key's import is
+    imported.set(alg, key);
+  }
+  return async (header) => {
+    const key = imported.get(header.alg);
+    if (!key) throw new TokenRefused("algorithm", `the token's algorithm is not one of ${algorithms.join(", ")}`);
+    return key.catch((e: Error) => {
+      throw new TokenRefused("key", `the secret in ${name} could not be imported for ${header.alg}: ${e.message}`);
+    });
+  };
 }
 
 /** Whether a parsed public key can verify `alg` (RFC 7518 §3, RFC 8037). */
@@ -148,8 +170,8 @@ function keySet(url: URL, cache: KeySetCacheOptions): KeyResolver {
 }
 
 /**
- * The key (or key resolver) for `jwt`'s key source, checked as far as it
- * can be without a token.
+ * The key resolver for `jwt`'s key source, checked as far as it can be
+ * without a token.
  * @param source from `checkSettings(jwt)`
  * @param env where `secretEnv` and `publicKeyEnv` are read
  * @throws AuthConfigError naming the environment variable or setting
@@ -159,7 +181,7 @@ export function verificationKeys(
   source: KeySource,
   env: Readonly<Record<string, string | undefined>>,
   cache: KeySetCacheOptions = {},
-): Uint8Array | KeyResolver {
+): KeyResolver {
   switch (source.kind) {
     case "secret":
       return secretKey(env, source.env, jwt.algorithms);

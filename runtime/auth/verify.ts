@@ -95,7 +95,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     };
   }
   const source = checkSettings(jwt);
-  const key: Uint8Array | KeyResolver = verificationKeys(jwt, source, options.env ?? process.env, options.keySetCache);
+  const key: KeyResolver = verificationKeys(jwt, source, options.env ?? process.env, options.keySetCache);
   const verifyOptions = {
     algorithms: [...jwt.algorithms],
     ...(jwt.issuer !== undefined ? { issuer: jwt.issuer } : {}),
@@ -110,12 +110,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         throw new TokenRefused("malformed", `the token is longer than ${MAX_TOKEN_BYTES} bytes`);
       let payload: Record<string, unknown>;
       try {
-        // Two overloads (a key, a resolver): one call each keeps their types.
-        payload = (
-          key instanceof Uint8Array
-            ? await jwtVerify(token, key, verifyOptions)
-            : await jwtVerify(token, key, verifyOptions)
-        ).payload;
+        payload = (await jwtVerify(token, key, verifyOptions)).payload;
       } catch (e) {
         throw refusalOf(e);
       }

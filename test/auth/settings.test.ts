@@ -8,11 +8,11 @@
  * carries; `mountService` throws them before mounting anything. Overrides
  * replace the schema's settings. A PEM public key verifies RS256 tokens and
  * refuses an HS256 token signed with that public key as its secret
- * (algorithm confusion).
+ * (algorithm confusion). An HMAC secret is imported once, not for every token.
  */
 import { Hono } from "hono";
 import { exportSPKI, generateKeyPair, SignJWT, exportPKCS8 } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthDescriptor, JwtDescriptor } from "../../runtime/descriptor.js";
 import { AuthConfigError } from "../../runtime/auth/errors.js";
 import { withOverrides } from "../../runtime/auth/settings.js";
@@ -203,5 +203,29 @@ describe("a PEM public key", () => {
       expectRefused(await notes.list(confused), confused);
     }
     expect(reasons).toEqual(["algorithm", "algorithm"]);
+  });
+});
+
+describe("an HMAC secret", () => {
+  it("is imported once per algorithm when the authenticator is made, never per token", async () => {
+    // Minted first: signing imports the secret too.
+    const tokens = await Promise.all(["HS256", "HS512", "HS256"].map((alg) => hsToken({}, SECRET, alg)));
+    const forged = await hsToken({}, "u".repeat(64));
+    const unlisted = await hsToken({}, SECRET, "HS384");
+    const importKey = vi.spyOn(crypto.subtle, "importKey");
+    try {
+      const auth = createAuthenticator({
+        auth: withJwt({ algorithms: ["HS256", "HS512"] }),
+        env: { [SECRET_ENV]: SECRET },
+      });
+      expect(importKey).toHaveBeenCalledTimes(2);
+      for (const token of tokens) expect((await auth.verify(token)).subject).toBe("ada");
+      // A token signed with another secret, and one of an algorithm not allowed, are still refused.
+      await expect(auth.verify(forged)).rejects.toMatchObject({ reason: "signature" });
+      await expect(auth.verify(unlisted)).rejects.toMatchObject({ reason: "algorithm" });
+      expect(importKey).toHaveBeenCalledTimes(2);
+    } finally {
+      importKey.mockRestore();
+    }
   });
 });
