@@ -9,6 +9,8 @@
  * negative); the validator decides what is legal.
  */
 
+import type { JwtAlgorithm } from "../runtime/descriptor.js";
+
 /** A region of a source file. Lines and columns are 1-based; `offset` and `length` count UTF-16 code units. */
 export interface Span {
   file: string;
@@ -70,21 +72,8 @@ export interface SecuritySchemeDecl {
   span: Span;
 }
 
-/** A JWS algorithm an `auth` block may fix (`algorithms = [RS256]`); `none` is not one. */
-export type JwtAlgorithm =
-  | "HS256"
-  | "HS384"
-  | "HS512"
-  | "RS256"
-  | "RS384"
-  | "RS512"
-  | "PS256"
-  | "PS384"
-  | "PS512"
-  | "ES256"
-  | "ES384"
-  | "ES512"
-  | "EdDSA";
+/** A JWS algorithm an `auth` block may fix (`algorithms = [RS256]`), as the runtime states them. */
+export type { JwtAlgorithm };
 
 /** `jwt { … }` inside `auth`: how bearer tokens are verified (docs/decisions/1367-access-rules.md). */
 export interface JwtDecl {

@@ -8,6 +8,7 @@
  */
 
 import type { Operator } from "./operators.js";
+import type { JwtAlgorithm } from "./auth/algorithms.js";
 
 /**
  * How the runtime treats a column's values: which operators it takes
@@ -221,21 +222,8 @@ export interface ServiceDescriptor {
   tables: TableDescriptor[];
 }
 
-/** A JWS algorithm a service may accept; fixed by the schema or `resc serve`, never by the token. */
-export type JwtAlgorithm =
-  | "HS256"
-  | "HS384"
-  | "HS512"
-  | "RS256"
-  | "RS384"
-  | "RS512"
-  | "PS256"
-  | "PS384"
-  | "PS512"
-  | "ES256"
-  | "ES384"
-  | "ES512"
-  | "EdDSA";
+/** A JWS algorithm a service may accept (stated once in runtime/auth/algorithms.ts). */
+export type { JwtAlgorithm };
 
 /**
  * How bearer tokens are verified (docs/decisions/1367-access-rules.md). Exactly one key source is

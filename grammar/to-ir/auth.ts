@@ -9,6 +9,8 @@
  */
 import type { CstNode, IToken } from "chevrotain";
 import type { AuthDecl, ClaimDecl, JwtAlgorithm, JwtDecl, Span } from "../../language/ir.js";
+// The one statement of the algorithms, an import-free vocabulary of the runtime (as runtime/operators.ts is).
+import { JWT_ALGORITHMS } from "../../runtime/auth/algorithms.js";
 import { didYouMean } from "../../language/suggest.js";
 import { readAttribute, requirePositional, splitArgs } from "./args.js";
 import { nameToken, node, nodes, token } from "./cst.js";
@@ -31,22 +33,7 @@ export const JWT_SETTINGS: readonly string[] = [
   "clock_tolerance",
 ];
 
-/** Every JWS algorithm `algorithms = […]` accepts: `none` is not one, since a token must be signed. */
-export const JWT_ALGORITHMS: readonly JwtAlgorithm[] = [
-  "HS256",
-  "HS384",
-  "HS512",
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-];
+export { JWT_ALGORITHMS };
 
 /** The attributes a `claim` line takes. */
 export const CLAIM_ATTRIBUTES: readonly string[] = ["path"];

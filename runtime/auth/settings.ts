@@ -5,6 +5,7 @@
  * (docs/decisions/1367-access-rules.md, "Authentication"). Every refusal is
  * an {@link AuthConfigError} naming the setting and its flag.
  */
+import { JWT_ALGORITHM_FAMILIES, JWT_ALGORITHMS } from "./algorithms.js";
 import type { JwtAlgorithm, JwtDescriptor } from "../descriptor.js";
 import { AuthConfigError } from "./errors.js";
 
@@ -19,25 +20,11 @@ export const HMAC_MIN_SECRET_BYTES: Readonly<Partial<Record<JwtAlgorithm, number
 };
 
 /** Every algorithm an authenticator knows; `none` is never one. */
-const KNOWN: ReadonlySet<string> = new Set<JwtAlgorithm>([
-  "HS256",
-  "HS384",
-  "HS512",
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-]);
+const KNOWN: ReadonlySet<string> = new Set<string>(JWT_ALGORITHMS);
 
 /** Whether `alg` is an HMAC algorithm (a shared secret) rather than a public-key one. */
 export function isHmac(alg: JwtAlgorithm): boolean {
-  return alg.startsWith("HS");
+  return JWT_ALGORITHM_FAMILIES[alg] === "hmac";
 }
 
 /** How each key source is spelled in the schema and as a `resc serve` flag, for messages. */
