@@ -1,23 +1,22 @@
 /**
  * The task tracker as a Hono app: the generated routes of `spec.resource`
- * behind bearer-token authentication, the hand-written `POST /auth/login`,
- * the tenancy and audit hooks, and the API description (`/openapi.json`,
- * `/docs`). `main.ts` serves it; tests call
- * {@link createTrackerApp} with their own database.
+ * under the access rules it declares (bearer tokens verified by resc, every
+ * table confined to the caller's org; docs/decisions/1367-access-rules.md),
+ * the hand-written `POST /auth/login` issuing those tokens, the audit hooks,
+ * and the API description (`/openapi.json`, `/docs`). `main.ts` serves it;
+ * tests call {@link createTrackerApp} with their own database.
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { mountDocs, type Executor, type Hooks, type PgExecutor } from "resc/runtime";
 import { answerProblems, loggedTarget, withOperations } from "resc/ops";
 import { mount, service } from "./generated/tracker/index.js";
 import { openapi } from "./generated/tracker/openapi.js";
 import { auditHooks } from "./audit.js";
-import { bearerAuth, principalOf } from "./auth/bearer.js";
 import { loginHandler } from "./auth/login.js";
-import { DEFAULT_TOKEN_TTL_SECONDS } from "./auth/token.js";
+import { DEFAULT_TOKEN_TTL_SECONDS, SECRET_ENV } from "./auth/token.js";
 import { trackerDocument } from "./openapi.js";
-import { sendProblem } from "./problems.js";
-import { tenancyHooks } from "./tenancy.js";
+import { REALM, sendProblem } from "./problems.js";
 import { trackerActions } from "./actions.js";
 
 /** Options of {@link createTrackerApp}. */
@@ -40,26 +39,15 @@ export interface TrackerAppOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Requests that need no token: signing in, and the API description (the
- * OpenAPI document and the documentation page with its assets), public so
- * a client can learn how to sign in (docs/decisions/0701).
- */
-function isPublic(c: Context): boolean {
-  const p = c.req.path;
-  if (c.req.method === "POST") return p === "/auth/login";
-  return c.req.method === "GET" && (p === "/openapi.json" || p === "/docs" || p.startsWith("/docs/"));
-}
-
 /** Largest login body read, in bytes: an email and a password, with room to spare. */
 const LOGIN_BODY_BYTES = 16 * 1024;
 
 /**
  * Builds the tracker app.
  * @throws Error when the secret is shorter than 32 bytes, or when the
- *   generated routes or the docs refuse to mount (a registration error: a
- *   confining hook missing for a `@@scoped` or soft-deleting table; a docs
- *   path the schema uses); the message lists every error
+ *   generated routes or the docs refuse to mount (a registration error: an
+ *   action without its implementation; a docs path the schema uses); the
+ *   message lists every error
  */
 export function createTrackerApp(options: TrackerAppOptions): Hono {
   if (Buffer.byteLength(options.jwtSecret, "utf8") < 32) {
@@ -87,8 +75,6 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
   }
   answerProblems(app, (e) => logError(e));
 
-  app.use(bearerAuth(options.jwtSecret, isPublic));
-
   app.post(
     "/auth/login",
     bodyLimit({
@@ -105,15 +91,21 @@ export function createTrackerApp(options: TrackerAppOptions): Hono {
     loginHandler({ db: options.db, secret: options.jwtSecret, ttlSeconds }),
   );
 
+  // Tenancy, authorship and soft delete are spec.resource's access blocks; the hooks are the audit and the actions.
   const hooks: Hooks = {
-    ...tenancyHooks({ db: options.db, service }),
     afterCommit: auditHooks({ db: options.db, service, log: log ?? (() => {}) }),
     actions: trackerActions,
   };
   const mounted = mount(app, {
     db: options.db,
     hooks,
-    hookData: (c) => principalOf(c),
+    // resc verifies the bearer token of every resource route with the secret login signs with; why a token
+    // was refused is logged, never served.
+    auth: {
+      env: { [SECRET_ENV]: options.jwtSecret },
+      realm: REALM,
+      ...(log ? { log: (refusal) => log(`auth: token refused (${refusal.message})`) } : {}),
+    },
     logError: logFault ?? ops.logError,
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -4,8 +4,7 @@
  * (docs/decisions/0702-tracker-tenancy.md). The hooks run after the commit,
  * so a failure here never undoes the write; the runtime logs it.
  */
-import type { AfterCommitHook, CommitEvent, Executor, ServiceDescriptor } from "resc/runtime";
-import { callerOf } from "./tenancy.js";
+import type { AfterCommitHook, CommitEvent, Executor, HookContext, ServiceDescriptor } from "resc/runtime";
 
 /** Options of {@link auditHooks}. */
 export interface AuditOptions {
@@ -32,6 +31,17 @@ function keyJson(key: CommitEvent["key"], integer: boolean): string | number | b
 }
 
 /**
+ * The user and org a write was made by: the request's principal, the
+ * subject and the `org` claim of its verified token (spec.resource's `auth`
+ * block); undefined when nothing established one.
+ */
+export function actorOf(ctx: Pick<HookContext, "principal">): { userId: string; orgId: string } | undefined {
+  const p = ctx.principal;
+  const org = p?.claims.org;
+  return p && p.subject !== "" && typeof org === "string" ? { userId: p.subject, orgId: org } : undefined;
+}
+
+/**
  * An AfterCommit hook for every served table that writes within a
  * transaction. Tables whose resource sets `disable_transactions` (comments)
  * get none: there is no commit to follow, and the runtime refuses such a
@@ -49,7 +59,7 @@ export function auditHooks(options: AuditOptions): Record<string, AfterCommitHoo
     const pk = table.columns.find((c) => c.name === table.primaryKey[0]);
     const integerKey = pk?.kind === "integer" || pk?.kind === "bigint";
     hooks[table.name] = async (ctx, event) => {
-      const caller = callerOf(ctx);
+      const caller = actorOf(ctx);
       const action = auditAction(event);
       const id = keyJson(event.key, integerKey);
       options.log(

@@ -1,9 +1,11 @@
 /**
  * The OpenAPI document the tracker serves at `/openapi.json`: the generated
- * one (`generated/tracker/openapi.ts`) plus what the application adds by
- * hand, so the page at `/docs` tells the whole truth: the hand-written
- * `POST /auth/login` (spec: Authentication 5) and the 401 every secured
- * operation may answer (docs/decisions/0701-tracker-authentication.md).
+ * one (`generated/tracker/openapi.ts`, which already answers 401 and 403 on
+ * every operation, from spec.resource's `auth` and `access` blocks) plus
+ * what the application adds by hand, so the page at `/docs` tells the whole
+ * truth: the hand-written `POST /auth/login` (spec: Authentication 5) and
+ * the tracker's realm and way of signing in in the 401's description
+ * (docs/decisions/0701-tracker-authentication.md).
  */
 import type { OpenApiData } from "resc/runtime";
 
@@ -12,9 +14,14 @@ type Json = Record<string, unknown>;
 const PROBLEM = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
 const UNAUTHORIZED: Json = {
-  description: "No bearer token, or one that is malformed, forged or expired; sign in with POST /auth/login.",
+  description:
+    "No bearer token, or one that is malformed, forged or expired (the problem never says which); sign in with POST /auth/login.",
   headers: {
-    "WWW-Authenticate": { description: 'A Bearer challenge: `Bearer realm="tracker"`.', schema: { type: "string" } },
+    "WWW-Authenticate": {
+      description:
+        'A Bearer challenge: `Bearer realm="tracker"`, with `, error="invalid_token"` when a token was refused.',
+      schema: { type: "string" },
+    },
   },
   content: PROBLEM,
 };
@@ -64,8 +71,6 @@ const LOGIN: Json = {
   },
 };
 
-const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-
 function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -80,22 +85,15 @@ function member(parent: Json, key: string): Json {
 }
 
 /**
- * A copy of `generated` with the login operation, an `auth` tag, an
- * `Unauthorized` response in the components, and a 401 on every operation
- * that carries a security requirement. `generated` is left untouched.
+ * A copy of `generated` with the login operation, an `auth` tag and the
+ * tracker's `Unauthorized` response in the components (the one every
+ * generated operation's 401 refers to). `generated` is left untouched.
  * @throws Error when the generated document already has a `/auth/login` path (the schema took the route)
  */
 export function trackerDocument(generated: OpenApiData): OpenApiData {
   const doc = structuredClone(generated);
   if (Object.hasOwn(doc.paths, "/auth/login"))
     throw new Error("the schema serves /auth/login, which the app needs for signing in");
-  for (const item of Object.values(doc.paths)) {
-    if (!isObject(item)) continue;
-    for (const [method, op] of Object.entries(item)) {
-      if (!METHODS.has(method) || !isObject(op) || !Array.isArray(op.security) || op.security.length === 0) continue;
-      member(op, "responses")["401"] = { $ref: "#/components/responses/Unauthorized" };
-    }
-  }
   doc.paths["/auth/login"] = LOGIN;
   member(member(doc, "components"), "responses").Unauthorized = UNAUTHORIZED;
   const tags: unknown[] = Array.isArray(doc.tags) ? doc.tags : [];

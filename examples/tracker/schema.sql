@@ -24,7 +24,7 @@ CREATE TABLE "users" (
   "created_at" timestamptz DEFAULT now() NOT NULL
 );
 
-COMMENT ON TABLE "users" IS 'A person who signs in. Confined to the caller''s org by a BeforeQuery hook.';
+COMMENT ON TABLE "users" IS 'A person who signs in. Confined to the caller''s org; one edits only one''s own profile.';
 COMMENT ON COLUMN "users"."password_hash" IS 'Never served: checked by the hand-written login endpoint only.';
 COMMENT ON COLUMN "users"."avatar" IS 'Profile picture bytes; too large for list responses, so hidden.';
 

@@ -1,11 +1,11 @@
 /**
- * Tenant isolation (docs/decisions/0702-tracker-tenancy.md): another
- * tenant's rows never appear in lists and answer 404 on read, update and
- * delete, exactly like rows that do not exist.
+ * Tenant isolation (docs/decisions/0702-tracker-tenancy.md), declared by the
+ * access blocks of spec.resource (docs/decisions/1367-access-rules.md):
+ * another tenant's rows never appear in lists and answer 404 on read,
+ * update and delete, exactly like rows that do not exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { service } from "../../examples/tracker/generated/tracker/index.js";
-import { TENANT_COLUMN } from "../../examples/tracker/tenancy.js";
 import { ACME, ADA, ALAN, GLOBEX, GRACE, startTracker, type Tracker } from "./setup.js";
 
 let t: Tracker;
@@ -24,9 +24,35 @@ type Row = Record<string, unknown>;
 const ids = (items: Row[], key = "id") => items.map((r) => r[key]).sort();
 
 describe("lists", () => {
-  it("confines every served table to the caller's org", () => {
-    const served = service.tables.filter((x) => x.resource).map((x) => x.name);
-    expect(Object.keys(TENANT_COLUMN).sort()).toEqual([...served].sort());
+  it("confines every served table to the caller's org, for every role, by its access blocks", () => {
+    // A new table cannot be served unconfined by accident: each served table must be listed here.
+    const TENANT_COLUMN: Record<string, string> = {
+      orgs: "id",
+      users: "org_id",
+      lists: "org_id",
+      tasks: "org_id",
+      task_watchers: "org_id",
+      comments: "org_id",
+    };
+    const served = service.tables.filter((x) => x.resource);
+    expect(served.map((x) => x.name).sort()).toEqual(Object.keys(TENANT_COLUMN).sort());
+    // Every request carries a verified token: no anonymous role, and the org claim is a required uuid.
+    const auth = service.auth!;
+    expect(auth.anonymous).toBeUndefined();
+    expect(auth.claims.find((c) => c.name === "org")).toMatchObject({ kind: "uuid", nullable: false });
+    for (const table of served) {
+      const blocks = table.access ?? [];
+      expect(blocks.length, table.name).toBeGreaterThan(0);
+      // The roles granted anything on the table are exactly those of blocks that confine it: no block grants
+      // an operation without the tenant rule on every operation it grants.
+      for (const block of blocks) {
+        expect(block.rows, `${table.name} ${block.roles.join(",")}`).toContainEqual({
+          rule: { kind: "cmp", column: TENANT_COLUMN[table.name], op: "eq", value: { claim: "org" } },
+        });
+        // No check of its own: a row written must pass the tenant rule too (the rows rules are the check).
+        expect(block.check, table.name).toBeUndefined();
+      }
+    }
   });
 
   it("shows each tenant its own rows of every resource", async () => {

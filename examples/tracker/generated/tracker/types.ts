@@ -28,7 +28,7 @@ export type OrgsCreate = Record<string, never>;
 export type OrgsUpdate = Record<string, never>;
 
 /**
- * A person who signs in. Confined to the caller's org by a BeforeQuery hook.
+ * A person who signs in. Confined to the caller's org; one edits only one's own profile.
  *
  * A row of `/users` (table `users`).
  */

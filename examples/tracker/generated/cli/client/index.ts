@@ -155,7 +155,7 @@ const USERS_CODECS: ColumnCodecs = {};
 export type UsersItem<S = undefined> = Selected<UsersRow, S, UsersKey>;
 
 /**
- * A person who signs in. Confined to the caller's org by a BeforeQuery hook.
+ * A person who signs in. Confined to the caller's org; one edits only one's own profile.
  *
  * The operations of `/users`.
  */

@@ -88,7 +88,7 @@ export interface OrgsListQuery<
 }
 
 /**
- * A person who signs in. Confined to the caller's org by a BeforeQuery hook.
+ * A person who signs in. Confined to the caller's org; one edits only one's own profile.
  *
  * A row of `/users` (table `users`).
  */
