@@ -18,8 +18,12 @@ const GENERATE_BLOCK = (name: string): string =>
  * and its API description, `hooks.ts`, the first migration, tests, a
  * command-line client to build, and a README. The files are copied from
  * `templates/init/` in the resc package. `--schema FILE` starts from a
- * schema of the user's instead of the notes example. Refuses a non-empty
- * directory unless `--force`.
+ * schema of the user's instead of the notes example. The notes example
+ * has authentication on (docs/decisions/1367-access-rules.md): an `auth`
+ * block whose HS256 secret is read from `<NAME>_JWT_SECRET`, each caller
+ * seeing only their own notes; `npm start` verifies with the development
+ * secret while that is unset, and `npm run token` prints a token. Refuses a
+ * non-empty directory unless `--force`.
  */
 export default class Init extends RescCommand {
   static override description = "Start a new resc project in DIR (default: the current directory).";
@@ -47,6 +51,10 @@ export default class Init extends RescCommand {
     const { rescSource } = await import("./init/resc-source.js");
     const { packageJson } = await import("./init/package-json.js");
     const { stubbedHooksModule } = await import("./init/hooks-module.js");
+    const { projectReadme } = await import("./init/readme.js");
+    const { envPrefix } = await import("../compiler/backends/client/layout.js");
+    const { buildDescriptor } = await import("../compiler/descriptor.js");
+    const { developmentAlgorithm } = await import("./token/mint.js");
     const { args, flags } = await this.parse(Init);
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);
@@ -70,10 +78,10 @@ export default class Init extends RescCommand {
         this.fail(`cannot read ${flags.schema}: ${e.code ?? String(e)}`),
       );
     } else
-      schemaText = (await readFile(path.join(templates, "schema.resource"), "utf8")).replace(
-        '"notes"\n}',
-        `"${name}"\n}`,
-      );
+      schemaText = (await readFile(path.join(templates, "schema.resource"), "utf8"))
+        .replace('"notes"\n}', `"${name}"\n}`)
+        // The variable is the project's: two projects on one machine keep their secrets apart.
+        .replaceAll("NOTES_JWT_SECRET", `${envPrefix(name)}_JWT_SECRET`);
     let compiled = compileSource(schemaText, "schema.resource");
     if (compiled.ok && compiled.schema.generate === undefined) {
       schemaText = schemaText.replace(/\n*$/, "\n") + GENERATE_BLOCK(name);
@@ -88,22 +96,30 @@ export default class Init extends RescCommand {
     const first = await pendingSteps(schema, path.join(dir, "migrations"));
     const source = await rescSource(root, pkg.version);
     const collection = schema.tables.find((t) => t.resource?.ops.includes("list"))?.resource?.path ?? "/";
+    // Development tokens: what `resc token` (and so `npm run token`) can mint for the schema, HS* settings only.
+    const auth = buildDescriptor(schema).auth;
+    let secretEnv: string | undefined;
+    try {
+      developmentAlgorithm(auth, "schema.resource");
+      secretEnv = auth!.jwt!.secretEnv;
+    } catch {
+      secretEnv = undefined;
+    }
 
     const template = (file: string): Promise<string> => readFile(path.join(templates, file), "utf8");
     const app = (await template("app.ts")).replaceAll("./generated/app/", `./${layout.module}/`);
     const hooks = flags.schema
       ? stubbedHooksModule(await template("hooks-stubbed.ts"), schema, layout.module)
       : await template("hooks.ts");
-    let readme = (await template("README.md")).replaceAll("NAME", layout.bin ?? name);
-    if (flags.schema) {
-      // The example requests name the notes example's columns: a schema of the user's gets plain ones.
-      readme = readme
-        .replace(/^curl 'http:\/\/127\.0\.0\.1:3000\/notes\?[^']*'$/m, `curl 'http://127.0.0.1:3000${collection}'`)
-        .replace(/^curl -X POST .*\n/m, "")
-        .replace(/^npx (\S+) notes list --done false$/m, `npx $1 ${collection.slice(1)} list`);
-    }
+    const bin = layout.bin ?? name;
+    const readme = projectReadme(await template("README.md"), {
+      bin,
+      ...(secretEnv !== undefined ? { secretEnv } : {}),
+      tokenEnv: `${envPrefix(bin)}_TOKEN`,
+      ...(flags.schema ? { collection } : {}),
+    });
     const files: [string, string][] = [
-      ["package.json", packageJson(name, source.spec, layout.bin)],
+      ["package.json", packageJson(name, source.spec, layout.bin, secretEnv !== undefined)],
       ["schema.resource", schemaText],
       ["app.ts", app],
       ["server.ts", await template("server.ts")],
@@ -112,6 +128,7 @@ export default class Init extends RescCommand {
         "test/smoke.test.ts",
         (await template("test/smoke.test.ts")).replaceAll("../generated/app/", `../${layout.module}/`),
       ],
+      ["test/tokens.ts", (await template("test/tokens.ts")).replaceAll("../generated/app/", `../${layout.module}/`)],
       ...(flags.schema ? [] : [["test/notes.test.ts", await template("test/notes.test.ts")] as [string, string]]),
       ["migrations/0001_init.sql", migrationText("schema.resource", first.steps)],
       ["README.md", readme],
@@ -136,6 +153,12 @@ export default class Init extends RescCommand {
         ...(cd ? [`  cd ${cd}`] : []),
         "  npm install",
         `  npm start    # http://127.0.0.1:3000${collection}, API description at /docs`,
+        ...(secretEnv !== undefined
+          ? [
+              "  TOKEN=$(npm run -s token -- --sub alice)    # in another terminal: a development token",
+              `  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000${collection}`,
+            ]
+          : []),
         "  npm test",
         ...(layout.tree !== undefined ? [`  npm run build:cli && npx ${layout.bin} --help`] : []),
       ].join("\n"),

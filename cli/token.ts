@@ -37,7 +37,7 @@ export default class Token extends RescCommand {
     const { loadSchema } = await import("./load.js");
     const { buildDescriptor } = await import("../compiler/descriptor.js");
     const { mintDevelopmentToken, developmentAlgorithm } = await import("./token/mint.js");
-    const { developmentSecret } = await import("./dev/secret.js");
+    const { developmentSecret } = await import("../runtime/auth/development.js");
     const r = await loadSchema(file, (s) => process.stderr.write(s));
     if (!r.ok) this.fail(r.message);
     const auth = buildDescriptor(r.schema).auth;

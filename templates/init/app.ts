@@ -9,14 +9,26 @@
  *   Not .resc/db: that one is `resc dev`'s, which it migrates by comparing
  *   the schema with it (recording no migration), so the two never share one.
  *
+ * Tokens are verified as the schema's `auth` block says (resc's docs/access.md):
+ * see `authentication` below for where the secret comes from.
+ *
  * The webhooks `hooks.ts` exports are delivered from here, as `resc serve` does.
  */
 import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
 import { Hono } from "hono";
 import { answerProblems } from "resc/ops";
-import { createPgExecutor, mountDocs, openEmbeddedDatabase, type Executor } from "resc/runtime";
-import { mount } from "./generated/app/index.js";
+import {
+  createPgExecutor,
+  DEVELOPMENT_SECRET_FILE,
+  developmentSecret,
+  mountDocs,
+  openEmbeddedDatabase,
+  secretStandIn,
+  type Executor,
+  type MountAuthOptions,
+} from "resc/runtime";
+import { mount, service } from "./generated/app/index.js";
 import { openapi } from "./generated/app/openapi.js";
 import { hooks, webhooks } from "./hooks.js";
 
@@ -31,7 +43,9 @@ async function applyPending(db: Executor): Promise<void> {
   await db.script(
     "CREATE TABLE IF NOT EXISTS resc_migrations (name text PRIMARY KEY, checksum text NOT NULL DEFAULT '', applied_at timestamptz NOT NULL DEFAULT now())",
   );
-  const done = new Set((await db.query({ text: "SELECT name FROM resc_migrations", values: [] })).rows.map((r) => r.name));
+  const done = new Set(
+    (await db.query({ text: "SELECT name FROM resc_migrations", values: [] })).rows.map((r) => r.name),
+  );
   for (const m of await migrations()) {
     if (done.has(m.name)) continue;
     await db.transaction(async (tx) => {
@@ -56,15 +70,36 @@ export async function openDatabase(dataDir = ".resc/app"): Promise<Executor> {
 }
 
 /**
+ * How bearer tokens are verified, and the line saying so at start when the development secret is used.
+ *
+ * - The schema's `secret_env` variable set: tokens signed with that secret; development tokens (`npm run token`)
+ *   are refused, as `resc serve` refuses them.
+ * - Unset: the development secret in .resc/jwt-secret, made at random on first use (readable by you only, not
+ *   committed), which `npm run token` signs with and `resc dev` verifies with too; its development tokens are
+ *   accepted. Under NODE_ENV=production the variable must be set.
+ * - A schema without HS* settings (no `auth` block, or public keys): as the schema says.
+ */
+export function authentication(env: NodeJS.ProcessEnv = process.env): { auth: MountAuthOptions; notice?: string } {
+  const variable = secretStandIn(service, env);
+  if (variable === undefined) return { auth: { env } };
+  if (env.NODE_ENV === "production") throw new Error(`${variable} must be set when NODE_ENV=production`);
+  return {
+    auth: { env: { ...env, [variable]: developmentSecret() }, development: true },
+    notice: `${variable} is not set: tokens are verified with the development secret in ${DEVELOPMENT_SECRET_FILE} (npm run token -- --sub alice prints one)`,
+  };
+}
+
+/**
  * The app: the generated routes and their description, problem documents for unknown paths and faults,
  * and the delivery of `webhooks`. Aborting `signal` ends change-feed streams and webhook delivery.
  */
-export function createApp(db: Executor, signal?: AbortSignal): Hono {
+export function createApp(db: Executor, signal?: AbortSignal, auth = authentication().auth): Hono {
   const app = new Hono();
   answerProblems(app, (e) => console.error(e));
   const mounted = mount(app, {
     db,
     hooks,
+    auth,
     ...(webhooks.length > 0 ? { webhooks: { subscriptions: webhooks } } : {}),
     ...(signal ? { signal } : {}),
   });

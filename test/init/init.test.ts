@@ -3,11 +3,14 @@
  * docs/decisions/1242-init.md): in an empty directory, the new project
  * installs, passes `npm test`, serves with `npm start`, and carries its
  * rows through a schema change (`migrate:diff`, then `npm start` again).
- * A directory that is not empty is refused.
+ * Authentication is on (docs/decisions/1367-access-rules.md): a request
+ * without a token is a 401, one with `npm run token`'s development token is
+ * answered, verified with the development secret `npm start` keeps in
+ * `.resc/jwt-secret`. A directory that is not empty is refused.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,8 +22,11 @@ const ROOT = path.resolve(".");
 let dir = "";
 let project = "";
 
-/** `npm start` in `cwd` (default the notes project) on a free port; runs `fn` once it serves, then stops it. */
-async function started(fn: (base: string) => Promise<void>, cwd = project): Promise<void> {
+/**
+ * `npm start` in `cwd` (default the notes project) on a free port; runs `fn` once it serves (with what it printed
+ * so far), then stops it.
+ */
+async function started(fn: (base: string, output: string) => Promise<void>, cwd = project): Promise<void> {
   const port = await freePort();
   const child = spawn("npm", ["start"], {
     cwd,
@@ -31,12 +37,25 @@ async function started(fn: (base: string) => Promise<void>, cwd = project): Prom
   const out = collected(child);
   try {
     await printed(child, out, "serving on", "npm start", 90_000);
-    await fn(`http://127.0.0.1:${port}`);
+    await fn(`http://127.0.0.1:${port}`, out.text);
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     process.kill(-child.pid!, "SIGTERM");
     await exited;
   }
+}
+
+/** A development token for `sub`, as the README has it: `npm run -s token -- --sub alice`. */
+async function token(sub: string, cwd = project): Promise<string> {
+  const t = await run("npm", ["run", "-s", "token", "--", "--sub", sub], { cwd });
+  expect(t.code, t.stderr).toBe(0);
+  expect(t.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  return t.stdout.trim();
+}
+
+/** The `Authorization` header of {@link token}. */
+async function bearer(sub: string): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await token(sub)}` };
 }
 
 /** The resc a user has after `npm install ./resc-x.tgz` in a folder of their own. */
@@ -67,6 +86,19 @@ beforeAll(async () => {
     dependencies: Record<string, string>;
   };
   expect(pkg.dependencies.resc).toBe(`file:${tarball}`);
+  // The printed steps mint a token and send it.
+  expect(init.stdout).toContain("TOKEN=$(npm run -s token -- --sub alice)");
+  expect(init.stdout).toContain('curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000/notes');
+  // The secret's variable is the project's; the README shows the token's round trip.
+  expect(await readFile(path.join(project, "schema.resource"), "utf8")).toContain('secret_env = "NOTES_JWT_SECRET"');
+  const readme = await readFile(path.join(project, "README.md"), "utf8");
+  for (const line of [
+    "TOKEN=$(npm run -s token -- --sub alice)",
+    'curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000/notes',
+    "export NOTES_TOKEN=$(npm run -s token -- --sub alice)",
+  ])
+    expect(readme).toContain(line);
+  expect(readme).not.toMatch(/<!--|SECRET_ENV|TOKEN_ENV/);
   const install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
     cwd: project,
     timeout: 300_000,
@@ -81,7 +113,7 @@ describe("resc init", () => {
     const t = await run("npm", ["test"], { cwd: project, timeout: 180_000 });
     expect(t.code, t.stdout + t.stderr).toBe(0);
     expect(t.stdout).toMatch(/# pass 2/);
-  });
+  }, 240_000); // two embedded databases made, and three development tokens minted with resc token
 
   it("type-checks with the TypeScript it installs (7.x), builds its command-line client, and the binary talks to it", async () => {
     const version = await run("npx", ["tsc", "--version"], { cwd: project });
@@ -94,10 +126,22 @@ describe("resc init", () => {
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/notes/);
     await started(async (base) => {
-      const created = await run("npx", ["notes", "notes", "create", "--title", "from the cli", "--base-url", base], {
-        cwd: project,
-      });
+      // Without a token the command is refused; with --token, or NOTES_TOKEN, it is answered.
+      const refused = await run("npx", ["notes", "notes", "list", "--base-url", base], { cwd: project });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/HTTP 401/);
+      const created = await run(
+        "npx",
+        ["notes", "notes", "create", "--title", "from the cli", "--base-url", base, "--token", await token("alice")],
+        { cwd: project },
+      );
       expect(created.code, created.stderr).toBe(0);
+      const listed = await run("npx", ["notes", "notes", "list", "--base-url", base], {
+        cwd: project,
+        env: { NOTES_TOKEN: await token("alice") },
+      });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain("from the cli");
       const docs = await fetch(`${base}/docs`);
       expect(docs.status).toBe(200);
       expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
@@ -105,17 +149,42 @@ describe("resc init", () => {
       expect(missing.status).toBe(404);
       expect(missing.headers.get("content-type")).toMatch(/application\/problem\+json/);
     });
-  });
+  }, 300_000); // a type check, a build, a server start and the binary run four times
 
-  it("serves with npm start, and keeps its rows through a schema change", async () => {
-    await started(async (base) => {
+  it("serves with npm start: no token is a 401, npm run token's is answered, each caller sees their own notes", async () => {
+    await started(async (base, output) => {
+      expect(output).toContain(
+        "NOTES_JWT_SECRET is not set: tokens are verified with the development secret in .resc/jwt-secret",
+      );
+      const anonymous = await fetch(`${base}/notes`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer realm="Notes"/);
+      expect(anonymous.headers.get("content-type")).toMatch(/application\/problem\+json/);
+      const alice = await bearer("alice");
       const created = await fetch(`${base}/notes`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { ...alice, "content-type": "application/json" },
         body: '{"title":"kept"}',
       });
       expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({ owner: "alice", title: "kept" });
+      const mine = await fetch(`${base}/notes`, { headers: alice });
+      expect(mine.status).toBe(200);
+      expect(((await mine.json()) as { items: { title: string }[] }).items.map((n) => n.title)).toContain("kept");
+      const bobs = await fetch(`${base}/notes`, { headers: await bearer("bob") });
+      expect(bobs.status).toBe(200);
+      expect(((await bobs.json()) as { items: unknown[] }).items).toEqual([]);
+      // A token not signed with the development secret is refused.
+      const forged = await fetch(`${base}/notes`, {
+        headers: { authorization: `${alice.authorization.slice(0, -4)}AAAA` },
+      });
+      expect(forged.status).toBe(401);
     });
+    // The development secret npm start verifies with: made at random, the owner's only, announced at start.
+    expect((await stat(path.join(project, ".resc/jwt-secret"))).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps its rows through a schema change", async () => {
     const schema = await readFile(path.join(project, "schema.resource"), "utf8");
     await writeFile(
       path.join(project, "schema.resource"),
@@ -136,7 +205,9 @@ describe("resc init", () => {
     const devExited = new Promise((r) => dev.once("exit", r));
     try {
       await printed(dev, devOut, "serving", "resc dev", 90_000);
-      expect((await fetch(`http://127.0.0.1:${port}/notes`)).status).toBe(200);
+      // resc dev verifies with the same development secret: npm run token's tokens work for both.
+      expect((await fetch(`http://127.0.0.1:${port}/notes`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/notes`, { headers: await bearer("alice") })).status).toBe(200);
     } finally {
       dev.kill("SIGTERM");
       await devExited;
@@ -148,8 +219,10 @@ describe("resc init", () => {
     expect(diff.code, diff.stdout + diff.stderr).toBe(0);
     expect(diff.stdout).toContain("0002_due_dates.sql");
     await started(async (base) => {
-      const page = (await (await fetch(`${base}/notes`)).json()) as { items: Record<string, unknown>[] };
-      // "from the cli" was stored by the command-line client in the test before.
+      const page = (await (await fetch(`${base}/notes`, { headers: await bearer("alice") })).json()) as {
+        items: Record<string, unknown>[];
+      };
+      // Alice's, stored by the two tests before: "from the cli" by the command-line client, "kept" by fetch.
       expect(page.items.map((n) => n.title).sort()).toEqual(["from the cli", "kept"]);
       for (const n of page.items) expect(n).toMatchObject({ due_on: null });
     });
@@ -188,7 +261,7 @@ describe("resc init", () => {
     const t = await run("npm", ["test"], { cwd: shop, timeout: 180_000 });
     expect(t.code, t.stdout + t.stderr).toBe(0);
     expect(t.stdout).toMatch(/# pass 1/);
-  });
+  }, 300_000); // npm install, two migrations and npm test: over a minute on a shared machine
 
   it("--schema on a schema requiring hooks: npm start serves, each missing hook answers 501 naming itself, webhooks are delivered", async () => {
     // A stranger's schema: bigint keys, an enum, a @@scoped table with a @stamped column, an action, a feed.
