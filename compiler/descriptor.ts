@@ -41,7 +41,7 @@ import type {
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
-import { declaredRoles, grantedOps, rowRuleOps } from "./access.js";
+import { declaredRoles, grantedOps, rowRuleOps, stampedOnEveryCreate } from "./access.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
 export function apiInfo(schema: Schema): { title: string; version: string } {
@@ -340,7 +340,12 @@ function accessDescriptor(table: TableDecl, block: AccessDecl): AccessDescriptor
 function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: InverseIndex): TableDescriptor {
   const t: TableDescriptor = {
     name: table.name,
-    columns: table.columns.map((c) => columnDescriptor(index, table, c)),
+    columns: table.columns.map((c) => {
+      const d = columnDescriptor(index, table, c);
+      // A column every create-granting block stamps is the server's, as a `@stamped` one is: never in a
+      // create body, so the generated types, the CLI and OpenAPI leave it out (docs/decisions/1367-access-rules.md).
+      return !d.readOnly && stampedOnEveryCreate(table, c.name) ? { ...d, readOnly: true, stamped: true } : d;
+    }),
     primaryKey: [...table.primaryKey],
     relations: relations(index, table, inverses),
     scoped: table.scoped,

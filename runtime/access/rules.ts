@@ -161,13 +161,13 @@ export function stampsOf(table: TableDescriptor, principal: Principal): Record<s
 }
 
 /**
- * The columns hidden from `principal` on `table`: those every block granting
- * it anything hides (a column one of its roles may read is not hidden).
- * Empty when no block grants it anything (nothing is reachable then anyway).
+ * The columns hidden from `principal` on `table`: those any block naming one
+ * of its roles hides. Rows and columns are granted separately, so showing a
+ * column one role hides because another role shows it would serve it on rows
+ * only the hiding role reaches: a column hidden from any of the caller's
+ * roles stays hidden (docs/decisions/1367-access-rules.md).
  */
 export function hiddenFor(table: TableDescriptor, principal: Principal): Set<string> {
   const blocks = (table.access ?? []).filter((a) => a.roles.some((r) => principal.roles.includes(r)));
-  if (blocks.length === 0) return new Set();
-  const [first, ...rest] = blocks;
-  return new Set(first!.hide.filter((c) => rest.every((b) => b.hide.includes(c))));
+  return new Set(blocks.flatMap((b) => b.hide));
 }

@@ -57,6 +57,9 @@ function tableView(table: TableDescriptor, principal: Principal): TableDescripto
     // A relation through a hidden column is not offered either.
     relations: table.relations.filter((r) => !(r.kind === "forward" && hidden.has(r.column))),
   };
+  // A default order by a hidden column would tell its values through the order and the cursor's sort key.
+  if (view.resource && view.resource.defaultSort.some((t) => hidden.has(t.column)))
+    view.resource = { ...view.resource, defaultSort: view.resource.defaultSort.filter((t) => !hidden.has(t.column)) };
   if ([...hidden].some((name) => table.columns.some((c) => c.name === name && !c.hidden))) narrowed.add(view);
   return view;
 }

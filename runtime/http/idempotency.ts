@@ -160,13 +160,19 @@ export function idempotencyScopeOf(identity: unknown, source: IdentitySource = "
 
 /**
  * The caller's identity as the service establishes it: `idempotencyScope` when given, else the
- * principal's subject (docs/decisions/1367-access-rules.md), else the hooks' data.
+ * principal (its subject, roles and claims; docs/decisions/1367-access-rules.md), else the hooks' data.
  */
 function scopeOfRequest(rc: ResourceContext, c: Context, scope: IdempotencyOptions["scope"]): string {
   if (scope !== undefined) return idempotencyScopeOf(scope(c), "idempotencyScope");
   const principal = principalOf(c);
   if (principal !== undefined)
-    return idempotencyScopeOf(principal.anonymous ? null : { subject: principal.subject }, "principal");
+    // The whole principal: one subject in two tenants or with two roles is two callers (decision 1367).
+    return idempotencyScopeOf(
+      principal.anonymous
+        ? null
+        : { subject: principal.subject, roles: [...principal.roles].sort(), claims: principal.claims },
+      "principal",
+    );
   return idempotencyScopeOf(rc.hookData?.(c), "hookData");
 }
 

@@ -29,10 +29,10 @@ table docs {
   author_id  text         @filterable
   title      text         @filterable @sortable
   level      int          @default(0) @filterable
-  note       text?        @filterable
+  note       text?        @filterable @sortable
   deleted_at timestamptz? @soft_delete @hidden
   @@scoped
-  resource "/docs" { ops = [crud, list] filtered_writes = true }
+  resource "/docs" { ops = [crud, list] filtered_writes = true default_sort = [-note] }
 }
 table remarks {
   id     bigint @primary_key @default(identity)
@@ -342,6 +342,45 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
     const expanded = await send(viewerB, "GET", "/docs?expand=remarks");
     const seen = expanded.body.items.flatMap((d: { remarks: { items: { id: number }[] } }) => d.remarks.items);
     expect(ids(seen)).toEqual(await oracle(oracleSql, [B]));
+  });
+
+  it("a column hidden from any of the caller's roles stays hidden, and never orders its default sort", async () => {
+    const both: Principal = {
+      subject: "amos",
+      roles: ["member", "admin"],
+      claims: { sub: "amos", org: A, clearance: 5 },
+    };
+    const r = await send(both, "GET", "/docs/2");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).not.toHaveProperty("note");
+    // The default order is by note; for a role that may not read it, the order and the cursor must not tell it.
+    const page = await send(memberA2, "GET", "/docs?per_page=1");
+    expect(page.status, page.text).toBe(200);
+    const cursor = JSON.parse(Buffer.from(String(page.body.next_cursor), "base64url").toString("utf8")) as {
+      o: string;
+    };
+    expect(cursor.o).not.toContain("note");
+    const adminPage = await send(admin, "GET", "/docs?per_page=1");
+    const adminCursor = JSON.parse(Buffer.from(String(adminPage.body.next_cursor), "base64url").toString("utf8")) as {
+      o: string;
+    };
+    expect(adminCursor.o).toContain("note");
+  });
+
+  it("idempotent replays are scoped by the whole principal: the same subject in two tenants is two callers", async () => {
+    const key = { "idempotency-key": `tenants-${kind}` };
+    const inA = await send(
+      principal("admin", A, "root"),
+      "POST",
+      "/docs",
+      { title: "t", org_id: A, author_id: "root" },
+      key,
+    );
+    expect(inA.status, inA.text).toBe(201);
+    const inB = await send(admin, "POST", "/docs", { title: "t", org_id: B, author_id: "root" }, key);
+    expect(inB.status, inB.text).toBe(201);
+    expect(inB.headers.get("idempotent-replayed")).toBeNull();
+    expect(inB.body.id).not.toBe(inA.body.id);
   });
 
   it("idempotent replays are scoped by the principal's subject", async () => {
