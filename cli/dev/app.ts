@@ -12,6 +12,7 @@ import { mountService, type MountResult } from "../../runtime/http/mount.js";
 import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
 import { answerProblems } from "../../runtime/ops/fallbacks.js";
+import { loggedTarget } from "../../runtime/ops/redact.js";
 import type { MountAuthOptions } from "../../runtime/auth/mounting.js";
 
 /** Options of {@link createDevApp}. */
@@ -22,7 +23,10 @@ export interface DevAppOptions {
   hookData?: (c: Context) => object | undefined;
   /** `MountOptions.idempotencyScope` (docs/decisions/1360-idempotency-scope.md). */
   idempotencyScope?: (c: Context) => unknown;
-  /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
+  /**
+   * Receives one line per request (`GET /films?… 200 3ms`), credential-looking query values replaced by
+   * `REDACTED` as `resc serve` logs them (runtime/ops/redact.ts); default: none.
+   */
   log?: (line: string) => void;
   /**
    * The OpenAPI document served at `/openapi.json` with the page at `/docs`
@@ -56,8 +60,8 @@ export function createDevApp(
     app.use(async (c, next) => {
       const start = performance.now();
       await next();
-      const url = new URL(c.req.url);
-      log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
+      // The same redaction as `resc serve`'s request line: a token put in the URL never reaches the log.
+      log(`${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
     });
   }
   answerProblems(app, (e) => console.error(e));
