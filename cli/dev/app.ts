@@ -13,6 +13,7 @@ import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
 import { answerProblems } from "../../runtime/ops/fallbacks.js";
 import { loggedTarget } from "../../runtime/ops/redact.js";
+import { principalOf } from "../../runtime/auth/principal.js";
 import type { MountAuthOptions } from "../../runtime/auth/mounting.js";
 
 /** Options of {@link createDevApp}. */
@@ -45,6 +46,26 @@ export interface DevAppOptions {
 }
 
 /**
+ * `auth` with its refusals written to `log` as `resc serve` logs them: the reason and what failed, never the
+ * token (docs/decisions/1367-access-rules.md); `false` and an absent `log` are left as they are.
+ */
+function withRefusalLog(
+  auth: MountAuthOptions | false | undefined,
+  log: ((line: string) => void) | undefined,
+): MountAuthOptions | false | undefined {
+  if (auth === false || !log) return auth;
+  const own = auth?.log;
+  return {
+    ...auth,
+    log: (refusal, c) => {
+      const reason = "reason" in refusal ? refusal.reason : "keys-unavailable";
+      log(`bearer token refused (reason=${reason}): ${refusal.message}`);
+      own?.(refusal, c);
+    },
+  };
+}
+
+/**
  * Builds the app; `mounted` carries registration errors, if any, and `docs`
  * the resource paths the documentation routes would collide with (the docs
  * are then not served).
@@ -61,7 +82,12 @@ export function createDevApp(
       const start = performance.now();
       await next();
       // The same redaction as `resc serve`'s request line: a token put in the URL never reaches the log.
-      log(`${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
+      // The caller, when a principal with a subject was set, as `resc serve` names it (`sub`).
+      const subject = principalOf(c)?.subject;
+      log(
+        `${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms` +
+          (subject ? ` sub=${JSON.stringify(subject)}` : ""),
+      );
     });
   }
   answerProblems(app, (e) => console.error(e));
@@ -72,8 +98,8 @@ export function createDevApp(
     ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.webhooks && options.webhooks.length > 0 ? { webhooks: { subscriptions: options.webhooks } } : {}),
-    ...(options.auth !== undefined
-      ? { auth: typeof options.auth === "function" ? options.auth(service) : options.auth }
+    ...(options.auth !== undefined || log
+      ? { auth: withRefusalLog(typeof options.auth === "function" ? options.auth(service) : options.auth, log) }
       : {}),
   });
   const document = options.openapi ?? openApiDocument(service);
