@@ -12,6 +12,8 @@ import { mountService, type MountResult } from "../../runtime/http/mount.js";
 import { mountDocs, type DocsResult, type OpenApiData } from "../../runtime/http/docs.js";
 import { openApiDocument } from "../../compiler/backends/openapi/index.js";
 import { answerProblems } from "../../runtime/ops/fallbacks.js";
+import { loggedTarget } from "../../runtime/ops/redact.js";
+import { principalOf } from "../../runtime/auth/principal.js";
 import type { MountAuthOptions } from "../../runtime/auth/mounting.js";
 
 /** Options of {@link createDevApp}. */
@@ -22,7 +24,10 @@ export interface DevAppOptions {
   hookData?: (c: Context) => object | undefined;
   /** `MountOptions.idempotencyScope` (docs/decisions/1360-idempotency-scope.md). */
   idempotencyScope?: (c: Context) => unknown;
-  /** Receives one line per request (`GET /films?… 200 3ms`); default: none. */
+  /**
+   * Receives one line per request (`GET /films?… 200 3ms`), credential-looking query values replaced by
+   * `REDACTED` as `resc serve` logs them (runtime/ops/redact.ts); default: none.
+   */
   log?: (line: string) => void;
   /**
    * The OpenAPI document served at `/openapi.json` with the page at `/docs`
@@ -41,6 +46,26 @@ export interface DevAppOptions {
 }
 
 /**
+ * `auth` with its refusals written to `log` as `resc serve` logs them: the reason and what failed, never the
+ * token (docs/decisions/1367-access-rules.md); `false` and an absent `log` are left as they are.
+ */
+function withRefusalLog(
+  auth: MountAuthOptions | false | undefined,
+  log: ((line: string) => void) | undefined,
+): MountAuthOptions | false | undefined {
+  if (auth === false || !log) return auth;
+  const own = auth?.log;
+  return {
+    ...auth,
+    log: (refusal, c) => {
+      const reason = "reason" in refusal ? refusal.reason : "keys-unavailable";
+      log(`bearer token refused (reason=${reason}): ${refusal.message}`);
+      own?.(refusal, c);
+    },
+  };
+}
+
+/**
  * Builds the app; `mounted` carries registration errors, if any, and `docs`
  * the resource paths the documentation routes would collide with (the docs
  * are then not served).
@@ -56,8 +81,13 @@ export function createDevApp(
     app.use(async (c, next) => {
       const start = performance.now();
       await next();
-      const url = new URL(c.req.url);
-      log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${Math.round(performance.now() - start)}ms`);
+      // The same redaction as `resc serve`'s request line: a token put in the URL never reaches the log.
+      // The caller, when a principal with a subject was set, as `resc serve` names it (`sub`).
+      const subject = principalOf(c)?.subject;
+      log(
+        `${c.req.method} ${loggedTarget(c.req.url)} ${c.res.status} ${Math.round(performance.now() - start)}ms` +
+          (subject ? ` sub=${JSON.stringify(subject)}` : ""),
+      );
     });
   }
   answerProblems(app, (e) => console.error(e));
@@ -68,8 +98,8 @@ export function createDevApp(
     ...(options.idempotencyScope ? { idempotencyScope: options.idempotencyScope } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.webhooks && options.webhooks.length > 0 ? { webhooks: { subscriptions: options.webhooks } } : {}),
-    ...(options.auth !== undefined
-      ? { auth: typeof options.auth === "function" ? options.auth(service) : options.auth }
+    ...(options.auth !== undefined || log
+      ? { auth: withRefusalLog(typeof options.auth === "function" ? options.auth(service) : options.auth, log) }
       : {}),
   });
   const document = options.openapi ?? openApiDocument(service);

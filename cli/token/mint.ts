@@ -10,6 +10,8 @@ import { SignJWT } from "jose";
 import type { AuthDescriptor, JwtAlgorithm } from "../../runtime/descriptor.js";
 import { DEVELOPMENT_CLAIM } from "../../runtime/auth/verify.js";
 import { isHmac } from "../../runtime/auth/settings.js";
+import { principalFromPayload } from "../../runtime/auth/claims.js";
+import { TokenRefused } from "../../runtime/auth/errors.js";
 
 /** What a development token says. */
 export interface DevelopmentToken {
@@ -62,9 +64,12 @@ function claimValue(text: string): unknown {
 }
 
 /**
- * The payload of a development token of `auth`.
+ * The payload of a development token of `auth`, read back with the claim reading the verification uses
+ * (runtime/auth/claims.ts), so `resc token` never prints a token the service would refuse for its claims
+ * (docs/decisions/1367-access-rules.md).
  * @param nowSeconds the time it is issued, seconds since the epoch
- * @throws Error naming a role or claim the schema does not declare, or a `--claim` without `=`
+ * @throws Error naming a role or claim the schema does not declare, a `--claim` without `=`, a required
+ *   claim not given, a claim whose value is not of its declared type, or no role and no default role
  */
 export function developmentPayload(
   auth: AuthDescriptor,
@@ -88,7 +93,7 @@ export function developmentPayload(
     place(payload, declared.path, claimValue(pair.slice(eq + 1)));
   }
   const jwt = auth.jwt!;
-  return {
+  const minted = {
     ...payload,
     sub: token.subject,
     ...(jwt.issuer !== undefined ? { iss: jwt.issuer } : {}),
@@ -97,6 +102,15 @@ export function developmentPayload(
     exp: nowSeconds + token.ttlSeconds,
     [DEVELOPMENT_CLAIM]: true,
   };
+  try {
+    principalFromPayload(auth, minted);
+  } catch (e) {
+    if (!(e instanceof TokenRefused)) throw e;
+    const hint =
+      e.reason === "claims" ? " (give it with --claim name=value)" : e.reason === "role" ? " (give --role)" : "";
+    throw new Error(`the service would refuse this token: ${e.message}${hint}`);
+  }
+  return minted;
 }
 
 /**

@@ -170,7 +170,7 @@ function rolesOf(auth: AuthDescriptor, payload: Record<string, unknown>): string
 /**
  * The principal of a verified token's payload: `subject` its `sub`, the
  * roles it names (see {@link rolesOf}), every declared claim decoded, `sub`
- * among them. Roles and claims are frozen.
+ * among them, `expiresAt` its `exp` when it is a number. Roles and claims are frozen.
  * @throws TokenRefused (`subject`, `role`, `claims`) when the rules could not be applied to the token
  */
 export function principalFromPayload(auth: AuthDescriptor, payload: Record<string, unknown>): Principal {
@@ -180,7 +180,13 @@ export function principalFromPayload(auth: AuthDescriptor, payload: Record<strin
   const roles = rolesOf(auth, payload);
   const claims: Record<string, JsonValue> = { sub };
   for (const c of auth.claims) if (c.name !== "sub") claims[c.name] = claimOf(c, payload);
-  return { subject: sub, roles: Object.freeze(roles), claims: Object.freeze(claims) };
+  const exp = payload.exp;
+  return {
+    subject: sub,
+    roles: Object.freeze(roles),
+    claims: Object.freeze(claims),
+    ...(typeof exp === "number" && Number.isFinite(exp) ? { expiresAt: exp } : {}),
+  };
 }
 
 /**

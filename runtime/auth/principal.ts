@@ -20,6 +20,12 @@ export interface Principal {
    * claim the token lacks is null. `sub` is always present.
    */
   claims: Readonly<Record<string, JsonValue>>;
+  /**
+   * When the token it came from expires: its `exp`, in seconds since the epoch. Absent for the anonymous
+   * role and a principal a middleware set without one. The change feed ends a stream then (past the clock
+   * tolerance) with `reconnect`, so a client resumes with a fresh token (docs/decisions/1367-access-rules.md).
+   */
+  expiresAt?: number;
   /** True for a request without a token that the anonymous role admitted. */
   anonymous?: true;
 }

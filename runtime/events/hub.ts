@@ -46,10 +46,12 @@ export interface FeedEvent {
 }
 
 /**
- * Why a stream ends before its client leaves: it read too slowly, the service is stopping, or PostgreSQL
- * cannot judge its subscription (`failed`, which comes with a problem; docs/decisions/1364-feed-isolation.md).
+ * Why a stream ends before its client leaves: it read too slowly, the service is stopping, the caller's
+ * token expired (`token-expired`, which the SSE route itself decides; docs/decisions/1367-access-rules.md),
+ * or PostgreSQL cannot judge its subscription (`failed`, which comes with a problem;
+ * docs/decisions/1364-feed-isolation.md).
  */
-export type EndReason = "slow-subscriber" | "shutdown" | "failed";
+export type EndReason = "slow-subscriber" | "shutdown" | "token-expired" | "failed";
 
 /** Where the hub puts a subscriber's events; the HTTP stream (runtime/http/events.ts) is one. */
 export interface FeedSink {

@@ -9,7 +9,9 @@
  * `update`, `delete`, `leave`) and `data` (the row as a read returns it, or
  * its key alone for `delete` and `leave`). Besides: `reload` (the position
  * resumed from is no longer kept: list again), `reconnect` (the server
- * ends this stream, a slow reader or a shutdown: resume with the last id)
+ * ends this stream, a slow reader, a shutdown or the caller's token
+ * expiring: resume with the last id, and a fresh token;
+ * docs/decisions/1367-access-rules.md)
  * and `failed` (the database cannot judge this subscription: its data is
  * the problem document, and the stream ends for good;
  * docs/decisions/1364-feed-isolation.md).
@@ -30,6 +32,7 @@ import { problem, type ProblemError } from "../problem.js";
 import { parseListQuery } from "../query/index.js";
 import { SINGLE } from "../query/parameters.js";
 import { viewSelect } from "../access/view.js";
+import { principalOf } from "../auth/principal.js";
 import { scopeOf, type ResourceContext } from "./context.js";
 
 /** Limits of one stream (docs/decisions/1337-change-feed.md). */
@@ -79,6 +82,7 @@ class SseStream implements FeedSink {
   private wake: (() => void) | undefined;
   private done = false;
   private heartbeat: NodeJS.Timeout | undefined;
+  private expiry: NodeJS.Timeout | undefined;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private subscribed: Subscribed | undefined;
 
@@ -157,10 +161,13 @@ class SseStream implements FeedSink {
       const detail =
         reason === "slow-subscriber"
           ? `The client read too slowly: more than ${this.limits.bufferEvents} events or ${this.limits.bufferBytes} bytes waited.`
-          : "The service is stopping.";
+          : reason === "token-expired"
+            ? "The token this stream was opened with has expired: reconnect with a fresh one."
+            : "The service is stopping.";
       this.queue.push(message("reconnect", JSON.stringify({ reason, detail })));
     }
     this.done = true;
+    if (this.expiry) clearTimeout(this.expiry);
     this.subscribed?.cancel();
     this.wake?.();
     // A client that reads nothing more is not waited for.
@@ -187,6 +194,8 @@ class SseStream implements FeedSink {
     this.done = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = undefined;
     this.subscribed?.cancel();
   }
 
@@ -206,6 +215,19 @@ class SseStream implements FeedSink {
     if (this.done) return subscribed.cancel();
     this.heartbeat = setInterval(() => this.beat(), this.limits.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /**
+   * Ends the stream with `reconnect` at `atMs` (milliseconds since the epoch), when the token it was opened
+   * with stops being accepted: a stream outliving its token would keep serving a caller the service now
+   * refuses (docs/decisions/1367-access-rules.md).
+   */
+  expireAt(atMs: number): void {
+    if (this.done) return;
+    // setTimeout's longest delay is 2^31-1 ms; a token living longer is re-armed.
+    const delay = Math.min(Math.max(0, atMs - Date.now()), 2 ** 31 - 1);
+    this.expiry = setTimeout(() => (Date.now() >= atMs ? this.end("token-expired") : this.expireAt(atMs)), delay);
+    this.expiry.unref();
   }
 }
 
@@ -278,6 +300,10 @@ export function eventsHandler(
       throw e;
     }
     stream.open(subscription, reload);
+    // The token's `exp` plus the clock tolerance the verification grants: past it, the token is refused.
+    const expiresAt = principalOf(c)?.expiresAt;
+    if (expiresAt !== undefined)
+      stream.expireAt((expiresAt + (rc.service.auth?.jwt?.clockToleranceSeconds ?? 0)) * 1000);
     c.req.raw.signal.addEventListener("abort", () => subscription.cancel(), { once: true });
     return new Response(stream.body, {
       status: 200,

@@ -99,6 +99,7 @@ describe("accepted tokens", () => {
         tier: "paid",
         beta: true,
       },
+      expiresAt: expect.any(Number),
     });
   });
 
