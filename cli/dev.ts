@@ -113,6 +113,7 @@ export default class Dev extends RescCommand {
    */
   private async hooksFor(service: ServiceDescriptor, file: string, module: string | undefined): Promise<HooksModule> {
     const { registrationErrors } = await import("../runtime/hooks/registration.js");
+    const { withDeclaredRules } = await import("../runtime/access/hooks.js");
     const { loadHooksModule } = await import("./serving/hooks-module.js");
     let loaded: HooksModule = { hooks: {} };
     if (module) {
@@ -122,7 +123,8 @@ export default class Dev extends RescCommand {
         this.fail([(e as Error).message]);
       }
     }
-    const missing = registrationErrors(service, loaded.hooks);
+    // Checked as the mount will: declared access rules confine and stamp as hooks do (docs/decisions/1367-access-rules.md).
+    const missing = registrationErrors(service, withDeclaredRules(service, loaded.hooks));
     if (missing.length > 0) {
       const n = missing.length;
       this.fail([

@@ -9,11 +9,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "./support/db.js";
+import { writeUngovernedSpec } from "./support/ungoverned.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin/resc.js");
 const tmp = mkdtempSync(path.join(tmpdir(), "resc-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/**
+ * spec.resource without its auth and access blocks (test/support/ungoverned.ts): confined by the x-org-id hooks
+ * module, served without tokens, as these tests of resc dev's hooks and data need.
+ */
+const UNGOVERNED = writeUngovernedSpec(mkdtempSync(path.join(tmp, "ungoverned-")));
 
 /** Runs the built `resc` with `args`, asynchronously (test/support/run.ts). */
 function resc(args: string[], cwd = ROOT) {
@@ -152,12 +158,12 @@ function startDev(args: string[]): Promise<{ url: string; stop: () => Promise<vo
 describe("resc dev", () => {
   const HOOKS = "test/fixtures-hooks/tenant.ts";
 
-  it("refuses to serve a schema whose scoped tables have no hooks, naming each (a soft-delete column needs none)", async () => {
-    const r = await resc(["dev", "spec.resource", "--port", "0", "--data-dir", path.join(tmp, "never")]);
+  it("refuses to serve a schema whose scoped tables have no hooks, naming each", async () => {
+    const r = await resc(["dev", UNGOVERNED, "--port", "0", "--data-dir", path.join(tmp, "never")]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/registration error/);
     expect(r.stderr).toMatch(/\/users: @@scoped on table users requires a BeforeQuery hook/);
-    expect(r.stderr).toMatch(/\/tasks: @@scoped on table tasks requires a BeforeQuery hook/);
+    // A soft-delete column needs no hook: resc filters it itself (docs/decisions/1367-access-rules.md).
     expect(r.stderr).not.toMatch(/@soft_delete/);
     expect(r.stderr).toMatch(/--hooks MODULE/);
     // Refused before the embedded database was created.
@@ -179,7 +185,7 @@ describe("resc dev", () => {
   it("serves spec.resource with --hooks on the embedded database, keeps rows across restarts, logs each request", async () => {
     const dataDir = path.join(tmp, "db");
     const args = [
-      "spec.resource",
+      UNGOVERNED,
       "--seed",
       "examples/tracker/seed.sql",
       "--hooks",
@@ -224,6 +230,48 @@ describe("resc dev", () => {
       // DELETE on the soft-deleting table marks the row; the hook hides it from then on.
       expect((await fetch(`${dev.url}/tasks/${created.id}`, { method: "DELETE" })).status).toBe(204);
       expect((await fetch(`${dev.url}/tasks/${created.id}`)).status).toBe(404);
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  it("serves spec.resource under its declared rules with only the tasks' actions as hooks, to resc token's token", async () => {
+    const dev = await startDev([
+      "spec.resource",
+      "--seed",
+      "examples/tracker/seed.sql",
+      "--hooks",
+      "examples/tracker/hooks.ts",
+      "--port",
+      "0",
+      "--data-dir",
+      path.join(tmp, "governed-db"),
+    ]);
+    try {
+      const ACME = "00000000-0000-4000-8000-000000000001";
+      // Ada of Acme, signed with the development secret resc dev verifies with (docs/access.md).
+      const minted = await resc([
+        "token",
+        "spec.resource",
+        "--sub",
+        "00000000-0000-4000-8000-000000000101",
+        "--claim",
+        `org=${ACME}`,
+      ]);
+      expect(minted.code, minted.stderr).toBe(0);
+      const auth = { authorization: `Bearer ${minted.stdout.trim()}` };
+      expect((await fetch(`${dev.url}/tasks`)).status).toBe(401);
+      const orgs = (await (await fetch(`${dev.url}/orgs`, { headers: auth })).json()) as { items: { id: string }[] };
+      expect(orgs.items.map((o) => o.id)).toEqual([ACME]);
+      const tasks = (await (await fetch(`${dev.url}/tasks`, { headers: auth })).json()) as { items: { id: number }[] };
+      expect(tasks.items.map((t) => t.id).sort()).toEqual([1, 2, 3, 4]);
+      expect((await fetch(`${dev.url}/tasks/6`, { headers: auth })).status).toBe(404);
+      const done = await fetch(`${dev.url}/tasks/1/complete`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(done.status, await done.clone().text()).toBe(200);
     } finally {
       await dev.stop();
     }

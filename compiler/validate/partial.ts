@@ -34,8 +34,8 @@ function touches(span: Span, errors: readonly Diagnostic[]): boolean {
 
 /**
  * Runs the rules over the declarations of `schema` that no syntax error
- * touches. The api and generate blocks, enums, domains and tables each
- * count as one declaration.
+ * touches. The api, generate and auth blocks, enums, domains and tables
+ * each count as one declaration.
  *
  * @param syntaxErrors the parser's error diagnostics (at least one)
  * @returns the validator's diagnostics about the intact declarations, minus
@@ -50,5 +50,9 @@ export function validateIntact(schema: Schema, syntaxErrors: readonly Diagnostic
   };
   if (schema.api && !touches(schema.api.span, syntaxErrors)) intact.api = schema.api;
   if (schema.generate && !touches(schema.generate.span, syntaxErrors)) intact.generate = schema.generate;
+  // Access blocks name the auth block's roles and claims (docs/decisions/1367-access-rules.md): with an intact auth
+  // block they are checked against it; with a broken one, not at all, as a name of another declaration waits.
+  if (schema.auth && !touches(schema.auth.span, syntaxErrors)) intact.auth = schema.auth;
+  else if (schema.auth) intact.tables = intact.tables.map((t) => ({ ...t, access: [] }));
   return validate(intact).filter((d) => !CROSS_DECLARATION.has(d.code));
 }

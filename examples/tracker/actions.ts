@@ -1,8 +1,8 @@
 /**
  * The tracker's declared actions on tasks (spec.resource; docs/hooks.md,
  * Actions): `POST /tasks/{id}/complete` and `POST /tasks/{id}/reopen`. resc
- * has locked the task within the caller's org before these run, and answers
- * with the task as a read returns it.
+ * has locked the task within the caller's org (the access block of tasks)
+ * before these run, and answers with the task as a read returns it.
  */
 import { ProblemError, type ActionContext, type Hooks } from "resc/runtime";
 

@@ -1,7 +1,8 @@
 /**
  * The reference application served on a real port for the client and
  * command-tree tests: spec.resource's DDL and examples/tracker/seed.sql in a
- * fresh database, mounted by `createDevApp` with trivial hooks of our own
+ * fresh database, the schema without its access model
+ * (test/support/ungoverned.ts), mounted by `createDevApp` with trivial hooks of our own
  * (every confined table scoped to the first org, soft-deleted tasks hidden,
  * read-only tenant and author columns stamped on create), so these tests
  * depend on no application code.
@@ -15,7 +16,8 @@ import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { and, cmp, type Predicate } from "../../runtime/predicate.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { compileFile } from "../support/service.js";
+import { compileText } from "../support/service.js";
+import { ungovernedSpecText } from "../support/ungoverned.js";
 import { declaredActions } from "../support/actions.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -69,7 +71,7 @@ export function trivialHooks(service: ServiceDescriptor): Hooks {
 
 /** Serves spec.resource over a fresh, seeded database on 127.0.0.1 and an ephemeral port. */
 export async function startTracker(): Promise<RunningService> {
-  const { service, ddl } = await compileFile(path.join(ROOT, "spec.resource"));
+  const { service, ddl } = compileText(ungovernedSpecText(), "spec.resource");
   const db = await createTestDatabase("client");
   await db.executor.script(ddl);
   await db.executor.script(readFileSync(path.join(ROOT, "examples/tracker/seed.sql"), "utf8"));

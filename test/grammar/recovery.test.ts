@@ -71,3 +71,36 @@ describe("rules beside a syntax error", () => {
     expect(codes.filter((c) => c.startsWith("unknown-") || c.startsWith("ref-"))).toEqual([]);
   });
 });
+
+describe("access blocks beside a syntax error (docs/decisions/1367-access-rules.md)", () => {
+  const text = [
+    "auth {",
+    "  roles = [member]",
+    "  claim org uuid",
+    "}",
+    "",
+    "table posts {",
+    "  id         bigint      @primary_key @default(identity)",
+    "  created_at timestamptz @default(now()",
+    "}",
+    "",
+    "table notes {",
+    "  id     bigint @primary_key",
+    "  org_id uuid",
+    '  resource "/notes" { ops = [list] }',
+    "  access member { ops = [list], rows org_id = claim.team }",
+    "}",
+    "",
+  ].join("\n");
+
+  it("are checked against an intact auth block, never reported as without one", () => {
+    expect(errors(text).map((e) => e.code)).toEqual(["missing-paren", "unknown-claim"]);
+  });
+
+  it("wait for a broken auth block", () => {
+    const broken = text.replace("  roles = [member]", "  roles = [member");
+    const codes = errors(broken).map((e) => e.code);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c.startsWith("access-") || c.startsWith("unknown-"))).toEqual([]);
+  });
+});

@@ -11,14 +11,18 @@ import { mountService, type MountOptions } from "../../runtime/http/mount.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileText, sendTo, type Answer, type TestClient } from "../support/service.js";
 import { withDeclaredActions } from "../support/actions.js";
+import { ungoverned } from "../support/ungoverned.js";
 
 export { compileText, type Answer };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** spec.resource compiled, and the reference application's seed. */
+/**
+ * spec.resource compiled without its access model (test/support/ungoverned.ts: these tests confine it with
+ * hooks of their own), and the reference application's seed.
+ */
 export async function specSchema(): Promise<{ service: ServiceDescriptor; ddl: string; seed: string }> {
-  const text = await readFile(path.join(ROOT, "spec.resource"), "utf8");
+  const text = ungoverned(await readFile(path.join(ROOT, "spec.resource"), "utf8"));
   const seed = await readFile(path.join(ROOT, "examples/tracker/seed.sql"), "utf8");
   return { ...compileText(text, "spec.resource"), seed };
 }

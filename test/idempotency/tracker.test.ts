@@ -6,9 +6,10 @@
  * once waited on itself and froze every later request) and the service
  * keeps answering, login included; a retry with a fresh token of the same
  * user replays the first answer; concurrent keyed creates of two users make
- * their own rows. Then `spec.resource` served as the README does with the
- * x-org-id hooks module: two orgs sending one key and one body make two
- * tasks, and an org retrying another's action key is answered as itself.
+ * their own rows. Then `spec.resource` without its access model
+ * (test/support/ungoverned.ts) served with the x-org-id hooks module, whose
+ * hook data tells tenants apart: two orgs sending one key and one body make
+ * two tasks, and an org retrying another's action key is answered as itself.
  */
 import { readFileSync } from "node:fs";
 import type { Hono } from "hono";
@@ -19,7 +20,8 @@ import { issueToken } from "../../examples/tracker/auth/token.js";
 import { createDevApp } from "../../cli/dev/app.js";
 import { hookData as tenantData, hooks as tenantHooks } from "../fixtures-hooks/tenant.js";
 import type { TestDatabase } from "../support/db.js";
-import { compileFile, sendTo, type Answer } from "../support/service.js";
+import { compileText, sendTo, type Answer } from "../support/service.js";
+import { ungovernedSpecText } from "../support/ungoverned.js";
 import { ACME, ADA, ALAN, GLOBEX, SECRET } from "../tracker/setup.js";
 import { databaseKinds, freshDatabase, within } from "./support.js";
 
@@ -118,7 +120,7 @@ for (const kind of await databaseKinds()) {
       db = await freshDatabase(kind, "idem_tenant");
       await db.executor.script(readFileSync(SCHEMA_FILE, "utf8"));
       await db.executor.script(readFileSync(SEED_FILE, "utf8"));
-      const { service } = await compileFile("spec.resource");
+      const { service } = compileText(ungovernedSpecText(), "spec.resource");
       const { app, mounted } = createDevApp(service, {
         db: db.executor,
         hooks: tenantHooks(service),

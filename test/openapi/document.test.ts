@@ -196,7 +196,8 @@ describe("operations (spec: Generated operations)", () => {
     expect(del.responses["204"]).toEqual({ description: "Deleted." });
     // tasks has a soft-delete column: DELETE marks the row (runtime/http/write.ts).
     expect(del.description).toMatch(/^Marks the row as removed/);
-    expect(spec.doc.paths["/lists/{id}"].delete!.description).toBe("Deletes the row.");
+    // The access paragraph follows (spec.resource's access blocks; docs/decisions/1367-access-rules.md).
+    expect(spec.doc.paths["/lists/{id}"].delete!.description!.split("\n\n")[0]).toBe("Deletes the row.");
     expect(spec.doc.paths["/tasks/{id}"].patch!.responses["200"]).toBeDefined();
     expect(spec.doc.paths["/tasks"].get!.responses["200"]).toBeDefined();
   });
@@ -247,6 +248,8 @@ describe("operations (spec: Generated operations)", () => {
         if (method === "delete") want.push("409");
         // If-Match: a write of one row may find it at another version (docs/decisions/1329-conditional-requests.md).
         if (item && (method === "patch" || method === "delete" || itemAction)) want.push("412");
+        // Under an auth block every operation may be refused its caller (docs/decisions/1367-access-rules.md).
+        if (doc.components.responses["Unauthorized"]) want.push("401", "403");
         expect(errors.sort(), `${method} ${p}`).toEqual(want.sort());
       }
       expect(Object.keys(schema(doc, "Problem").properties ?? {})).toEqual([

@@ -1,8 +1,9 @@
 /**
- * The reference application's OpenAPI document against the running service
- * (spec.resource's DDL and examples/tracker/seed.sql), with BeforeQuery
- * hooks confining every scoped table to one org and hiding soft-deleted
- * tasks, as the application's own hooks do.
+ * The reference schema's OpenAPI document against the running service
+ * (spec.resource's DDL and examples/tracker/seed.sql), without its access
+ * model (test/support/ungoverned.ts), with BeforeQuery hooks confining every
+ * scoped table to one org and hiding soft-deleted tasks, as its access
+ * blocks do.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,7 +12,8 @@ import { emitOpenApi } from "../../compiler/index.js";
 import { and, cmp } from "../../runtime/predicate.js";
 import type { Hooks } from "../../runtime/hooks.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
-import { compileFile, serviceClient } from "../support/service.js";
+import { compileText, serviceClient } from "../support/service.js";
+import { ungovernedSpecText } from "../support/ungoverned.js";
 import { conformanceSuite, ResponseChecker, type LiveService } from "./conformance.js";
 import { withDeclaredActions } from "../support/actions.js";
 
@@ -40,7 +42,7 @@ let db: TestDatabase;
 let live: LiveService;
 
 beforeAll(async () => {
-  const { schema, service, ddl } = await compileFile(path.join(ROOT, "spec.resource"));
+  const { schema, service, ddl } = compileText(ungovernedSpecText(), "spec.resource");
   db = await createTestDatabase("openapi_tracker");
   await db.executor.script(ddl);
   await db.executor.script(await readFile(path.join(ROOT, "examples/tracker/seed.sql"), "utf8"));

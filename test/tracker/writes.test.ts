@@ -1,8 +1,9 @@
 /**
  * Writes of the reference application (docs/decisions/0702-tracker-tenancy.md):
- * BeforeCreate stamps the tenant and a comment's author, references must
- * stay inside the tenant, DELETE /tasks is a soft delete, AfterCommit logs
- * and writes audit_events.
+ * spec.resource's access blocks stamp the tenant and a comment's author,
+ * references must stay inside the tenant, DELETE /tasks is a soft delete,
+ * the declared actions reach the caller's tasks only, AfterCommit logs and
+ * writes audit_events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME, ADA, GLOBEX, GRACE, startTracker, type Tracker } from "./setup.js";
@@ -133,6 +134,32 @@ describe("soft delete of tasks", () => {
 
   it("keeps the seed's deleted task out of reads", async () => {
     expect((await t.request("GET", "/tasks/5", { token: ada })).status).toBe(404);
+  });
+});
+
+describe("declared actions", () => {
+  it("completes and reopens a task of the caller's org, answering the task as a read does", async () => {
+    const done = await t.request<Row>("POST", "/tasks/1/complete", { token: ada, body: { note: "shipped" } });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      id: 1,
+      org_id: ACME,
+      status: "done",
+      attrs: { note: "shipped", source: "jira" },
+    });
+    const again = await t.request<Row>("POST", "/tasks/1/complete", { token: ada, body: {} });
+    expect(again.status).toBe(409);
+    const reopened = await t.request<Row>("POST", "/tasks/1/reopen", { token: ada });
+    expect([reopened.status, reopened.body.status]).toEqual([200, "todo"]);
+  });
+
+  it("answers another tenant's task 404 and leaves it as it was; without a token 401", async () => {
+    const other = await t.request("POST", "/tasks/6/complete", { token: ada, body: {} });
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual((await t.request("POST", "/tasks/999/complete", { token: ada, body: {} })).body);
+    expect((await t.request("POST", "/tasks/6/complete", { body: {} })).status).toBe(401);
+    expect(await t.sql(`SELECT "status"::text AS s FROM "tasks" WHERE "id" = 6`)).toEqual([{ s: "todo" }]);
+    expect((await t.request("POST", "/tasks/6/complete", { token: grace, body: {} })).status).toBe(200);
   });
 });
 
