@@ -88,7 +88,13 @@ describe("tokens of the identity provider", () => {
       const token = await idp.token(resource);
       const r = await notes.list(token);
       expect(r.status, resource).toBe(200);
-      expect(notes.last()).toEqual({ subject: CLIENT.id, roles: ["admin"], claims: { sub: CLIENT.id, org: ORG } });
+      expect(notes.last()).toEqual({
+        subject: CLIENT.id,
+        roles: ["admin"],
+        claims: { sub: CLIENT.id, org: ORG },
+        // The token's exp, which ends a change feed stream (docs/decisions/1367-access-rules.md).
+        expiresAt: expect.any(Number),
+      });
     }
   });
 
