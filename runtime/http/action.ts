@@ -110,7 +110,7 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
   refuseQueryParameters(c, "action");
   const key = parseKey(rc.table, c.req.param("id") ?? "");
   const input = parseActionInput(action.input, await readOptionalJsonBody(c));
-  const scope = await scopeOf(rc, rc.table.name, "action", c);
+  const scope = await scopeOf(rc, rc.table.name, "action", c, action.name);
   const tags = ifMatchTags(parseTagCondition(c.req.header("if-match")));
   const impl = implementationOf(rc, action);
   // The row the action writes must stay within what the caller's roles may write (docs/decisions/1367-access-rules.md).
@@ -176,7 +176,7 @@ async function handleItemAction(rc: ResourceContext, c: Context, action: ActionD
 async function handleCollectionAction(rc: ResourceContext, c: Context, action: ActionDescriptor): Promise<Response> {
   refuseQueryParameters(c, "action");
   const input = parseActionInput(action.input, await readOptionalJsonBody(c));
-  const scope = await scopeOf(rc, rc.table.name, "action", c);
+  const scope = await scopeOf(rc, rc.table.name, "action", c, action.name);
   const impl = implementationOf(rc, action);
   const j = await rc.db.transaction(async (tx: Executor): Promise<string | undefined> => {
     const ctx: ActionContext = {

@@ -70,7 +70,9 @@ export function hookContext(
 
 /**
  * The BeforeQuery predicate of `tableName` for this request, if a hook is
- * registered.
+ * registered. For operation `action`, `action` names the declared action,
+ * as the hook's context says (the declared rules grant and confine each
+ * action by its name).
  * @throws HookError when the hook's predicate does not fit the table (answered 500)
  */
 export async function scopeOf(
@@ -78,10 +80,13 @@ export async function scopeOf(
   tableName: string,
   operation: HookOperation,
   c: Context | undefined,
+  action?: string,
 ): Promise<Predicate | undefined> {
   const table = tableName === rc.table.name ? rc.table : rc.service.tables.find((t) => t.name === tableName);
   if (!table) return undefined;
-  return confine(rc.hooks, table, operation, base(rc, c));
+  const b = base(rc, c);
+  if (action !== undefined) b.action = action;
+  return confine(rc.hooks, table, operation, b);
 }
 
 /**
