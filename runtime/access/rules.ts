@@ -19,11 +19,15 @@ export type RuleOperation = string;
 export const NOTHING: Predicate = or();
 
 /**
- * The rule operation a hook call stands for: an expansion reads its target
- * (`read`), an action is its own name, the rest are themselves.
+ * The rule operation a hook call on `table` stands for: an expansion reads
+ * its target (`read`), an action is its own name, the rest are themselves.
+ * On a table whose resource serves no `read` (a composite key has no
+ * `/{id}`; docs/decisions/0205-composite-keys.md), where no block can grant
+ * `read`, a read of its rows (an expansion onto it, a written reference
+ * naming it) is judged by `list` instead: its rows are read by listing them.
  */
-export function ruleOperation(operation: HookOperation, action?: string): RuleOperation {
-  if (operation === "expand") return "read";
+export function ruleOperation(operation: HookOperation, action?: string, table?: TableDescriptor): RuleOperation {
+  if (operation === "expand" || operation === "read") return table?.resource?.ops.read === false ? "list" : "read";
   if (operation === "action") return action ?? "action";
   return operation;
 }
