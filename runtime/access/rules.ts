@@ -165,6 +165,16 @@ export function stampsOf(table: TableDescriptor, principal: Principal): Record<s
 }
 
 /**
+ * The columns some `access` block of `table` stamps from a claim: the
+ * service sets them for the roles of those blocks, which may not send them,
+ * so no client may require them of every caller (a role that stamps
+ * nothing still sends them, and the service refuses a create without one).
+ */
+export function stampedColumns(table: TableDescriptor): Set<string> {
+  return new Set((table.access ?? []).flatMap((a) => a.stamps.map((s) => s.column)));
+}
+
+/**
  * The columns hidden from `principal` on `table`: those every block granting
  * it anything hides (a column one of its roles may read is not hidden).
  * Empty when no block grants it anything (nothing is reachable then anyway).
