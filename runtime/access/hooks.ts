@@ -26,7 +26,7 @@ export function withDeclaredRules(service: ServiceDescriptor, hooks: Hooks): Hoo
     beforeQuery[table.name] = async (ctx) => {
       const principal = ctx.principal;
       const declared = principal
-        ? accessScope(service, table, principal, ruleOperation(ctx.operation, ctx.action))
+        ? accessScope(service, table, principal, ruleOperation(ctx.operation, ctx.action, table))
         : NOTHING;
       const theirs = own ? await own(ctx) : undefined;
       if (theirs === undefined) return isEverything(declared) ? undefined : declared;

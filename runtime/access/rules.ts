@@ -19,11 +19,15 @@ export type RuleOperation = string;
 export const NOTHING: Predicate = or();
 
 /**
- * The rule operation a hook call stands for: an expansion reads its target
- * (`read`), an action is its own name, the rest are themselves.
+ * The rule operation a hook call on `table` stands for: an expansion reads
+ * its target (`read`), an action is its own name, the rest are themselves.
+ * On a table whose resource serves no `read` (a composite key has no
+ * `/{id}`; docs/decisions/0205-composite-keys.md), where no block can grant
+ * `read`, a read of its rows (an expansion onto it, a written reference
+ * naming it) is judged by `list` instead: its rows are read by listing them.
  */
-export function ruleOperation(operation: HookOperation, action?: string): RuleOperation {
-  if (operation === "expand") return "read";
+export function ruleOperation(operation: HookOperation, action?: string, table?: TableDescriptor): RuleOperation {
+  if (operation === "expand" || operation === "read") return table?.resource?.ops.read === false ? "list" : "read";
   if (operation === "action") return action ?? "action";
   return operation;
 }
@@ -158,6 +162,16 @@ export function stampsOf(table: TableDescriptor, principal: Principal): Record<s
     for (const s of g.stamps) if (!(s.column in out)) out[s.column] = principal.claims[s.claim] ?? null;
   }
   return out;
+}
+
+/**
+ * The columns some `access` block of `table` stamps from a claim: the
+ * service sets them for the roles of those blocks, which may not send them,
+ * so no client may require them of every caller (a role that stamps
+ * nothing still sends them, and the service refuses a create without one).
+ */
+export function stampedColumns(table: TableDescriptor): Set<string> {
+  return new Set((table.access ?? []).flatMap((a) => a.stamps.map((s) => s.column)));
 }
 
 /**

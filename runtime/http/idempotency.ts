@@ -160,17 +160,19 @@ export function idempotencyScopeOf(identity: unknown, source: IdentitySource = "
 
 /**
  * The caller's identity as the service establishes it: `idempotencyScope` when given, else the
- * principal (its subject, roles and claims; docs/decisions/1367-access-rules.md), else the hooks' data.
+ * principal (docs/decisions/1367-access-rules.md), else the hooks' data. A principal is its subject,
+ * roles and claims, everything the declared rules judge a request by: the same subject with a token
+ * for another tenant or a lesser role is another caller, which a stored answer (another tenant's row,
+ * a column its role hides, a write its role may not make) must never be replayed to.
  */
 function scopeOfRequest(rc: ResourceContext, c: Context, scope: IdempotencyOptions["scope"]): string {
   if (scope !== undefined) return idempotencyScopeOf(scope(c), "idempotencyScope");
   const principal = principalOf(c);
   if (principal !== undefined)
-    // The whole principal: one subject in two tenants or with two roles is two callers (decision 1367).
     return idempotencyScopeOf(
       principal.anonymous
         ? null
-        : { subject: principal.subject, roles: [...principal.roles].sort(), claims: principal.claims },
+        : { subject: principal.subject, roles: [...new Set(principal.roles)].sort(), claims: principal.claims },
       "principal",
     );
   return idempotencyScopeOf(rc.hookData?.(c), "hookData");

@@ -13,9 +13,7 @@ import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { TestDatabase } from "../support/db.js";
 import { compileText, sendTo } from "../support/service.js";
-import { databaseKinds, freshDatabase } from "../idempotency/support.js";
-import { PGBOUNCER_TRACKING, startPgBouncer } from "../support/pgbouncer.js";
-import { createPgExecutor } from "../../runtime/exec/pg.js";
+import { accessDatabase, accessKinds } from "./support.js";
 
 const SCHEMA = `
 table orgs {
@@ -132,26 +130,7 @@ const fromHeader: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** PostgreSQL, PGlite, and PostgreSQL through PgBouncer in transaction mode when a PgBouncer 1.21+ is installed. */
-const kinds: ("pg" | "pglite" | "pgbouncer")[] = await databaseKinds();
-if (kinds.includes("pg") && PGBOUNCER_TRACKING) kinds.push("pgbouncer");
-
-/** A fresh database of `kind`; `pgbouncer` is a database of the server reached through a PgBouncer of its own. */
-async function databaseOf(kind: "pg" | "pglite" | "pgbouncer"): Promise<TestDatabase> {
-  if (kind !== "pgbouncer") return freshDatabase(kind, "access-rules");
-  const direct = await freshDatabase("pg", "access-rules-bouncer");
-  const bouncer = await startPgBouncer(direct.url!, 3, { binary: PGBOUNCER_TRACKING! });
-  const executor = createPgExecutor({ connectionString: bouncer.through(direct.url!), pgbouncer: true });
-  return {
-    ...direct,
-    executor,
-    drop: async () => {
-      await executor.close();
-      await bouncer.stop();
-      await direct.drop();
-    },
-  };
-}
+const kinds = await accessKinds();
 
 describe.each(kinds)("declared access rules on %s", (kind) => {
   let db: TestDatabase;
@@ -176,7 +155,7 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
   const admin = principal("admin", B, "root");
 
   beforeAll(async () => {
-    db = await databaseOf(kind);
+    db = await accessDatabase(kind, "access-rules");
     const { ddl, service } = compileText(SCHEMA);
     await db.executor.script(ddl);
     await db.executor.script(`

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { emitOpenApi, printOpenApi, type OpenApiDocument } from "../../compiler/index.js";
+import { emitOpenApi, printOpenApi, type JsonSchema, type OpenApiDocument } from "../../compiler/index.js";
 import { DEFAULT_BEARER_SCHEME } from "../../compiler/backends/openapi/access.js";
 import type { Operation } from "../../compiler/backends/openapi/types.js";
 import { accessBlock, authBlock, claimRule, compiled, governed } from "../support/governed.js";
@@ -164,6 +164,14 @@ describe("a schema with an auth block whose jwt the api block does not name", ()
     delete stripped.components.securitySchemes;
     delete stripped.components.responses["Unauthorized"];
     delete stripped.components.responses["Forbidden"];
+    // The member's stamped org_id is required of nobody, and the create schema says who sends it.
+    const create = stripped.components.schemas["NotesCreate"] as JsonSchema;
+    const plainCreate = plainDoc.components.schemas["NotesCreate"] as JsonSchema;
+    expect(create.required).toEqual(plainCreate.required!.filter((c) => c !== "org_id"));
+    expect(create.description).toBe(
+      `${plainCreate.description} The service stamps \`org_id\` for the roles whose access rules say so, which leave it out; the other roles send it.`,
+    );
+    stripped.components.schemas["NotesCreate"] = plainCreate;
     for (const { path: p, method } of operations(stripped)) {
       const o = op(stripped, p, method);
       const before = op(plainDoc, p, method);

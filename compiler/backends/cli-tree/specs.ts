@@ -11,6 +11,7 @@
 import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
 import { operatorsFor } from "../../../runtime/query/operators.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { stampedColumns } from "../../../runtime/access/rules.js";
 import { resourceName } from "../client/names.js";
 import type { ActionSpec, FieldCodec, FieldSpec, FilterSpec, ResourceSpec } from "./core/cli.js";
 import { actionCommandName } from "../../actions.js";
@@ -39,10 +40,14 @@ function firstSentence(doc: string | undefined): string | undefined {
   return (m ? m[1] : line) || undefined;
 }
 
-function field(c: ColumnDescriptor, create: boolean): FieldSpec {
+/**
+ * The flag of column `c` in a create (`stamped`: the columns the access rules stamp for some roles,
+ * required of nobody) or an update command.
+ */
+function field(c: ColumnDescriptor, create: boolean, stamped: ReadonlySet<string> = new Set()): FieldSpec {
   const f: FieldSpec = { column: c.name, type: displayType(c), codec: codecOf(c) };
   if (c.array) f.array = true;
-  if (create && !c.nullable && !c.hasDefault) f.required = true;
+  if (create && !c.nullable && !c.hasDefault && !stamped.has(c.name)) f.required = true;
   if (!c.array && c.kind === "enum" && c.enumValues) f.values = [...c.enumValues];
   if (!c.array && c.kind === "boolean") f.values = ["true", "false"];
   const d = firstSentence(c.doc);
@@ -85,7 +90,10 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
     };
   }
   if (ops.read && keyColumn) spec.get = { selectable: [...vocab.selectable], expandable };
-  if (ops.create) spec.create = { fields: columns(table, vocab.createWritable).map((c) => field(c, true)) };
+  if (ops.create) {
+    const stamped = stampedColumns(table);
+    spec.create = { fields: columns(table, vocab.createWritable).map((c) => field(c, true, stamped)) };
+  }
   if (ops.update && keyColumn) {
     const settable = columns(table, vocab.updateWritable);
     spec.update = {

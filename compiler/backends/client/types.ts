@@ -13,6 +13,7 @@ import type {
 } from "../../../runtime/descriptor.js";
 import { actionRoute, actionTypeNames } from "../../actions.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { stampedColumns } from "../../../runtime/access/rules.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { filterType, valueType } from "./value-types.js";
 
@@ -110,15 +111,18 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   const what = `\`${resource.path}\``;
   const out = [rowDeclaration(table)];
   const writes = resource.ops.create || resource.ops.update;
+  // A column the access rules stamp for some roles is theirs to leave out (docs/decisions/1367-access-rules.md).
+  const stamped = stampedColumns(table);
   out.push(
     declare(
       names.create,
-      `The create body of ${what}: read-only and computed columns are absent; defaulted and nullable ones optional.`,
+      `The create body of ${what}: read-only and computed columns are absent; defaulted and nullable ones optional` +
+        (stamped.size > 0 ? ", and those the access rules stamp for some roles (which leave them out)." : "."),
       writes
         ? fields(
             byName(table, vocab.createWritable),
             (c) =>
-              `${propertyKey(c.name)}${c.nullable || c.hasDefault ? "?" : ""}: ${valueType(c, "body")}${c.nullable ? " | null" : ""};`,
+              `${propertyKey(c.name)}${c.nullable || c.hasDefault || stamped.has(c.name) ? "?" : ""}: ${valueType(c, "body")}${c.nullable ? " | null" : ""};`,
           )
         : "",
     ),

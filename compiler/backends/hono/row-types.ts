@@ -9,9 +9,9 @@
  * types as text.
  */
 import type { ColumnDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { stampedColumns } from "../../../runtime/access/rules.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { WIRE_TYPE } from "../ts-text.js";
-
 
 /**
  * The TypeScript type of a column's value, without `| null`: as served
@@ -52,9 +52,9 @@ export function typeNames(table: TableDescriptor): { row: string; create: string
 /**
  * The three declarations of a served table. Row: every non-hidden column,
  * computed ones only when the resource computes them. Create: not hidden,
- * read-only or computed; optional when nullable or defaulted. Update: the
- * create fields minus immutable ones, all optional, `| null` only where the
- * column is nullable. A resource exposing neither create nor update uses
+ * read-only or computed; optional when nullable, defaulted or stamped by an
+ * access block for some roles. Update: the create fields minus immutable
+ * ones, all optional, `| null` only where the column is nullable. A resource exposing neither create nor update uses
  * the empty placeholder for both.
  */
 export function rowTypes(table: TableDescriptor): string {
@@ -67,6 +67,7 @@ export function rowTypes(table: TableDescriptor): string {
   const writable = visible.filter((c) => !c.readOnly && c.computed === undefined);
   const writes = resource.ops.create || resource.ops.update;
   const what = `\`${resource.path}\` (table \`${table.name}\`)`;
+  const stamped = stampedColumns(table);
   return [
     declare(
       names.row,
@@ -76,7 +77,10 @@ export function rowTypes(table: TableDescriptor): string {
     declare(
       names.create,
       docComment(`The create body of ${what}.`),
-      writes ? writable.map((c) => field(c, "write", c.nullable || c.hasDefault, c.nullable)) : [],
+      // A column the access rules stamp for some roles is one those roles leave out (docs/decisions/1367-access-rules.md).
+      writes
+        ? writable.map((c) => field(c, "write", c.nullable || c.hasDefault || stamped.has(c.name), c.nullable))
+        : [],
     ),
     declare(
       names.update,

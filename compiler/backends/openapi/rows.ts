@@ -15,6 +15,7 @@ import {
 } from "../../../runtime/descriptor.js";
 import { docText } from "./markdown.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
+import { stampedColumns } from "../../../runtime/access/rules.js";
 import { pascalCase } from "../hono/names.js";
 import type { JsonSchema } from "./types.js";
 import { baseSqlType, valueSchema, type ValueUse } from "./values.js";
@@ -245,10 +246,15 @@ function pageSchema(maxPageSize: number | undefined, shared: SharedComponents): 
  */
 export function createSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
+  // A column the access rules stamp for some roles is one those roles leave out (docs/decisions/1367-access-rules.md).
+  const stamped = new Set([...stampedColumns(table)].filter((c) => v.createWritable.includes(c)));
   return objectSchema(
-    `A ${table.name} to create; the service sets read-only columns, and defaulted ones may be left out.`,
+    `A ${table.name} to create; the service sets read-only columns, and defaulted ones may be left out.` +
+      (stamped.size > 0
+        ? ` The service stamps ${[...stamped].map((c) => `\`${c}\``).join(", ")} for the roles whose access rules say so, which leave ${stamped.size === 1 ? "it" : "them"} out; the other roles send ${stamped.size === 1 ? "it" : "them"}.`
+        : ""),
     columnProperties(table, v.createWritable, "body", shared),
-    v.required,
+    v.required.filter((c) => !stamped.has(c)),
     { additionalProperties: false },
   );
 }
