@@ -184,7 +184,7 @@ export interface ListsRow {
 }
 
 /**
- * The create body of `/lists`: read-only and computed columns are absent; defaulted and nullable ones optional.
+ * The create body of `/lists`: read-only and computed columns are absent; defaulted and nullable ones optional, and those the access rules stamp for some roles (which leave them out).
  */
 export interface ListsCreate {
   id?: number | string;
@@ -324,7 +324,7 @@ export interface TasksRow {
 }
 
 /**
- * The create body of `/tasks`: read-only and computed columns are absent; defaulted and nullable ones optional.
+ * The create body of `/tasks`: read-only and computed columns are absent; defaulted and nullable ones optional, and those the access rules stamp for some roles (which leave them out).
  */
 export interface TasksCreate {
   id?: number | string;
@@ -608,7 +608,7 @@ export interface CommentsRow {
 }
 
 /**
- * The create body of `/comments`: read-only and computed columns are absent; defaulted and nullable ones optional.
+ * The create body of `/comments`: read-only and computed columns are absent; defaulted and nullable ones optional, and those the access rules stamp for some roles (which leave them out).
  */
 export interface CommentsCreate {
   id?: string;
