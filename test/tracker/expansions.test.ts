@@ -1,9 +1,10 @@
 /**
- * Tenant scope inside expansions (spec: Expansion rule 6): the BeforeQuery
- * predicate of the target table is requalified onto the join. Rows that
- * cross tenants cannot be written through the API (tenancy.ts checks
- * references), so this file plants them with SQL: each would show up in an
- * expansion if the target's scope were not applied to the join.
+ * Tenant scope inside expansions (spec: Expansion rule 6): the target
+ * table's declared rule (its BeforeQuery predicate) is requalified onto the
+ * join. Rows that cross tenants cannot be written through the API (a
+ * written reference must name a row the caller may read), so this file
+ * plants them with SQL: each would show up in an expansion if the target's
+ * scope were not applied to the join.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME, ADA, GLOBEX, GRACE, startTracker, type Tracker } from "./setup.js";
