@@ -12,6 +12,7 @@ import { actionPath, type ServiceDescriptor } from "../descriptor.js";
 import type { ActionImplementation, Hooks } from "../hooks.js";
 import { problem, type ProblemError } from "../problem.js";
 import { confiningDeclarations } from "./registration.js";
+import { withDeclaredRules } from "../access/hooks.js";
 
 /** One hook the schema requires that `hooks` lacks. */
 export interface MissingHook {
@@ -33,7 +34,9 @@ export interface MissingHook {
  * check, a confining hook is asked of every table declaring one, served or
  * not, so a stub is already there when a relation starts to reach it.
  */
-export function missingHooks(service: ServiceDescriptor, hooks: Hooks): MissingHook[] {
+export function missingHooks(service: ServiceDescriptor, given: Hooks): MissingHook[] {
+  // Declared access rules confine and stamp as hooks do: only what they leave is missing (decision 1367).
+  const hooks = withDeclaredRules(service, given);
   const out: MissingHook[] = [];
   for (const table of service.tables) {
     const confining = confiningDeclarations(table);

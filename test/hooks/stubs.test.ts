@@ -141,3 +141,38 @@ describe("stubMissingHooks", () => {
     expect(ship.body.detail).toContain("hooks.actions.orders.ship");
   });
 });
+
+describe("missingHooks under declared access rules", () => {
+  it("asks no hook of what the rules confine and stamp (docs/decisions/1367-access-rules.md)", () => {
+    const { service: governed } = compileText(`
+auth {
+  jwt {
+    algorithms = [HS256]
+    secret_env = "STUBS_JWT_SECRET"
+  }
+  roles        = [member]
+  default_role = member
+  claim org uuid
+}
+
+table boards {
+  id     bigint @primary_key @default(identity)
+  org_id uuid   @stamped
+  title  text
+
+  @@scoped
+
+  resource "/boards" {
+    ops = [crud, list]
+  }
+
+  access member {
+    ops = [all]
+    rows org_id = claim.org
+    stamp org_id = claim.org
+  }
+}
+`);
+    expect(missingHooks(governed, {})).toEqual([]);
+  });
+});
