@@ -121,19 +121,6 @@ export function dedupe(ds: Diagnostic[]): Diagnostic[] {
 export const byOffset = (a: Diagnostic, b: Diagnostic): number => a.span.offset - b.span.offset;
 
 /**
- * Marks the `auth` block `incomplete` when an error lies inside it: its roles and claims may be only partly
- * read, and the validator must not report access blocks against them (docs/decisions/1367-access-rules.md).
- */
-function markIncompleteAuth(schema: Schema, diagnostics: readonly Diagnostic[]): void {
-  const auth = schema.auth;
-  if (!auth) return;
-  const start = auth.span.offset;
-  const end = start + auth.span.length;
-  if (diagnostics.some((d) => d.severity === "error" && d.span.offset >= start && d.span.offset <= end))
-    auth.incomplete = true;
-}
-
-/**
  * Parses the text of one `.resource` file. `file` is copied into every span.
  *
  * Never throws: returns the schema built as far as possible and every
@@ -150,11 +137,7 @@ export function parse(text: string, file: string, wholeFileOnly = false): ParseR
     const docs = new DocIndex(lexed.tokens, lexed.docComments);
     const clean = lexed.diagnostics.length === 0 && closed.diagnostics.length === 0;
     const quick = clean && !wholeFileOnly ? parseByDeclaration(closed.tokens, new Ctx(source, docs), file) : undefined;
-    if (quick) {
-      const diagnostics = dedupe(quick.diagnostics).sort(byOffset);
-      markIncompleteAuth(quick.schema, diagnostics);
-      return { schema: quick.schema, diagnostics };
-    }
+    if (quick) return { schema: quick.schema, diagnostics: dedupe(quick.diagnostics).sort(byOffset) };
     const parsed = parseTokens(closed.tokens, source);
     const builder = new SchemaBuilder(file, new Ctx(source, docs));
     for (const root of parsed.roots) builder.add(root);
@@ -165,7 +148,6 @@ export function parse(text: string, file: string, wholeFileOnly = false): ParseR
       ...parsed.diagnostics,
       ...built.diagnostics,
     ]).sort(byOffset);
-    markIncompleteAuth(built.schema, diagnostics);
     return { schema: built.schema, diagnostics };
   } catch (err) {
     return {

@@ -235,12 +235,9 @@ export function syntaxDiagnostic(e: IRecognitionException, ctx: SyntaxContext): 
   // No viable alternative / early exit: the next token starts nothing the rule allows.
   // Rule expressions (docs/decisions/1367-access-rules.md) say what may stand there in their own words.
   if (rule === "ruleOperand") {
-    // `author == claim.sub`: rules compare with one "=", as filters do.
-    const doubled =
-      previous?.image === "=" && actual?.image === "=" ? ' (did you mean "="? a rule compares with one "=")' : "";
     return diag(
       "expected-value",
-      `Expected claim.<name>, a string, a number, true, false, null or a list after ${show(previous)}, found ${show(actual)}${doubled}`,
+      `Expected claim.<name>, a string, a number, true, false, null or a list after ${show(previous)}, found ${show(actual)}`,
     );
   }
   if (rule === "ruleCmp" || rule === "ruleExpr" || rule === "ruleAnd") {

@@ -110,11 +110,6 @@ export interface ClaimDecl {
 
 /** The `auth { … }` block (docs/decisions/1367-access-rules.md). */
 export interface AuthDecl {
-  /**
-   * True when an error was reported inside the block, so its roles and claims may be only partly read:
-   * the validator then reports no unknown role or claim against it (docs/decisions/1367-access-rules.md).
-   */
-  incomplete?: true;
   jwt?: JwtDecl;
   /** `roles = [..]` as written, duplicates removed (the IR builder reports them). */
   roles: string[];

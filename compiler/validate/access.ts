@@ -166,7 +166,7 @@ class TableRules {
 
   private claim(name: string, span: Span): KnownClaim | undefined {
     const c = this.claims.get(name);
-    if (!c && !this.ctx.index.schema.auth?.incomplete) {
+    if (!c) {
       const names = [...this.claims.keys()];
       this.ctx.error(
         "unknown-claim",
@@ -451,7 +451,7 @@ class TableRules {
   block(block: AccessDecl, granted: Map<string, AccessDecl>, roles: readonly string[] | undefined): void {
     block.roles.forEach((role, i) => {
       const span = block.roleSpans[i] ?? block.span;
-      if (roles && !roles.includes(role) && !this.ctx.index.schema.auth?.incomplete) {
+      if (roles && !roles.includes(role)) {
         this.ctx.error(
           "unknown-role",
           withHint(

@@ -5,8 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { check, locate, withCode } from "./helpers.js";
-import { parse } from "../../grammar/index.js";
-import { validate } from "../../compiler/validate/index.js";
 
 interface Parts {
   jwt?: string;
@@ -473,41 +471,5 @@ describe("access block diagnostics", () => {
     expect(found.map((d) => d.severity)).toEqual(["warning"]);
     expect(found[0]!.message).toContain(message);
     expect({ line: found[0]!.span.line, column: found[0]!.span.column }).toEqual(place(src, at));
-  });
-});
-
-describe("an auth block that could not be read fully", () => {
-  const broken = (bad: string, rule = "org = claim.org"): string =>
-    `auth {\n  jwt { algorithms = [HS256] secret_env = "X" }\n  ${bad}\n}\n\ntable t {\n  id bigint @primary_key\n  org uuid\n  access member { ops = [reads] rows ${rule} }\n  resource "/t" { ops = [reads] }\n}\n`;
-
-  it("reports its own error and no unknown role, claim or access-without-auth against it", () => {
-    for (const bad of [
-      `roles = [member,\n  claim org uuid`,
-      `roles = member]\n  claim org uuid`,
-      `roles = [member]\n  issuer = "x`,
-    ]) {
-      const r = parse(broken(bad), "test.resource");
-      expect(r.diagnostics.some((d) => d.severity === "error")).toBe(true);
-      expect(r.schema.auth?.incomplete).toBe(true);
-      const codes = validate(r.schema).map((d) => d.code);
-      for (const code of ["access-without-auth", "unknown-role", "unknown-claim"]) expect(codes).not.toContain(code);
-    }
-  });
-
-  it("still reports an unknown claim when the auth block was read fully", () => {
-    const r = parse(broken(`roles = [member]`), "test.resource");
-    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(validate(r.schema).map((d) => d.code)).toContain("unknown-claim");
-  });
-});
-
-describe("a rule written with ==", () => {
-  it('says "did you mean =?"', () => {
-    const r = parse(
-      `auth {\n  roles = [member]\n  claim org text\n}\n\ntable t {\n  id bigint @primary_key\n  author text\n  access member { ops = [reads] rows author == claim.sub }\n  resource "/t" { ops = [reads] }\n}\n`,
-      "test.resource",
-    );
-    const errors = r.diagnostics.filter((d) => d.severity === "error");
-    expect(errors.map((d) => d.message).join("\n")).toMatch(/did you mean "="\?/);
   });
 });
