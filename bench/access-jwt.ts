@@ -162,10 +162,15 @@ export async function measureVerification(o: VerificationOptions): Promise<strin
     };
     const hs = bearerApp(o.service, o.db, hsJwt, { env });
     const set = bearerApp(o.service, o.db, setJwt);
-    for (const m of [hs.mounted, set.mounted])
+    // The same apps verifying every token: a client that sends a new token on every request.
+    const hsEvery = bearerApp(o.service, o.db, hsJwt, { env, verifiedMaxAgeSeconds: 0 });
+    const setEvery = bearerApp(o.service, o.db, setJwt, { verifiedMaxAgeSeconds: 0 });
+    for (const m of [hs.mounted, set.mounted, hsEvery.mounted, setEvery.mounted])
       if (!m.ok) throw new Error(m.errors.map((e) => `${e.resource}: ${e.message}`).join("\n"));
     const hsAuth: Authenticator = createAuthenticator({ auth: benchAuth(hsJwt), env });
     const setAuth: Authenticator = createAuthenticator({ auth: benchAuth(setJwt) });
+    const hsEveryAuth: Authenticator = createAuthenticator({ auth: benchAuth(hsJwt), env, verifiedMaxAgeSeconds: 0 });
+    const setEveryAuth: Authenticator = createAuthenticator({ auth: benchAuth(setJwt), verifiedMaxAgeSeconds: 0 });
     const localSet = createLocalJWKSet({ keys: [rsa.jwk, ec.jwk] });
     const options = {
       algorithms: ["HS256", "RS256", "ES256"],
@@ -205,6 +210,9 @@ export async function measureVerification(o: VerificationOptions): Promise<strin
       ...requests("JWKS app, no token", set.app),
       ...requests("RS256", set.app, bearer(tokens.RS256)),
       ...requests("ES256", set.app, bearer(tokens.ES256)),
+      ...requests("HS256 every token", hsEvery.app, bearer(tokens.HS256)),
+      ...requests("RS256 every token", setEvery.app, bearer(tokens.RS256)),
+      ...requests("ES256 every token", setEvery.app, bearer(tokens.ES256)),
       alone("signature", "HS256", signatureAlone(tokens.HS256, "HS256", secret)),
       alone("signature", "RS256", signatureAlone(tokens.RS256, "RS256", rsa.keyObject)),
       alone("signature", "ES256", signatureAlone(tokens.ES256, "ES256", ec.keyObject)),
@@ -220,6 +228,9 @@ export async function measureVerification(o: VerificationOptions): Promise<strin
       alone("authenticator", "HS256", () => hsAuth.verify(tokens.HS256)),
       alone("authenticator", "RS256", () => setAuth.verify(tokens.RS256)),
       alone("authenticator", "ES256", () => setAuth.verify(tokens.ES256)),
+      alone("authenticator every token", "HS256", () => hsEveryAuth.verify(tokens.HS256)),
+      alone("authenticator every token", "RS256", () => setEveryAuth.verify(tokens.RS256)),
+      alone("authenticator every token", "ES256", () => setEveryAuth.verify(tokens.ES256)),
     ];
     // Every request answers what the request without a token answers: the same principal, the same row.
     const expected = await requester(set.app, path)();
@@ -252,8 +263,8 @@ export async function measureVerification(o: VerificationOptions): Promise<strin
       `Node CPU µs per request or call: the median of ${o.passes} passes of ${o.requests} each (min–max in parentheses), \`process.cpuUsage()\` of the benchmark's process. ` +
         `Requests ${o.concurrency.join(" and ")} at a time; verification alone one at a time, back to back.`,
       "",
-      `| algorithm | added per request, ${few} in flight | added per request, ${many} in flight | request with token / without, ${few} / ${many} in flight | resc's verify | jose with the bytes / the JWK set | jose, key imported | WebCrypto verify alone | signature alone (node:crypto) |`,
-      "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+      `| algorithm | added per request, ${few} in flight | added per request, ${many} in flight | added, every token verified, ${few} / ${many} in flight | request with token / without, ${few} / ${many} in flight | resc's verify, cached / every token | jose with the bytes / the JWK set | jose, key imported | WebCrypto verify alone | signature alone (node:crypto) |`,
+      "|---|---:|---:|---|---|---|---:|---:|---:|---:|",
     ];
     for (const a of ["HS256", "RS256", "ES256"] as const) {
       const without = a === "HS256" ? "HS256 app, no token" : "JWKS app, no token";
@@ -261,14 +272,17 @@ export async function measureVerification(o: VerificationOptions): Promise<strin
         `${median(of(`request ${c}`, a)).toFixed(0)} / ${median(of(`request ${c}`, without)).toFixed(0)}`;
       lines.push(
         `| ${a}${a === "HS256" ? " (secret)" : " (JWK set)"} | ${spread(added(few, a, without), 1)} | ${spread(added(many, a, without), 1)} | ` +
-          `${pair(few)}; ${pair(many)} | ${spread(of("authenticator", a), 1)} | ${spread(of("jose bytes or set", a), 1)} | ` +
+          `${spread(added(few, `${a} every token`, without), 1)} / ${spread(added(many, `${a} every token`, without), 1)} | ` +
+          `${pair(few)}; ${pair(many)} | ${spread(of("authenticator", a), 1)} / ${spread(of("authenticator every token", a), 1)} | ${spread(of("jose bytes or set", a), 1)} | ` +
           `${spread(of("jose key", a), 1)} | ${spread(of("webcrypto", a), 1)} | ${spread(of("signature", a), 1)} |`,
       );
     }
     lines.push(
       "",
       `The request: \`GET ${path}\` of the declared variant through the bare API app's \`fetch\` (no sockets), with \`Authorization: Bearer …\`, ` +
-        `against the same app without a token (the stand-in middleware sets the same principal). ` +
+        `against the same app without a token (the stand-in middleware sets the same principal); ` +
+        `"added per request" sends the same token every time, as a client does until its token expires, so it is verified once and then found in the cache of verified tokens (docs/decisions/1374-verified-token-cache.md); ` +
+        `"every token verified" is the same app with that cache off (\`verifiedMaxAgeSeconds: 0\`), what a client sending a new token on every request costs. ` +
         `"jose with the bytes / the JWK set": \`jwtVerify\` given the secret's bytes (HS256; jose imports them again for every token, as resc did until it imported the secret once) or through \`createLocalJWKSet\` (RS256, ES256); ` +
         `"resc's verify": \`createAuthenticator(…).verify\`, for RS256 and ES256 through the remote JWK set (\`jwks_url\` on a local HTTP server); ` +
         `"WebCrypto verify alone": \`crypto.subtle.verify\` with the imported key, which runs on libuv's thread pool; "signature alone": \`node:crypto\`'s synchronous \`verify\` (HMAC and \`timingSafeEqual\` for HS256). ` +

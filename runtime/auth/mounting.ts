@@ -27,6 +27,11 @@ export interface MountAuthOptions {
   log?: (refusal: TokenRefused | KeysUnavailable, c: Context) => void;
   /** How a `jwks_url` key set is cached (seconds); defaults: 600, a 30 s cooldown, a 5 s timeout. */
   keySetCache?: KeySetCacheOptions;
+  /**
+   * How long (seconds) a token already verified is answered without verifying it again; default 60, never
+   * longer than the key set is cached; 0 verifies every token (docs/decisions/1374-verified-token-cache.md).
+   */
+  verifiedMaxAgeSeconds?: number;
   /** `WWW-Authenticate`'s realm; default the service's title. */
   realm?: string;
 }
@@ -49,6 +54,7 @@ export function resourceAuthentication(
     ...(o.env ? { env: o.env } : {}),
     ...(o.development !== undefined ? { development: o.development } : {}),
     ...(o.keySetCache ? { keySetCache: o.keySetCache } : {}),
+    ...(o.verifiedMaxAgeSeconds !== undefined ? { verifiedMaxAgeSeconds: o.verifiedMaxAgeSeconds } : {}),
   });
   return bearerAuthentication(authenticator, auth, {
     realm: o.realm ?? service.title,

@@ -13,6 +13,7 @@ import { AuthConfigError, KeysUnavailable, TokenRefused } from "./errors.js";
 import { verificationKeys, type KeyResolver, type KeySetCacheOptions } from "./keys.js";
 import type { Principal } from "./principal.js";
 import { checkSettings } from "./settings.js";
+import { VERIFIED_MAX_AGE_SECONDS, verifiedTokens } from "./verified.js";
 
 /**
  * The longest bearer token looked at, in bytes (characters: a token is
@@ -35,6 +36,12 @@ export interface AuthenticatorOptions {
   development?: boolean;
   /** How a `jwksUrl` key set is cached; defaults: ten minutes, a 30 s cooldown for unknown `kid`s, a 5 s timeout. */
   keySetCache?: KeySetCacheOptions;
+  /**
+   * How long, in seconds, a token already verified is answered without verifying its signature again
+   * (runtime/auth/verified.ts, docs/decisions/1374-verified-token-cache.md); default 60, never longer than a
+   * key set is cached; 0 verifies every token.
+   */
+  verifiedMaxAgeSeconds?: number;
 }
 
 /** Verifies bearer tokens of one service. */
@@ -104,10 +111,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     requiredClaims: ["exp"],
   };
   const development = options.development === true;
+  let maxAge = options.verifiedMaxAgeSeconds ?? VERIFIED_MAX_AGE_SECONDS;
+  if (source.kind === "key-set") maxAge = Math.min(maxAge, options.keySetCache?.maxAgeSeconds ?? maxAge);
+  const verified = verifiedTokens({ clockToleranceSeconds: jwt.clockToleranceSeconds, maxAgeSeconds: maxAge });
   return {
     async verify(token: string): Promise<Principal> {
       if (token.length > MAX_TOKEN_BYTES)
         throw new TokenRefused("malformed", `the token is longer than ${MAX_TOKEN_BYTES} bytes`);
+      const known = verified.get(token);
+      if (known !== undefined) return known;
       let payload: Record<string, unknown>;
       try {
         payload = (await jwtVerify(token, key, verifyOptions)).payload;
@@ -119,7 +131,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
           "development",
           `a development token (${DEVELOPMENT_CLAIM}, from resc token) outside resc dev`,
         );
-      return principalFromPayload(auth, payload);
+      const principal = principalFromPayload(auth, payload);
+      verified.set(token, principal);
+      return principal;
     },
   };
 }
