@@ -212,6 +212,23 @@ export interface TableDescriptor {
   doc?: string;
 }
 
+/**
+ * Whether `col` exists for a request on `table`: not Hidden, and a computed
+ * column only when the table's resource computes it, so a table served only
+ * through expansion computes none (spec: Column capabilities "Hidden" and
+ * Resource declaration "Computed"). Stated once for the runtime and the
+ * backends that describe what is served.
+ */
+export function isServed(table: Pick<TableDescriptor, "resource">, col: ColumnDescriptor): boolean {
+  if (col.hidden) return false;
+  return col.computed === undefined || (table.resource?.computed.includes(col.name) ?? false);
+}
+
+/** The columns of `table` that exist for a request ({@link isServed}), in declaration order. */
+export function servedColumns(table: Pick<TableDescriptor, "resource" | "columns">): ColumnDescriptor[] {
+  return table.columns.filter((c) => isServed(table, c));
+}
+
 /** The whole service: API metadata and every table. */
 export interface ServiceDescriptor {
   title: string;

@@ -5,7 +5,7 @@
  * written), and a column the rules stamp is read-only. The handlers run on
  * the view's descriptors, so every refusal and `allowed` list follows.
  */
-import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
+import { servedColumns, type ServiceDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Principal } from "../auth/principal.js";
 import { hiddenFor, stampsOf } from "./rules.js";
 
@@ -31,10 +31,7 @@ const narrowed = new WeakSet<TableDescriptor>();
  */
 export function viewSelect(table: TableDescriptor): string[] | undefined {
   if (!narrowed.has(table)) return undefined;
-  const computed = table.resource?.computed ?? [];
-  return table.columns
-    .filter((c) => !c.hidden && (c.computed === undefined || computed.includes(c.name)))
-    .map((c) => c.name);
+  return servedColumns(table).map((c) => c.name);
 }
 
 function tableView(table: TableDescriptor, principal: Principal): TableDescriptor {

@@ -8,7 +8,7 @@
  * (spec: guarantee 2, Column capabilities "Hidden"). Column lists keep the
  * schema's declaration order (docs/decisions/0303-query-parameters.md).
  */
-import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { servedColumns, type ColumnDescriptor, type TableDescriptor } from "../descriptor.js";
 
 /** The names a request may use on one table, each list in declaration order. */
 export interface TableVocabulary {
@@ -34,19 +34,8 @@ export interface TableVocabulary {
 
 const cache = new WeakMap<TableDescriptor, TableVocabulary>();
 
-/**
- * A computed column exists for a request only when the resource computes it
- * (spec: Resource declaration "Computed"); a table served only through
- * expansion computes none.
- */
-function isVisible(table: TableDescriptor, col: ColumnDescriptor): boolean {
-  if (col.hidden) return false;
-  if (col.computed !== undefined) return table.resource?.computed.includes(col.name) ?? false;
-  return true;
-}
-
 function build(table: TableDescriptor): TableVocabulary {
-  const visibleCols = table.columns.filter((c) => isVisible(table, c));
+  const visibleCols = servedColumns(table);
   const names = (pred: (c: ColumnDescriptor) => boolean): string[] => visibleCols.filter(pred).map((c) => c.name);
   const writable = (c: ColumnDescriptor): boolean => !c.readOnly && c.computed === undefined;
   return {

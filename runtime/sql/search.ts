@@ -2,11 +2,10 @@
  * `?search=`: a case-insensitive substring match over every Searchable
  * column, combined as a disjunction (spec: Search). Not full-text search.
  */
-import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
+import { servedColumns, type ColumnDescriptor, type TableDescriptor } from "../descriptor.js";
 import type { Params } from "./bind.js";
 import { columnRef } from "./column.js";
 import { ilikeEscaped, likePattern } from "./like.js";
-import { resourceComputed } from "./output.js";
 
 /**
  * The columns searched on `table`: Searchable and not hidden; a computed one
@@ -15,10 +14,7 @@ import { resourceComputed } from "./output.js";
  * docs/decisions/0401-list-statement-shape.md).
  */
 export function searchColumns(table: TableDescriptor): ColumnDescriptor[] {
-  const computed = resourceComputed(table);
-  return table.columns.filter(
-    (c) => c.searchable && !c.hidden && !c.array && (c.computed === undefined || computed.includes(c.name)),
-  );
+  return servedColumns(table).filter((c) => c.searchable && !c.array);
 }
 
 /**

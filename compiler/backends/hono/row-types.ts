@@ -8,7 +8,7 @@
  * RFC 3339 strings, bytea as base64 text, jsonb as a JsonValue, extension
  * types as text.
  */
-import type { ColumnDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { servedColumns, type ColumnDescriptor, type TableDescriptor } from "../../../runtime/descriptor.js";
 import { stampedColumns } from "../../../runtime/access/rules.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { WIRE_TYPE } from "../ts-text.js";
@@ -61,9 +61,7 @@ export function rowTypes(table: TableDescriptor): string {
   const resource = table.resource;
   if (!resource) return "";
   const names = typeNames(table);
-  const visible = table.columns.filter(
-    (c) => !c.hidden && (c.computed === undefined || resource.computed.includes(c.name)),
-  );
+  const visible = servedColumns(table);
   const writable = visible.filter((c) => !c.readOnly && c.computed === undefined);
   const writes = resource.ops.create || resource.ops.update;
   const what = `\`${resource.path}\` (table \`${table.name}\`)`;

@@ -7,7 +7,12 @@
  * Hidden columns are left out, so generated code spells none (spec:
  * guarantee 2).
  */
-import type { ColumnDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import {
+  servedColumns,
+  type ColumnDescriptor,
+  type ServiceDescriptor,
+  type TableDescriptor,
+} from "../../../runtime/descriptor.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { valueType } from "./row-types.js";
 
@@ -18,8 +23,7 @@ export function schemaTypeName(pkg: string): string {
 
 /** The columns of a table the builder sees: not hidden; a computed one only when the resource computes it. */
 function builderColumns(table: TableDescriptor): ColumnDescriptor[] {
-  const computed = table.resource?.computed ?? [];
-  return table.columns.filter((c) => !c.hidden && (c.computed === undefined || computed.includes(c.name)));
+  return servedColumns(table);
 }
 
 function columnMeta(c: ColumnDescriptor): string {
