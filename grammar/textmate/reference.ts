@@ -179,7 +179,7 @@ export const DATABASE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     syntax: "role = principal",
     value: '`principal`, or a database role\'s name as a string (`"authenticated"`)',
     summary:
-      "The database role of a request with a token: `principal` acts as the role named like the caller's first declared role (the anonymous one included), a string as that one role for every token.",
+      "The database role of a request with a token: `principal` acts as the database role named like the first of the caller's roles the schema declares, a string as that one database role for every token.",
   },
   anonymous: {
     syntax: 'anonymous = "anon"',
