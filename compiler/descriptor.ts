@@ -13,6 +13,7 @@ import {
   type ActionDescriptor,
   type AuthDescriptor,
   type ClaimDescriptor,
+  type DatabaseRoleDescriptor,
   type JwtDescriptor,
   type ColumnDescriptor,
   type Limits,
@@ -31,6 +32,7 @@ import type {
   AuthDecl,
   ClaimDecl,
   ColumnDecl,
+  DatabaseDecl,
   FieldDecl,
   ResourceDecl,
   RuleExprDecl,
@@ -41,6 +43,7 @@ import type {
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
+import { DEFAULT_CLAIMS_SETTING } from "../runtime/auth/database-settings.js";
 import { declaredRoles, grantedOps, rowRuleOps, stampedOnEveryCreate } from "./access.js";
 
 /** The API title and version when the schema has no `api` block (docs/decisions/0208-descriptor-defaults.md). */
@@ -254,10 +257,26 @@ function claimDescriptor(
 }
 
 /**
+ * The `database { … }` block of `auth` for the runtime (docs/decisions/1368-database-row-level-security.md):
+ * its role, its anonymous role when given, and the claims setting (`request.jwt.claims` by default); keys in
+ * the order of {@link DatabaseRoleDescriptor}'s fields. Undefined when the block gives no `role` (which the
+ * IR builder reports as `missing-setting`).
+ */
+export function databaseRoleDescriptor(database: DatabaseDecl): DatabaseRoleDescriptor | undefined {
+  if (database.role === undefined) return undefined;
+  return {
+    role: database.role === "principal" ? "principal" : { fixed: database.role.fixed },
+    ...(database.anonymousRole !== undefined ? { anonymousRole: database.anonymousRole } : {}),
+    claimsSetting: database.claimsSetting ?? DEFAULT_CLAIMS_SETTING,
+  };
+}
+
+/**
  * The `auth` block for the runtime: roles with the anonymous one, the role
  * claim and claim paths split member by member, every claim typed (`sub`,
  * text, first when not declared), the JWT settings with the default clock
- * tolerance (docs/decisions/1367-access-rules.md).
+ * tolerance (docs/decisions/1367-access-rules.md), and the database-role
+ * settings when declared ({@link databaseRoleDescriptor}).
  */
 function authDescriptor(index: SchemaIndex, auth: AuthDecl): AuthDescriptor {
   const declared: ClaimDecl[] = [];
@@ -278,6 +297,7 @@ function authDescriptor(index: SchemaIndex, auth: AuthDecl): AuthDescriptor {
     ...(j.audience !== undefined ? { audience: j.audience } : {}),
     clockToleranceSeconds: j.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
   };
+  const database = auth.database && databaseRoleDescriptor(auth.database);
   return {
     ...(jwt ? { jwt } : {}),
     roles: declaredRoles(auth),
@@ -285,6 +305,7 @@ function authDescriptor(index: SchemaIndex, auth: AuthDecl): AuthDescriptor {
     ...(auth.defaultRole !== undefined ? { defaultRole: auth.defaultRole } : {}),
     ...(auth.anonymous !== undefined ? { anonymous: auth.anonymous } : {}),
     claims,
+    ...(database ? { database } : {}),
   };
 }
 

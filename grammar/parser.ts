@@ -35,6 +35,7 @@ import {
   In,
   Is,
   Jwt,
+  Database,
   Not,
   Or,
   Resource,
@@ -225,10 +226,10 @@ export class ResourceParser extends CstParser {
   });
 
   /**
-   * `auth { roles = […]  claim org uuid  jwt { … } }`: settings, claims and
-   * the token verification block, commas optional
-   * (docs/decisions/1367-access-rules.md). `claim` and `jwt` start their
-   * statements only when no "=" follows, so a misplaced `jwt = …` is
+   * `auth { roles = […]  claim org uuid  jwt { … }  database { … } }`: settings, claims,
+   * the token verification block and the database-role block, commas optional
+   * (docs/decisions/1367-access-rules.md, 1368-database-row-level-security.md). `claim`, `jwt` and
+   * `database` start their statements only when no "=" follows, so a misplaced `jwt = …` is
    * reported as an unknown setting.
    */
   public authDecl = this.RULE("authDecl", () => {
@@ -246,6 +247,10 @@ export class ResourceParser extends CstParser {
                 GATE: () => tokenMatcher(this.LA(1), Jwt) && tokenMatcher(this.LA(2), LCurly),
                 ALT: () => this.SUBRULE(this.jwtBlock),
               },
+              {
+                GATE: () => tokenMatcher(this.LA(1), Database) && tokenMatcher(this.LA(2), LCurly),
+                ALT: () => this.SUBRULE(this.databaseBlock),
+              },
               { GATE: () => this.atStatement(Claim), ALT: () => this.SUBRULE(this.claimDecl) },
               { ALT: () => this.SUBRULE(this.setting) },
             ],
@@ -260,6 +265,12 @@ export class ResourceParser extends CstParser {
   /** `jwt { algorithms = [HS256] secret_env = "…" … }`. */
   public jwtBlock = this.RULE("jwtBlock", () => {
     this.CONSUME(Jwt);
+    this.SUBRULE(this.settingsBlock);
+  });
+
+  /** `database { role = principal  anonymous = "anon"  claims = "request.jwt.claims" }`. */
+  public databaseBlock = this.RULE("databaseBlock", () => {
+    this.CONSUME(Database);
     this.SUBRULE(this.settingsBlock);
   });
 

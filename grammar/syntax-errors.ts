@@ -113,7 +113,10 @@ function findOpener(tokens: IToken[], at: number, close: string): number | undef
 function describeBlock(tokens: IToken[], i: number): string {
   const a = tokens[i - 1];
   const b = tokens[i - 2];
-  if (a && (a.image === "api" || a.image === "auth" || a.image === "generate" || a.image === "jwt"))
+  if (
+    a &&
+    (a.image === "api" || a.image === "auth" || a.image === "generate" || a.image === "jwt" || a.image === "database")
+  )
     return `the ${a.image} block`;
   // `access a, b {`: the roles back to the keyword.
   let k = i - 1;
@@ -147,7 +150,7 @@ const BODY_EXPECTATION: Record<string, string> = {
   resourceBody: `expected a setting (name = value), an action or "}"`,
   fieldBlock: `expected a field (name type) or "}"`,
   apiDecl: `expected a setting, a security scheme or "}"`,
-  authDecl: `expected a setting (name = value), a claim, a jwt block or "}"`,
+  authDecl: `expected a setting (name = value), a claim, a jwt or database block or "}"`,
   accessDecl: `expected ops = […], rows, check, stamp, hide or "}"`,
   enumDecl: `expected an enum value or "}"`,
 };

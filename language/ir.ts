@@ -93,6 +93,27 @@ export interface JwtDecl {
   span: Span;
 }
 
+/**
+ * `database { … }` inside `auth`: the database role and claims setting each request's statements act with, so
+ * PostgreSQL's own row-level security policies apply besides the declared rules
+ * (docs/decisions/1368-database-row-level-security.md). Absent settings are left out; the descriptor fills
+ * the defaults.
+ */
+export interface DatabaseDecl {
+  /**
+   * `role = principal` (each principal acts as the database role named like its role) or `role = "name"` (one
+   * database role for every token); absent when not given (or not of either form, already reported).
+   */
+  role?: "principal" | { fixed: string };
+  /** `anonymous = "anon"`: the database role of a request without a token. */
+  anonymousRole?: string;
+  /** `claims = "request.jwt.claims"`: the custom setting the claims document is put in. */
+  claimsSetting?: string;
+  /** Spans of each setting's value by key, for diagnostics. */
+  settingSpans: Record<string, Span>;
+  span: Span;
+}
+
 /** `claim org uuid @path("app_metadata.org")`: a claim the access rules may name, with its type. */
 export interface ClaimDecl {
   name: string;
@@ -111,6 +132,8 @@ export interface ClaimDecl {
 /** The `auth { … }` block (docs/decisions/1367-access-rules.md). */
 export interface AuthDecl {
   jwt?: JwtDecl;
+  /** `database { … }`: the database-role mode (docs/decisions/1368-database-row-level-security.md). */
+  database?: DatabaseDecl;
   /** `roles = [..]` as written, duplicates removed (the IR builder reports them). */
   roles: string[];
   /** The span of each of `roles`, index for index. */

@@ -12,14 +12,26 @@ import { SourceMap } from "../../grammar/span.js";
 
 /** A construct that encloses a position. */
 export type Frame =
-  | { kind: "api" | "generate" | "security" | "enum" | "resource" | "block" | "auth" | "jwt" | "access" }
+  | { kind: "api" | "generate" | "security" | "enum" | "resource" | "block" | "auth" | "jwt" | "database" | "access" }
   | { kind: "table"; name: string }
   /** `( … )` after `@attr`, `@@attr` or a call name; `owner` is that token's text. */
   | { kind: "args"; owner: string }
   /** `[ … ]` after `key =` or `key:` (or `hide`, docs/decisions/1367-access-rules.md); `key` is "" for a bare list. */
   | { kind: "list"; key: string };
 
-const BLOCK_KINDS = ["api", "generate", "security", "enum", "resource", "block", "table", "auth", "jwt", "access"];
+const BLOCK_KINDS = [
+  "api",
+  "generate",
+  "security",
+  "enum",
+  "resource",
+  "block",
+  "table",
+  "auth",
+  "jwt",
+  "database",
+  "access",
+];
 
 /** True when the "{" at `i` closes an `access role, …` header. */
 function opensAccess(ts: readonly IToken[], i: number): boolean {
@@ -150,6 +162,8 @@ export class Analysis {
       const p2 = ts[i - 2]?.image;
       if (t === "{") {
         if (p1 === "api" || p1 === "generate" || p1 === "auth" || p1 === "jwt") stack.push({ kind: p1 });
+        // `database {` is a block only inside `auth` (docs/decisions/1368-database-row-level-security.md).
+        else if (p1 === "database" && stack.at(-1)?.kind === "auth") stack.push({ kind: "database" });
         else if (p2 === "security") stack.push({ kind: "security" });
         else if (p2 === "enum") stack.push({ kind: "enum" });
         else if (p2 === "table" && p1 !== undefined) stack.push({ kind: "table", name: p1 });

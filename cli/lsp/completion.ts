@@ -27,6 +27,7 @@ import {
   entryMarkdown,
   GENERATE_SETTING_DOCS,
   JWT_SETTING_DOCS,
+  DATABASE_SETTING_DOCS,
   KEYWORDS,
   OP_DOCS,
   RESOURCE_SETTING_DOCS,
@@ -392,11 +393,27 @@ export function complete(a: Analysis, place: CompletionPlace): CompletionItem[] 
           undefined,
           "jwt {\n    algorithms = [HS256]\n  }",
         ),
+        item(
+          "database",
+          CompletionItemKind.Keyword,
+          range,
+          entryMarkdown(KEYWORDS["database"]!),
+          undefined,
+          "database {\n    role = principal\n  }",
+        ),
       ];
     case "jwt":
       if (before.at(-1) === "=") return [];
       if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{") return [];
       return settingItems(JWT_SETTING_DOCS, range, keysInBlock(a, index));
+    case "database":
+      // `role = principal`; every other value is a database name, written as a string.
+      if (before.at(-1) === "=")
+        return before.at(-2) === "role"
+          ? [item("principal", CompletionItemKind.EnumMember, range, DATABASE_SETTING_DOCS["role"]!.summary)]
+          : [];
+      if (onLine.length > 0 && before.at(-1) !== "," && before.at(-1) !== "{") return [];
+      return settingItems(DATABASE_SETTING_DOCS, range, keysInBlock(a, index));
     case "access": {
       const statement = onLine.find((w) => w !== "{" && w !== "," && w !== "}");
       if (statement === "rows" || statement === "check" || statement === "stamp") {

@@ -22,6 +22,7 @@ import {
   entryMarkdown,
   GENERATE_SETTING_DOCS,
   JWT_SETTING_DOCS,
+  DATABASE_SETTING_DOCS,
   KEYWORDS,
   OP_DOCS,
   RESOURCE_SETTING_DOCS,
@@ -39,6 +40,7 @@ const SETTINGS: Record<SettingBlock, Readonly<Record<string, RefEntry>>> = {
   security: SECURITY_SETTING_DOCS,
   auth: AUTH_SETTING_DOCS,
   jwt: JWT_SETTING_DOCS,
+  database: DATABASE_SETTING_DOCS,
   access: ACCESS_SETTING_DOCS,
 };
 

@@ -37,10 +37,10 @@ export type Resolved =
   | { kind: "role"; name: string; span?: Span };
 
 /** The blocks whose `key = value` settings have reference text. */
-export type SettingBlock = "resource" | "api" | "generate" | "security" | "auth" | "jwt" | "access";
+export type SettingBlock = "resource" | "api" | "generate" | "security" | "auth" | "jwt" | "database" | "access";
 
 const HARD_KEYWORDS = new Set(["api", "auth", "generate", "enum", "domain", "table"]);
-const SETTING_BLOCKS = new Set(["resource", "api", "generate", "security", "auth", "jwt", "access"]);
+const SETTING_BLOCKS = new Set(["resource", "api", "generate", "security", "auth", "jwt", "database", "access"]);
 const ACCESS_STATEMENTS = new Set(["rows", "check", "stamp", "hide"]);
 
 /** True when the tokens from `index` read `access name[, name…] {`. */
@@ -117,7 +117,8 @@ export function resolve(a: Analysis, offset: number): { token: IToken; meaning: 
   if (frames.length === 0 && HARD_KEYWORDS.has(word) && prev !== "domain") return found({ kind: "keyword", word });
   if (word === "resource" && top?.kind === "table" && next?.startsWith('"')) return found({ kind: "keyword", word });
   if (word === "security" && top?.kind === "api" && next !== "=") return found({ kind: "keyword", word });
-  if (word === "jwt" && top?.kind === "auth" && next === "{") return found({ kind: "keyword", word });
+  if ((word === "jwt" || word === "database") && top?.kind === "auth" && next === "{")
+    return found({ kind: "keyword", word });
   if (word === "claim" && top?.kind === "auth" && next !== "=") return found({ kind: "keyword", word });
   if (word === "access" && top?.kind === "table" && accessHeaderAt(a, index)) return found({ kind: "keyword", word });
   if (

@@ -7,8 +7,10 @@
  * asymmetric algorithms together) is refused here rather than found at the
  * first request.
  */
-import type { ClaimDecl, JwtDecl, Span } from "../../language/ir.js";
+import type { AuthDecl, ClaimDecl, DatabaseDecl, JwtDecl, Span } from "../../language/ir.js";
+import { databaseSettingProblems } from "../../runtime/auth/database-settings.js";
 import { declaredRoles } from "../access.js";
+import { databaseRoleDescriptor } from "../descriptor.js";
 import { typeText, withHint, type ValidationContext } from "./context.js";
 
 /** The name of an environment variable, as a shell exports it. */
@@ -141,6 +143,39 @@ function checkJwt(ctx: ValidationContext, jwt: JwtDecl): void {
   }
 }
 
+/** The diagnostic code of each kind of {@link databaseSettingProblems}. */
+const DATABASE_CODES = {
+  "role-name": "invalid-database-role",
+  "anonymous-missing": "database-anonymous-role-missing",
+  "claims-setting": "invalid-claims-setting",
+} as const;
+
+/**
+ * The `database { … }` block (docs/decisions/1368-database-row-level-security.md): what mounting would refuse
+ * (runtime/auth/database-settings.ts states it once), reported here with the setting's code frame; a
+ * problem of one of the schema's roles under `role = principal` points at that role where it is declared.
+ */
+function checkDatabase(ctx: ValidationContext, auth: AuthDecl, database: DatabaseDecl): void {
+  // Without a `role` (reported as `missing-setting` by the IR builder) there is nothing to check.
+  const descriptor = databaseRoleDescriptor(database);
+  if (descriptor === undefined) return;
+  const at = (key: string): Span => database.settingSpans[key] ?? database.span;
+  for (const p of databaseSettingProblems(declaredRoles(auth), auth.anonymous, descriptor)) {
+    let span = at(p.setting);
+    if (p.role !== undefined) {
+      const i = auth.roles.indexOf(p.role);
+      span = i >= 0 ? auth.roleSpans[i]! : p.role === auth.anonymous ? (auth.settingSpans["anonymous"] ?? span) : span;
+    }
+    ctx.error(DATABASE_CODES[p.kind], `the database block's ${p.message}`, span);
+  }
+  if (descriptor.anonymousRole !== undefined && auth.anonymous === undefined)
+    ctx.warning(
+      "database-anonymous-unused",
+      `the database block's anonymous role "${descriptor.anonymousRole}" is never taken: the auth block admits no request without a token (set anonymous = name to admit them)`,
+      at("anonymous"),
+    );
+}
+
 /**
  * Reports, for the `auth` block: `unknown-role` (`default_role`),
  * `duplicate-claim`, `sub-claim-type`, `invalid-claim-type`,
@@ -148,7 +183,10 @@ function checkJwt(ctx: ValidationContext, jwt: JwtDecl): void {
  * `jwt-missing-algorithms`, `jwt-mixed-algorithms`,
  * `jwt-missing-key-source`, `jwt-conflicting-key-sources`,
  * `jwt-key-algorithm-mismatch`, `invalid-env-name`, `invalid-jwks-url` and
- * `negative-clock-tolerance`. The anonymous role is declared by
+ * `negative-clock-tolerance`, and for its `database` block
+ * `invalid-database-role`,
+ * `database-anonymous-role-missing`, `invalid-claims-setting` and the
+ * warning `database-anonymous-unused`. The anonymous role is declared by
  * `anonymous = name` itself; listing it in `roles` too is allowed.
  */
 export function checkAuth(ctx: ValidationContext): void {
@@ -183,4 +221,5 @@ export function checkAuth(ctx: ValidationContext): void {
     checkClaim(ctx, claim);
   }
   if (auth.jwt) checkJwt(ctx, auth.jwt);
+  if (auth.database) checkDatabase(ctx, auth, auth.database);
 }

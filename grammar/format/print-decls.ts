@@ -364,7 +364,8 @@ function claimRow(p: Printer, n: CstNode, indent: string): Row {
 }
 
 /**
- * `auth { settings  claims  jwt { … } }` (docs/decisions/1367-access-rules.md):
+ * `auth { settings  claims  jwt { … }  database { … } }` (docs/decisions/1367-access-rules.md,
+ * 1368-database-row-level-security.md):
  * members in source order, settings with their `=` aligned, claims with
  * their names and types aligned; one line when written so.
  */
@@ -374,6 +375,8 @@ function printAuth(p: Printer, n: CstNode, indent: string): string {
   const close = p.at(token(n, "RCurly")!);
   const jwt = (j: CstNode, inner: string) =>
     settingsBlock(p, "jwt", p.at(token(j, "Jwt")!), node(j, "settingsBlock")!, inner);
+  const database = (d: CstNode, inner: string) =>
+    settingsBlock(p, "database", p.at(token(d, "Database")!), node(d, "settingsBlock")!, inner);
   const one = inlineBlock(
     p,
     "auth",
@@ -390,6 +393,7 @@ function printAuth(p: Printer, n: CstNode, indent: string): string {
           text: ((r) => [...r.cells, r.rest].filter((x) => x !== "").join(" "))(claimRow(p, c, indent)),
         })),
         ...nodes(n, "jwtBlock").map((j) => ({ at: p.first(j), text: jwt(j, indent) })),
+        ...nodes(n, "databaseBlock").map((d) => ({ at: p.first(d), text: database(d, indent) })),
       ]
         .sort((a, b) => a.at - b.at)
         .map((x) => x.text),
@@ -411,6 +415,12 @@ function printAuth(p: Printer, n: CstNode, indent: string): string {
       last: p.last(j),
       section: 0,
       print: (inner) => plain("jwt", jwt(j, inner)),
+    })),
+    ...nodes(n, "databaseBlock").map((d): Member => ({
+      first: p.first(d),
+      last: p.last(d),
+      section: 0,
+      print: (inner) => plain("database", database(d, inner)),
     })),
   ].sort((a, b) => a.first - b.first);
   return block(p, "auth", kw, open, members, close, indent);

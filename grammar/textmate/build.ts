@@ -113,7 +113,7 @@ export function resourceGrammar(): TmGrammar {
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
         patterns: [{ include: "#comments" }, { include: "#settings" }],
       },
-      // docs/decisions/1367-access-rules.md: `auth { settings  claim name type  jwt { … } }`.
+      // docs/decisions/1367-access-rules.md: `auth { settings  claim name type  jwt { … }  database { … } }`.
       auth: {
         begin: "\\b(auth)\\s*(\\{)",
         beginCaptures: {
@@ -122,7 +122,13 @@ export function resourceGrammar(): TmGrammar {
         },
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
-        patterns: [{ include: "#comments" }, { include: "#jwt" }, { include: "#claim" }, { include: "#settings" }],
+        patterns: [
+          { include: "#comments" },
+          { include: "#jwt" },
+          { include: "#database" },
+          { include: "#claim" },
+          { include: "#settings" },
+        ],
       },
       jwt: {
         begin: "\\b(jwt)\\s*(\\{)",
@@ -133,6 +139,22 @@ export function resourceGrammar(): TmGrammar {
         end: "\\}",
         endCaptures: { "0": cap("punctuation.section.block.end.resource") },
         patterns: [{ include: "#comments" }, { include: "#settings" }],
+      },
+      // docs/decisions/1368-database-row-level-security.md: `database { role = principal  anonymous = "anon" … }`.
+      database: {
+        begin: "\\b(database)\\s*(\\{)",
+        beginCaptures: {
+          "1": cap("keyword.other.database.resource"),
+          "2": cap("punctuation.section.block.begin.resource"),
+        },
+        end: "\\}",
+        endCaptures: { "0": cap("punctuation.section.block.end.resource") },
+        patterns: [
+          { include: "#comments" },
+          // `role = principal`: the one word the block gives a meaning; the names it takes are strings.
+          { name: "constant.language.option.resource", match: "\\bprincipal\\b" },
+          { include: "#settings" },
+        ],
       },
       claim: {
         match: `\\b(claim)[ \\t]+(${NAME})[ \\t]+(${TYPE_WORDS})`,

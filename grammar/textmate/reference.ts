@@ -75,6 +75,11 @@ export const KEYWORDS: Readonly<Record<string, RefEntry>> = {
     summary:
       "Inside `auth`: how bearer tokens are verified. The algorithms are fixed here, never taken from the token; the key is named by an environment variable (`secret_env`) or fetched (`jwks_url`), never written in the schema.",
   },
+  database: {
+    syntax: 'database { role = principal anonymous = "anon" claims = "request.jwt.claims" }',
+    summary:
+      "Inside `auth`: every statement of a request runs in a transaction acting as a database role with the caller's claims (`SET LOCAL ROLE`, `request.jwt.claims`), so the database's own row-level security policies apply besides the declared rules. Role names come from the schema, never from the token.",
+  },
   claim: {
     syntax: 'claim name type[?] [@path("a.b")]',
     summary:
@@ -165,6 +170,30 @@ export const JWT_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
     value: "whole number of seconds, not negative",
     default: "30",
     summary: "The clock skew allowed for `exp` and `nbf`.",
+  },
+};
+
+/** Settings of the `database` block inside `auth` (docs/decisions/1368-database-row-level-security.md). */
+export const DATABASE_SETTING_DOCS: Readonly<Record<string, SettingEntry>> = {
+  role: {
+    syntax: "role = principal",
+    value: '`principal`, or a database role\'s name as a string (`"authenticated"`)',
+    summary:
+      "The database role of a request with a token: `principal` acts as the database role named like the first of the caller's roles the schema declares, a string as that one database role for every token.",
+  },
+  anonymous: {
+    syntax: 'anonymous = "anon"',
+    value: "string (a database role's name)",
+    default:
+      "with `role = principal` the anonymous role itself; with a fixed role none (required when `auth` admits anonymous requests)",
+    summary: "The database role of a request without a token.",
+  },
+  claims: {
+    syntax: 'claims = "request.jwt.claims"',
+    value: "string (a custom setting: identifiers joined by dots)",
+    default: '`"request.jwt.claims"`',
+    summary:
+      "The transaction-scoped setting the caller's declared claims, `sub` and `role` are put in, as JSON, for the policies to read.",
   },
 };
 

@@ -16,6 +16,7 @@ import {
   API_SETTING_DOCS,
   AUTH_SETTING_DOCS,
   COLUMN_ATTRIBUTE_DOCS,
+  DATABASE_SETTING_DOCS,
   GENERATE_SETTING_DOCS,
   JWT_SETTING_DOCS,
   KEYWORDS,
@@ -57,6 +58,7 @@ export function referenceTables(): Record<string, string> {
     ),
     "generate-settings": [...SETTING_HEAD, ...settingRows(GENERATE_SETTING_DOCS)].join("\n"),
     "auth-settings": [...SETTING_HEAD, ...settingRows(AUTH_SETTING_DOCS), ...settingRows(JWT_SETTING_DOCS)].join("\n"),
+    "database-settings": [...SETTING_HEAD, ...settingRows(DATABASE_SETTING_DOCS)].join("\n"),
     "access-settings": [...SETTING_HEAD, ...settingRows(ACCESS_SETTING_DOCS)].join("\n"),
   };
 }

@@ -1,14 +1,14 @@
 /**
  * The `auth { … }` block (docs/language.md, Authentication and access;
  * docs/decisions/1367-access-rules.md): its settings, its `claim` lines and
- * its `jwt { … }` block. What one setting alone shows is reported here
+ * its `jwt { … }` and `database { … }` blocks. What one setting alone shows is reported here
  * (unknown or repeated settings, values of the wrong shape, an algorithm
  * that does not exist, a repeated role); what needs the whole schema (a role
  * an access block names, a key source that does not fit the algorithms) is
  * the validator's (compiler/validate/auth.ts).
  */
 import type { CstNode, IToken } from "chevrotain";
-import type { AuthDecl, ClaimDecl, JwtAlgorithm, JwtDecl, Span } from "../../language/ir.js";
+import type { AuthDecl, ClaimDecl, DatabaseDecl, JwtAlgorithm, JwtDecl, Span } from "../../language/ir.js";
 // The one statement of the algorithms, an import-free vocabulary of the runtime (as runtime/operators.ts is).
 import { JWT_ALGORITHMS } from "../../runtime/auth/algorithms.js";
 import { didYouMean } from "../../language/suggest.js";
@@ -17,7 +17,7 @@ import { nameToken, node, nodes, token } from "./cst.js";
 import type { Ctx } from "./context.js";
 import { expectInteger, expectName, expectNameList, expectString, type Where } from "./expect.js";
 import { readType, type ReadType } from "./types.js";
-import { readValue, type Val } from "./values.js";
+import { describe, readValue, type Val } from "./values.js";
 
 /** The settings of the `auth` block, in the order the reference lists them. */
 export const AUTH_SETTINGS: readonly string[] = ["roles", "role_claim", "default_role", "anonymous"];
@@ -34,6 +34,12 @@ export const JWT_SETTINGS: readonly string[] = [
 ];
 
 export { JWT_ALGORITHMS };
+
+/**
+ * The settings of the `database` block inside `auth` (docs/decisions/1368-database-row-level-security.md):
+ * which database role a request acts as, that of a request without a token, and where its claims go.
+ */
+export const DATABASE_SETTINGS: readonly string[] = ["role", "anonymous", "claims"];
 
 /** The attributes a `claim` line takes. */
 export const CLAIM_ATTRIBUTES: readonly string[] = ["path"];
@@ -143,6 +149,52 @@ function readJwt(n: CstNode, ctx: Ctx): JwtDecl {
   return jwt;
 }
 
+/**
+ * Reads `role = principal` or `role = "name"`: any other bare name is `invalid-value`, suggesting the quotes
+ * (a database role is the database's name, not one of the schema's roles).
+ */
+function readDatabaseRole(v: Val, ctx: Ctx): DatabaseDecl["role"] {
+  if (v.kind === "name" && !v.negated && v.name === "principal") return "principal";
+  if (v.kind === "string") return { fixed: v.value };
+  if (v.kind === "missing") return undefined;
+  ctx.error(
+    "invalid-value",
+    v.kind === "name" && !v.negated
+      ? `Expected principal or a database role's name in quotes for "role", found ${describe(v)}: write role = principal (each caller acts as the database role named like its role) or role = "${v.name}" (that database role for every token)`
+      : `Expected principal or a database role's name in quotes (like "authenticated") for "role", found ${describe(v)}`,
+    v.span,
+  );
+  return undefined;
+}
+
+/**
+ * Builds the `database { … }` block (docs/decisions/1368-database-row-level-security.md); `missing-setting`
+ * when it gives no `role` (neither form is the obvious default: PostgREST names its role, Supabase fixes one).
+ */
+function readDatabase(n: CstNode, ctx: Ctx): DatabaseDecl {
+  const database: DatabaseDecl = { settingSpans: {}, span: ctx.nodeSpan(n) };
+  const settings = nodes(node(n, "settingsBlock"), "setting");
+  eachSetting(settings, DATABASE_SETTINGS, "the database block", database.settingSpans, ctx, (key, v) => {
+    if (key === "role") {
+      const role = readDatabaseRole(v, ctx);
+      if (role !== undefined) database.role = role;
+      return;
+    }
+    const text = expectString(v, w(key), ctx);
+    if (text === undefined) return;
+    if (key === "anonymous") database.anonymousRole = text;
+    else database.claimsSetting = text;
+  });
+  // A `role` with a malformed value was reported already; only its absence is new.
+  if (settings.every((s) => token(s, "key")?.image !== "role"))
+    ctx.error(
+      "missing-setting",
+      `The database block needs a role: role = principal (each caller acts as the database role named like its role) or role = "authenticated" (that database role for every token)`,
+      ctx.tok(token(n, "Database")!),
+    );
+  return database;
+}
+
 /** Builds one `claim name type[?] @path("a.b")` line; its type is added to `types` for the file-wide check. */
 function readClaim(n: CstNode, ctx: Ctx, types: ReadType[]): ClaimDecl | undefined {
   const name = nameToken(node(n, "name"));
@@ -186,9 +238,10 @@ function readClaim(n: CstNode, ctx: Ctx, types: ReadType[]): ClaimDecl | undefin
 
 /**
  * Builds the `auth` block from an `authDecl` node: settings, claims (their
- * types are added to `types` for the file-wide type check) and the `jwt`
- * block. Reports `unknown-setting`, `duplicate-setting`, `invalid-value`,
- * `duplicate-role`, `duplicate-block` (a second `jwt`), `unknown-algorithm`
+ * types are added to `types` for the file-wide type check), the `jwt`
+ * and `database` blocks. Reports `unknown-setting`, `duplicate-setting`, `invalid-value`, `missing-setting`
+ * (a `database` block without `role`),
+ * `duplicate-role`, `duplicate-block` (a second `jwt` or `database`), `unknown-algorithm`
  * and, on claims, `unknown-attribute` and `duplicate-attribute`.
  */
 export function readAuth(n: CstNode, ctx: Ctx, types: ReadType[]): AuthDecl {
@@ -234,6 +287,18 @@ export function readAuth(n: CstNode, ctx: Ctx, types: ReadType[]): AuthDecl {
       continue;
     }
     auth.jwt = jwt;
+  }
+  for (const d of nodes(n, "databaseBlock")) {
+    const database = readDatabase(d, ctx);
+    if (auth.database) {
+      ctx.error(
+        "duplicate-block",
+        `The database block is already declared at line ${auth.database.span.line}`,
+        ctx.tok(token(d, "Database")!),
+      );
+      continue;
+    }
+    auth.database = database;
   }
   return auth;
 }

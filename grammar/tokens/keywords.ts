@@ -4,7 +4,7 @@
  *
  * Hard keywords (`api`, `auth`, `generate`, `enum`, `domain`, `table`) start a
  * top-level declaration. Soft keywords (`resource`, `security`, `action`, `returns`, and the
- * words of `auth` and `access` blocks: `jwt`, `claim`, `access`, `rows`, `check`, `stamp`, `hide`,
+ * words of `auth` and `access` blocks: `jwt`, `database`, `claim`, `access`, `rows`, `check`, `stamp`, `hide`,
  * `and`, `or`, `not`, `in`, `is`, `has`) only mean
  * something in one position inside a block; they belong to the `Identifier`
  * category so that a setting may still be called `security` and a column
@@ -64,6 +64,11 @@ export const Returns: TokenType = softKeyword("returns");
 
 /** `jwt { … }` inside `auth`: how bearer tokens are verified (docs/decisions/1367-access-rules.md). */
 export const Jwt: TokenType = softKeyword("jwt");
+/**
+ * `database { … }` inside `auth`: the database role and claims each request acts with
+ * (docs/decisions/1368-database-row-level-security.md).
+ */
+export const Database: TokenType = softKeyword("database");
 /** `claim name type` inside `auth`: a claim the access rules may name. */
 export const Claim: TokenType = softKeyword("claim");
 /** `access role, … { … }` inside a table: what those roles may do (docs/decisions/1367-access-rules.md). */
@@ -105,6 +110,7 @@ export const keywordTokens: readonly TokenType[] = [
   Action,
   Returns,
   Jwt,
+  Database,
   Claim,
   Access,
   Rows,

@@ -10,61 +10,23 @@ import type { AuthDescriptor, DatabaseRoleDescriptor } from "../descriptor.js";
 import type { DatabaseIdentity } from "../exec/identity.js";
 import type { JsonValue } from "../predicate.js";
 import { problem } from "../problem.js";
+import { databaseSettingProblems } from "./database-settings.js";
 import { AuthConfigError } from "./errors.js";
 import type { Principal } from "./principal.js";
-
-/** PostgreSQL's longest identifier, in bytes (NAMEDATALEN - 1); a longer role name is never found. */
-const MAX_ROLE_BYTES = 63;
-
-/** A custom setting's name as `set_config` accepts it: two or more identifiers joined by dots. */
-const CUSTOM_SETTING = /^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)+$/;
-
-/** Why `name` cannot be a database role the service acts as, or undefined when it can. */
-function roleProblem(name: string): string | undefined {
-  if (name === "") return "is empty";
-  if (Buffer.byteLength(name, "utf8") > MAX_ROLE_BYTES) return `is longer than ${MAX_ROLE_BYTES} bytes`;
-  // `none` resets the role to the login role's; `public` is no role; `pg_*` are PostgreSQL's predefined roles.
-  if (name.toLowerCase() === "none") return "is none, which would leave the login role in place";
-  if (name.toLowerCase() === "public") return "is public, which is no role";
-  if (name.toLowerCase().startsWith("pg_")) return "is one of PostgreSQL's predefined roles (pg_*)";
-  if (name.includes("\0")) return "holds a NUL character";
-  return undefined;
-}
 
 /**
  * Checks the `database` settings of `auth` once, when the service mounts:
  * every role the requests may act as is a name PostgreSQL can have (at most
  * 63 bytes, not `none`, `public` or `pg_*`), the claims setting is a dotted
  * custom setting name, and a fixed role comes with an anonymous role when
- * the schema admits anonymous requests.
- * @throws AuthConfigError naming the setting
+ * the schema admits anonymous requests. The rules are
+ * {@link databaseSettingProblems}, which the compiler reports from too.
+ * @throws AuthConfigError naming the setting (the first problem)
  */
 export function checkDatabaseRoles(auth: AuthDescriptor): void {
-  const d = auth.database;
-  if (d === undefined) return;
-  const refuse = (setting: string, name: string, why: string): never => {
-    throw new AuthConfigError(`auth database ${setting} ${JSON.stringify(name)} ${why}`);
-  };
-  if (d.role === "principal") {
-    for (const r of auth.roles) {
-      const why = roleProblem(r);
-      if (why !== undefined) refuse("role = principal: the role", r, why);
-    }
-  } else {
-    const why = roleProblem(d.role.fixed);
-    if (why !== undefined) refuse("role", d.role.fixed, why);
-    if (auth.anonymous !== undefined && d.anonymousRole === undefined)
-      throw new AuthConfigError(
-        `auth database role = ${JSON.stringify(d.role.fixed)} is one role for every token, and the schema admits ` +
-          `anonymous requests (anonymous = ${auth.anonymous}): name their database role (database anonymous = "…")`,
-      );
-  }
-  if (d.anonymousRole !== undefined) {
-    const why = roleProblem(d.anonymousRole);
-    if (why !== undefined) refuse("anonymous", d.anonymousRole, why);
-  }
-  if (!CUSTOM_SETTING.test(d.claimsSetting))
-    refuse("claims", d.claimsSetting, "is not a custom setting name (two or more identifiers joined by dots)");
+  if (auth.database === undefined) return;
+  const [first] = databaseSettingProblems(auth.roles, auth.anonymous, auth.database);
+  if (first !== undefined) throw new AuthConfigError(`auth database ${first.message}`);
 }
 
 /** Sets `value` at `path` of `doc`, making the objects on the way; a path through a non-object is left alone. */

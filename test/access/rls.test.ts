@@ -32,6 +32,8 @@ import type { TestDatabase } from "../support/db.js";
 import { PGBOUNCER, startPgBouncer, type TestBouncer } from "../support/pgbouncer.js";
 import { compileText, sendTo, type Answer } from "../support/service.js";
 import { databaseKinds, freshDatabase } from "../idempotency/support.js";
+import { createDevApp } from "../../cli/dev/app.js";
+import { hsToken, SECRET } from "../auth/support.js";
 
 const SCHEMA = `
 table notes {
@@ -50,6 +52,31 @@ const AUTHENTICATED = `${TAG}_auth`;
 const ANON = `${TAG}_anon`;
 const GHOST = `${TAG}_ghost`;
 const ROLES = [MEMBER, VIEWER, AUTHENTICATED, ANON];
+
+/**
+ * {@link SCHEMA} with the mode declared by its own `auth` block (docs/access.md, "With PostgreSQL's
+ * row-level security"): the same table, so it is served over the same database.
+ */
+const DECLARED = `
+auth {
+  jwt { algorithms = [HS256], secret_env = "RLS_TEST_JWT_SECRET" }
+  roles     = [${MEMBER}, ${VIEWER}]
+  anonymous = ${ANON}
+  claim org text?
+  database {
+    role   = principal
+    claims = "request.jwt.claims"
+  }
+}
+
+table notes {
+  id    bigint @primary_key @default(identity)
+  org   text   @filterable
+  title text
+  resource "/notes" { ops = [crud, list] }
+  access ${MEMBER}, ${VIEWER}, ${ANON} { ops = [all] }
+}
+`;
 
 /** The policy reads the claims PostgREST's way; the oracle below is the same condition in plain SQL. */
 const POLICY_SQL = [
@@ -413,6 +440,64 @@ describe.each(await databaseKinds())("the database-role mode on %s", (kind) => {
     expect((await routed.send("GET", `/notes/${cRow}`, who(MEMBER, "a"))).status).toBe(404);
     // The list's page and the read: each a transaction of its own on the replica.
     expect(onReplica).toBe(2);
+  });
+
+  it("takes the settings from a schema declaring database { role = principal }, served as resc dev serves it", async () => {
+    const declared = compileText(DECLARED).service;
+    expect(declared.auth!.database).toEqual(BY_PRINCIPAL);
+    const sessions: { user: string; claims: string | null }[] = [];
+    // resc dev's app: the compiled descriptor mounted with no databaseRole option, tokens verified for real.
+    const { app, mounted } = createDevApp(declared, {
+      db: db.executor,
+      auth: { env: { RLS_TEST_JWT_SECRET: SECRET } },
+      hooks: {
+        beforeQuery: {
+          notes: async (ctx) => {
+            const r = await ctx.db!.query({
+              text: "SELECT current_user::text AS u, current_setting('request.jwt.claims', true) AS c",
+              values: [],
+            });
+            sessions.push({ user: String(r.rows[0]!.u), claims: r.rows[0]!.c ?? null });
+            return undefined;
+          },
+        },
+      },
+    });
+    expect(mounted.ok).toBe(true);
+    const bearer = async (role: string, org: string) => ({
+      authorization: `Bearer ${await hsToken({ sub: `${role}-${org}`, role, org }, SECRET)}`,
+    });
+    const list = async (headers: Record<string, string>) => {
+      const r = await sendTo<{ items: Note[] }>(app, "GET", "/notes?per_page=200", undefined, headers);
+      expect(r.status, r.text).toBe(200);
+      return r.body.items.map((n) => n.id).sort((x, y) => x - y);
+    };
+    for (const org of ["a", "b"]) expect(await list(await bearer(MEMBER, org))).toEqual(await oracle(db.executor, org));
+    expect(sessions.at(-1)!.user).toBe(MEMBER);
+    expect(JSON.parse(sessions.at(-1)!.claims!)).toEqual({ sub: `${MEMBER}-b`, org: "b", role: MEMBER });
+    // The declared rule grants the viewer every operation; the database's GRANT does not: a 403.
+    const viewer = await bearer(VIEWER, "a");
+    expect(await list(viewer)).toEqual(await oracle(db.executor, "a"));
+    expect(sessions.at(-1)!.user).toBe(VIEWER);
+    const refused = await sendTo(app, "POST", "/notes", { org: "a", title: "viewer" }, viewer);
+    expect(refused.status).toBe(403);
+    // Without a token: the anonymous role, as its own database role, with no org claim: the policy shows nothing.
+    expect(await list({})).toEqual([]);
+    expect(sessions.at(-1)).toEqual({ user: ANON, claims: JSON.stringify({ role: ANON }) });
+    // The same service without the declared block reads as the login role, which the policy does not confine.
+    const { database: _declared, ...auth } = declared.auth!;
+    const plain = createDevApp(
+      { ...declared, auth },
+      { db: db.executor, auth: { env: { RLS_TEST_JWT_SECRET: SECRET } } },
+    );
+    const all = await sendTo<{ items: Note[] }>(
+      plain.app,
+      "GET",
+      "/notes?per_page=200",
+      undefined,
+      await bearer(MEMBER, "a"),
+    );
+    expect(all.body.items.length).toBeGreaterThan((await oracle(db.executor, "a")).length);
   });
 
   it("takes the settings from the mount's databaseRole as from the schema", async () => {

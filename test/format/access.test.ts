@@ -56,6 +56,32 @@ claim org uuid
       `auth {\n  roles = [a]\n}\n\ntable t {\n  id int @primary_key\n}\n`,
     );
   });
+
+  it("lays out the database block as the jwt block: settings aligned, comments kept, one line kept", () => {
+    // docs/decisions/1368-database-row-level-security.md
+    const input = `auth {
+roles = [member, admin]
+  anonymous=anon
+    database { role=principal   // each caller acts as its role
+  // role = "authenticated"
+anonymous    =   "anon"
+      claims = "request.jwt.claims" }
+}`;
+    expect(fmt(input)).toBe(`auth {
+  roles     = [member, admin]
+  anonymous = anon
+  database {
+    role      = principal  // each caller acts as its role
+    // role = "authenticated"
+    anonymous = "anon"
+    claims    = "request.jwt.claims"
+  }
+}
+`);
+    expect(fmt(`auth { roles = [member]   database {role="authenticated",anonymous="anon"} }`)).toBe(
+      `auth { roles = [member], database { role = "authenticated", anonymous = "anon" } }\n`,
+    );
+  });
 });
 
 describe("access blocks", () => {

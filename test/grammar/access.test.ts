@@ -459,7 +459,15 @@ describe("syntax errors and recovery", () => {
     expect(errors(`table t {\n  access m { @@scoped }\n}`)[0]).toContain(
       `expected ops = […], rows, check, stamp, hide or "}"`,
     );
-    expect(errors(`auth { "x" }`)[0]).toContain(`expected a setting (name = value), a claim, a jwt block or "}"`);
+    expect(errors(`auth { "x" }`)[0]).toContain(
+      `expected a setting (name = value), a claim, a jwt or database block or "}"`,
+    );
+    expect(errors(`auth {\n  database { "x" }\n}`).join("\n")).toContain(
+      `Unexpected "x" in the database block: expected a setting (name = value) or "}"`,
+    );
+    expect(errors(`auth {\n  database { role = principal\n`).join("\n")).toContain(
+      `Missing "}" to close the database block opened at line 2`,
+    );
   });
 
   it("keeps the declarations after a broken auth block", () => {

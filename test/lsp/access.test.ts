@@ -11,7 +11,7 @@ import { complete } from "../../cli/lsp/completion.js";
 import { hover } from "../../cli/lsp/hover.js";
 import { declarationSpan, resolve } from "../../cli/lsp/resolve.js";
 import { documentSymbols } from "../../cli/lsp/symbols.js";
-import { KEYWORDS, AUTH_SETTING_DOCS } from "../../grammar/textmate/reference.js";
+import { KEYWORDS, AUTH_SETTING_DOCS, DATABASE_SETTING_DOCS } from "../../grammar/textmate/reference.js";
 
 const SCHEMA = `auth {
   jwt {
@@ -23,6 +23,10 @@ const SCHEMA = `auth {
   anonymous    = anon
   claim org   uuid
   claim teams text[] @path("app.teams")
+  database {
+    role      = principal
+    anonymous = "anon_db"
+  }
 }
 
 table lists {
@@ -111,6 +115,15 @@ describe("completion", () => {
     expect(labels("[HS256]", "[HS256, |]")).toEqual(expect.arrayContaining(["RS256", "ES256", "EdDSA"]));
   });
 
+  it("offers database in auth, its settings not yet written inside it, and principal after role = (docs/decisions/1368-database-row-level-security.md)", () => {
+    expect(labels("  claim org", "  |\n  claim org")).toContain("database");
+    const inside = labels('    anonymous = "anon_db"', '    anonymous = "anon_db"\n    |');
+    expect(inside).toEqual(["claims"]);
+    expect(labels("role      = principal", "role      = |")).toEqual(["principal"]);
+    // Its anonymous role is a database name, a string: no schema role is offered.
+    expect(labels('anonymous = "anon_db"', "anonymous = |")).toEqual([]);
+  });
+
   it("offers claims after claim., in rules and stamps, sub included", () => {
     expect(labels("org_id = claim.org and", "org_id = claim.|org and")).toEqual(["org", "teams", "sub"]);
     expect(labels("stamp owner = claim.sub", "stamp owner = claim.|")).toEqual(["org", "teams", "sub"]);
@@ -154,6 +167,9 @@ describe("hover and definition", () => {
   it("explains the keywords and settings with the reference text", () => {
     expect(hoverAt(at("auth {", 0, 1))).toContain(KEYWORDS["auth"]!.summary);
     expect(hoverAt(at("jwt {", 0, 1))).toContain(KEYWORDS["jwt"]!.summary);
+    expect(hoverAt(at("database {", 0, 1))).toContain(KEYWORDS["database"]!.summary);
+    expect(hoverAt(at("role      = principal", 0, 1))).toContain(DATABASE_SETTING_DOCS["role"]!.summary);
+    expect(hoverAt(at('anonymous = "anon_db"', 0, 1))).toContain(DATABASE_SETTING_DOCS["anonymous"]!.summary);
     expect(hoverAt(at("claim org", 0, 1))).toContain(KEYWORDS["claim"]!.summary);
     expect(hoverAt(at("access member, admin", 0, 1))).toContain(KEYWORDS["access"]!.summary);
     expect(hoverAt(at("rows org_id", 0, 1))).toContain(KEYWORDS["rows"]!.summary);

@@ -158,6 +158,37 @@ table docs {
   });
 });
 
+describe("scopes of the database block (docs/decisions/1368-database-row-level-security.md)", () => {
+  const SAMPLE = `auth {
+  roles = [member]
+  database {
+    role      = principal  // each caller as its role
+    anonymous = "anon"
+  }
+  claim org uuid
+}
+table database {
+  database text
+}
+`;
+
+  it.each([
+    ["database", "keyword.other.database.resource", 3],
+    ["role", "variable.other.property.setting.resource", 4],
+    ["principal", "constant.language.option.resource", 4],
+    ["// each caller as its role", "comment.line.double-slash.resource", 4],
+    ["anonymous", "variable.other.property.setting.resource", 5],
+    ["anon", "string.quoted.double.resource", 5],
+    // The block ends at its "}": the claim after it is the auth block's again.
+    ["claim", "keyword.other.claim.resource", 7],
+    // Outside auth, database is a name like any other.
+    ["database", "entity.name.type.table.resource", 9],
+    ["database", "variable.other.property.column.resource", 10],
+  ] as const)("%s → %s (line %i)", async (text, scope, line) => {
+    expect(await scopesOf(SAMPLE, text, line)).toContain(scope);
+  });
+});
+
 describe("every fixture against its golden scope listing", () => {
   const files = [path.join(ROOT, "spec.resource"), ...resourceFiles(path.join(ROOT, "fixtures"))];
   it.each(files.map((f) => [path.relative(ROOT, f), f]))("%s", async (rel, f) => {
