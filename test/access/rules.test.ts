@@ -377,7 +377,7 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
     const shelves = (): Promise<number[]> => oracle("SELECT id FROM shelves", []);
     const before = await shelves();
     // Shelf 2 is org B's, and a book still stands on it.
-    for (const ifMatch of [{}, { "if-match": '"v1"' }, { "if-match": "*" }]) {
+    for (const ifMatch of [{}, { "if-match": '"v1"' }, { "if-match": "*" }] as Record<string, string>[]) {
       const del = await send(memberA, "DELETE", "/shelves/2", undefined, ifMatch);
       expect(del.status, `DELETE ${JSON.stringify(ifMatch)}: ${del.text}`).toBe(404);
       expect(del.body).toMatchObject(gone);
@@ -386,7 +386,7 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
       expect(upd.body).toMatchObject(gone);
     }
     // The same on a soft-deleting table, for a row out of the author rule of its own org.
-    for (const ifMatch of [{}, { "if-match": '"v1"' }]) {
+    for (const ifMatch of [{}, { "if-match": '"v1"' }] as Record<string, string>[]) {
       expect((await send(memberA2, "DELETE", "/docs/1", undefined, ifMatch)).body).toMatchObject({
         type: "/problems/not-found",
       });

@@ -328,7 +328,9 @@ describe("several credentials", () => {
     try {
       const answer = (authorization: string[]): Promise<{ status: number; headers: Headers; body: any }> =>
         new Promise((resolve, reject) => {
-          const req = http.request(`${served.url}/notes`, { headers: { authorization } }, (res) => {
+          // Raw header lines, one per value: Node sends each as its own `Authorization` line.
+          const headers = authorization.flatMap((value) => ["authorization", value]);
+          const req = http.request(`${served.url}/notes`, { headers }, (res) => {
             let text = "";
             res.setEncoding("utf8");
             res.on("data", (chunk: string) => (text += chunk));

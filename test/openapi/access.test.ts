@@ -227,7 +227,7 @@ describe("the reference application with an auth block", () => {
       "Access: roles `anon`, `member` (`anon` is a caller without a token).",
     );
     expect(op(anonymous, "/tasks", "get").description).toContain(
-      "Access: roles `member`, `admin`; a caller without a token (role `anon`) is refused (403).",
+      "Access: roles `member`, `admin`; a caller without a token (role `anon`) is refused with a 401.",
     );
     expect(op(anonymous, "/tasks/{id}/complete", "post").description).toContain("Access: roles `member`, `admin`;");
     expect(op(anonymous, "/tasks/{id}/reopen", "post").description).toContain("Access: roles `admin`;");
