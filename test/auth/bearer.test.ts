@@ -328,8 +328,8 @@ describe("several credentials", () => {
     try {
       const answer = (authorization: string[]): Promise<{ status: number; headers: Headers; body: any }> =>
         new Promise((resolve, reject) => {
-          // Raw header lines, one per value: Node sends each as its own `Authorization` line.
-          const headers = authorization.flatMap((value) => ["authorization", value]);
+          // An array value: Node sends each as its own `Authorization` line (its types say a string).
+          const headers = { authorization } as unknown as http.OutgoingHttpHeaders;
           const req = http.request(`${served.url}/notes`, { headers }, (res) => {
             let text = "";
             res.setEncoding("utf8");
