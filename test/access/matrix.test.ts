@@ -1306,6 +1306,19 @@ describe("the OpenAPI document of the matrix schema", () => {
     expect((doc.components?.schemas?.LabelsCreate as { required?: string[] }).required).toEqual(["code", "title"]);
   });
 
+  it("the read types do not promise a column some roles never receive (the typed client and the OpenAPI row)", () => {
+    const row = doc.components?.schemas?.ProjectsRow as { required?: string[]; description?: string };
+    expect(row.required).not.toContain("budget");
+    expect(row.required).toContain("title");
+    expect(row.description).toContain("`budget` (hidden from: viewer)");
+    const types = readFileSync(path.join(generated, "client", "types.ts"), "utf8");
+    const projectsRow = /export interface ProjectsRow \{[\s\S]*?\n\}/.exec(types)?.[0] ?? "";
+    expect(projectsRow).toMatch(
+      /\* Not received by the role `viewer`: its access rules hide this column\.\n\s*\*\/\n\s*budget\?: number;/,
+    );
+    expect(projectsRow).toMatch(/\n\s*title: string;/);
+  });
+
   it.each(GRANTS)(
     "%s %s: the bearer requirement, 401 and 403, the roles granted and the hidden budget",
     (p, method, roles, hides) => {

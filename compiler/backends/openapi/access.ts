@@ -8,6 +8,7 @@
  * is written and the document is what it was before.
  */
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { rolesHiding } from "../../../runtime/access/rules.js";
 import { PROBLEM_SCHEMA, type ProblemStatus } from "./problems.js";
 import type { Operation, Response, SecurityScheme } from "./types.js";
 
@@ -226,14 +227,5 @@ export function rolesGranted(blocks: readonly AccessDescriptor[], op: string): s
   return out;
 }
 
-/**
- * The roles a column is hidden from (docs/decisions/1367-access-rules.md):
- * a principal sees a column unless every block naming one of its roles
- * hides it, so a role is listed when every block naming it hides `column`.
- * Roles in block order, each once.
- */
-export function rolesHiding(blocks: readonly AccessDescriptor[], column: string): string[] {
-  const roles: string[] = [];
-  for (const b of blocks) for (const r of b.roles) if (!roles.includes(r)) roles.push(r);
-  return roles.filter((r) => blocks.filter((b) => b.roles.includes(r)).every((b) => b.hide.includes(column)));
-}
+/** The roles a column is hidden from: stated once, in runtime/access/rules.ts, for every backend. */
+export { rolesHiding };
