@@ -175,6 +175,19 @@ export function stampedColumns(table: TableDescriptor): Set<string> {
 }
 
 /**
+ * The roles a column is hidden from (docs/decisions/1367-access-rules.md):
+ * a role is listed when every block naming it hides `column` (one block
+ * per role and table, so: when its block hides it). Roles in block order,
+ * each once. A caller with any of them does not receive the column, so no
+ * generated read type may promise it (the typed client, the OpenAPI row).
+ */
+export function rolesHiding(blocks: readonly AccessDescriptor[], column: string): string[] {
+  const roles: string[] = [];
+  for (const b of blocks) for (const r of b.roles) if (!roles.includes(r)) roles.push(r);
+  return roles.filter((r) => blocks.filter((b) => b.roles.includes(r)).every((b) => b.hide.includes(column)));
+}
+
+/**
  * The columns hidden from `principal` on `table`: those any block naming one
  * of its roles hides. Rows and columns are granted separately, so showing a
  * column one role hides because another role shows it would serve it on rows

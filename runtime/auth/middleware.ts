@@ -12,12 +12,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AuthDescriptor } from "../descriptor.js";
 import { preparesNoHeaders } from "../http/plain-answer.js";
-import { requestHeader } from "../http/request-header.js";
+import { requestHeaderLines } from "../http/request-header.js";
 import { problemResponse } from "../http/respond.js";
 import { problem } from "../problem.js";
 import { anonymousPrincipal } from "./claims.js";
 import { KeysUnavailable, TokenRefused } from "./errors.js";
-import { principalOf, setPrincipal } from "./principal.js";
+import { principalOf, setChallenge, setPrincipal } from "./principal.js";
 import { MAX_TOKEN_BYTES, type Authenticator } from "./verify.js";
 
 /** Options of {@link bearerAuthentication}. */
@@ -33,6 +33,23 @@ export interface BearerOptions {
 
 /** `Bearer` and one b64token (RFC 6750 §2.1), spaces around it tolerated. */
 const BEARER = /^[ \t]*bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
+
+/**
+ * The start of one credential in a comma-separated list of them (RFC 9110
+ * §11.4): an auth-scheme token and whitespace before its token68 or first
+ * parameter. A parameter after a comma (`Digest a="1", b="2"`) has `=`
+ * right after its name, so it is not one; `Bearer a,b` names no second one.
+ */
+const CREDENTIAL_START = /^[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+[ \t]+[^ \t=]/;
+
+/**
+ * Whether an `Authorization` value holds more than one credential: two
+ * headers joined by `Headers` with `, `, or one header listing two.
+ */
+function severalCredentials(header: string): boolean {
+  if (!header.includes(",")) return false;
+  return header.split(",").filter((part) => CREDENTIAL_START.test(part)).length > 1;
+}
 
 /** The location every problem of this middleware names. */
 const LOCATION = "header.authorization";
@@ -56,6 +73,8 @@ function realmOf(realm: string | undefined): string {
  *   (refused unread), a refused token → 401 `/problems/unauthorized` with
  *   `WWW-Authenticate: Bearer realm="…", error="invalid_token"`, the same
  *   detail whatever failed;
+ * - two `Authorization` headers, or one listing two credentials (`Bearer a, Bearer b`, as `Headers` joins
+ *   two headers) → 400 `/problems/invalid-header`: never one of them chosen;
  * - keys that cannot be fetched → 503 `/problems/keys-unavailable` with `Retry-After`.
  *
  * Every problem names `header.authorization`. Prepares no header before it
@@ -79,12 +98,22 @@ export function bearerAuthentication(
       { "www-authenticate": invalid },
     );
   };
+  const several = (c: Context): Response =>
+    problemResponse(
+      c,
+      problem("invalid-header", "The request carries more than one Authorization credential; send exactly one.", [
+        { location: LOCATION, detail: "several credentials: send one Authorization: Bearer <token>" },
+      ]),
+    );
   return preparesNoHeaders(async (c, next) => {
     if (principalOf(c)) return next();
-    const header = requestHeader(c, "authorization");
+    const lines = requestHeaderLines(c, "authorization");
+    const header = lines[0];
     if (header === undefined) {
       if (anonymous) {
         setPrincipal(c, anonymous);
+        // An operation the anonymous role is not granted is a 401 with this challenge (runtime/http/access.ts).
+        setChallenge(c, challenge);
         return next();
       }
       return problemResponse(
@@ -95,6 +124,9 @@ export function bearerAuthentication(
         { "www-authenticate": challenge },
       );
     }
+    // Two credentials are never one chosen silently: which one the caller meant is theirs to say (a 400,
+    // not a 401 that would send a client to refresh a token that may be good).
+    if (lines.length > 1) return several(c);
     // Judged by its length before anything else: a huge header costs no regular expression or decoding.
     if (header.length > MAX_TOKEN_BYTES + 16)
       return refuse(
@@ -102,6 +134,7 @@ export function bearerAuthentication(
         new TokenRefused("malformed", `the Authorization header is longer than ${MAX_TOKEN_BYTES} bytes`),
       );
     const token = BEARER.exec(header)?.[1];
+    if (token === undefined && severalCredentials(header)) return several(c);
     if (token === undefined)
       return refuse(c, new TokenRefused("malformed", "the Authorization header is not Bearer and one token"));
     try {

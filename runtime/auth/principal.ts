@@ -47,3 +47,22 @@ export function principalOf(c: Context): Principal | undefined {
   const p: unknown = c.get(PRINCIPAL_KEY as never);
   return typeof p === "object" && p !== null && Array.isArray((p as Principal).roles) ? (p as Principal) : undefined;
 }
+
+/** The Hono context variable holding the bearer challenge a 401 of this request sends. */
+const CHALLENGE_KEY = "resc.challenge";
+
+/**
+ * Records the `WWW-Authenticate` challenge (`Bearer realm="…"`) the built-in
+ * verification would send, for a 401 answered later in the request: the
+ * anonymous role not granted an operation (docs/decisions/1367-access-rules.md)
+ * is refused with the same challenge as a request the middleware refused.
+ */
+export function setChallenge(c: Context, challenge: string): void {
+  c.set(CHALLENGE_KEY as never, challenge as never);
+}
+
+/** The challenge {@link setChallenge} recorded for the request, or undefined. */
+export function challengeOf(c: Context): string | undefined {
+  const v: unknown = c.get(CHALLENGE_KEY as never);
+  return typeof v === "string" ? v : undefined;
+}

@@ -26,9 +26,10 @@ const contexts = new WeakMap<ResourceContext, Map<ServiceDescriptor, ResourceCon
  * The resource context a request is answered with: `rc` itself on a service
  * without an `auth` block; otherwise, once the principal's roles are granted
  * `op`, `rc` on the descriptors those roles see.
- * @throws ProblemError 401 `unauthorized` when nothing established a principal
- *   (the built-in verification was turned off and no middleware set one);
- *   403 `forbidden` when no role of the principal is granted `op` on the table
+ * @throws ProblemError 401 `unauthorized` (with the request's bearer challenge) when nothing established a
+ *   principal (the built-in verification was turned off and no middleware set one), or when the anonymous
+ *   role of a request without a token is not granted `op`; 403 `forbidden` when no role of a principal
+ *   that is not anonymous is granted `op` on the table
  */
 export function admitted(rc: ResourceContext, c: Context, op: RuleOperation): ResourceContext {
   if (!governed(rc.service)) return rc;
@@ -37,10 +38,17 @@ export function admitted(rc: ResourceContext, c: Context, op: RuleOperation): Re
     throw problem("unauthorized", "This endpoint needs a bearer token.", [
       { location: "header.authorization", detail: "no credential was given" },
     ]);
-  if (!granted(rc.table, principal, op))
+  if (!granted(rc.table, principal, op)) {
+    // A caller without a token can mend this by sending one: a 401 with the challenge, as PostgREST answers
+    // for its anonymous role; a verified caller's roles are what they are, a 403 (docs/decisions/1367-access-rules.md).
+    if (principal.anonymous)
+      throw problem("unauthorized", "This request needs a bearer token.", [
+        { location: "header.authorization", detail: "missing: send Authorization: Bearer <token>" },
+      ]);
     throw problem("forbidden", `Your role may not ${describe(op)} ${rc.collectionPath}.`, [
       { location: "request", detail: `not granted to ${principal.roles.join(", ")}` },
     ]);
+  }
   if (!viewsDiffer(rc.service)) return rc;
   let byService = views.get(rc.service);
   if (!byService) views.set(rc.service, (byService = new Map()));

@@ -31,11 +31,34 @@ function keyColumns(detail: unknown): string[] {
   return detailKey(detail)?.columns ?? [];
 }
 
-/** Body locations for columns the table shows; any hidden or unknown column makes the list empty. */
+/**
+ * Body locations for columns the table shows, named as the API names them
+ * (PostgreSQL's detail names a mapped column by its database name); any
+ * hidden or unknown column makes the list empty.
+ */
 function visibleLocations(table: TableDescriptor | undefined, cols: string[], detail: string): ProblemItem[] {
   if (!table || cols.length === 0) return [];
-  const shown = cols.every((c) => table.columns.some((col) => col.name === c && !col.hidden));
-  return shown ? cols.map((c) => ({ location: `body.${c}`, detail })) : [];
+  const found = cols.map(
+    (c) => table.columns.find((col) => (col.dbName ?? col.name) === c) ?? table.columns.find((col) => col.name === c),
+  );
+  if (found.some((col) => col === undefined || col.hidden)) return [];
+  return found.map((col) => ({ location: `body.${col!.name}`, detail }));
+}
+
+/**
+ * The 409 of a unique value already taken (SQLSTATE 23505), located at the
+ * key's columns when the table shows them all. It never holds the stored
+ * row's values nor says whose row it is: a key another tenant holds is
+ * answered as one of the caller's own (docs/decisions/1367-access-rules.md).
+ * An upsert's merge onto a row out of the caller's reach answers the same.
+ * @param columns the key's columns, as PostgreSQL's detail or the upsert's target names them
+ */
+export function uniqueViolation(table: TableDescriptor | undefined, columns: string[]): ProblemError {
+  return problem(
+    "conflict",
+    "A row with the same unique value already exists.",
+    visibleLocations(table, columns, "this value is already taken"),
+  );
 }
 
 /**
@@ -128,11 +151,7 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     case "55P03":
       return locked(table);
     case "23505":
-      return problem(
-        "conflict",
-        "A row with the same unique value already exists.",
-        visibleLocations(table, keyColumns(err.detail), "this value is already taken"),
-      );
+      return uniqueViolation(table, keyColumns(err.detail));
     case "23503":
       return problem(
         "reference-violation",

@@ -19,6 +19,7 @@ import { scopeOf, type ResourceContext } from "./context.js";
 import { readPrefer } from "./prefer.js";
 import { jsonText } from "./respond.js";
 import { afterCommit, keyOf, refuseCommitHookWithoutTransaction } from "./write.js";
+import { stillReferenced } from "./write-refusals.js";
 
 /** List parameters that select, order or page rows: meaningless for a write, so refused. */
 const NOT_FILTERS = ["select", "sort", "expand", "page", "per_page", "offset", "cursor", "count"];
@@ -129,11 +130,17 @@ export async function handleFilteredDelete(rc: ResourceContext, c: Context): Pro
   const named = rowsNamed(rc, c);
   const max = maxAffected(c);
   const scope = await scopeOf(rc, rc.table.name, "delete", c);
-  const rows = await writeBounded(
-    rc,
-    compileDeleteWhere(rc.service, rc.table, { ...named, ...(scope ? { scope } : {}) }),
-    max,
-  );
+  let rows: QueryResult["rows"];
+  try {
+    rows = await writeBounded(
+      rc,
+      compileDeleteWhere(rc.service, rc.table, { ...named, ...(scope ? { scope } : {}) }),
+      max,
+    );
+  } catch (e) {
+    // A matched row other rows still refer to: the 409 of a DELETE by key, located at the query (no body).
+    throw stillReferenced(rc, e, undefined) ?? e;
+  }
   const texts = rows.map((r) => String(r.j));
   const soft = rc.table.softDeleteColumn !== undefined;
   for (const j of texts) {

@@ -14,7 +14,7 @@ import type { Context } from "hono";
 
 /** What `@hono/node-server` passes as `c.env`: Node's request, of which only the parsed headers are read here. */
 interface NodeBindings {
-  incoming: { headers: Record<string, string | string[] | undefined> };
+  incoming: { headers: Record<string, string | string[] | undefined>; rawHeaders?: readonly string[] };
 }
 
 /** Node's request when the app runs under `@hono/node-server`, else undefined. */
@@ -39,4 +39,27 @@ export function requestHeader(c: Context, name: string): string | undefined {
   if (!node) return c.req.header(name);
   const value = node.incoming.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * Every line of request header `name` (lowercase) the request carried, in
+ * order; empty when it has none. For a header a request must carry once
+ * (`authorization`): Node keeps only the first of its repetitions in its
+ * parsed headers, so under node-server the raw lines are counted (only when
+ * the header is there at all); elsewhere `Headers` has already joined them
+ * with `, `, which is one line here and left to the caller to tell apart.
+ */
+export function requestHeaderLines(c: Context, name: string): string[] {
+  const node = nodeBindings(c);
+  if (!node) {
+    const value = c.req.header(name);
+    return value === undefined ? [] : [value];
+  }
+  const value = node.incoming.headers[name];
+  if (value === undefined) return [];
+  const raw = node.incoming.rawHeaders;
+  if (!raw) return Array.isArray(value) ? value : [value];
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) lines.push(raw[i + 1]!);
+  return lines;
 }

@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { ProblemError } from "../problem.js";
+import { challengeOf } from "../auth/principal.js";
 import { bodyWithRequestId } from "./request-id.js";
 
 /** Seconds of `Retry-After` on a 503 that names none (docs/decisions/0910-connection-faults.md). */
@@ -16,8 +17,10 @@ const DEFAULT_RETRY_AFTER = 1;
  */
 export function problemResponse(c: Context, p: ProblemError, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = { ...extra, "content-type": "application/problem+json" };
-  // A 401 always names the scheme that would admit the request (RFC 9110 §11.6.1).
-  if (p.status === 401 && headers["www-authenticate"] === undefined) headers["www-authenticate"] = "Bearer";
+  // A 401 always names the scheme that would admit the request (RFC 9110 §11.6.1), with the realm the
+  // built-in verification recorded when it admitted the request anonymously (docs/decisions/1367-access-rules.md).
+  if (p.status === 401 && headers["www-authenticate"] === undefined)
+    headers["www-authenticate"] = challengeOf(c) ?? "Bearer";
   const retry = p.retryAfterSeconds ?? (p.status === 503 ? DEFAULT_RETRY_AFTER : undefined);
   if (retry !== undefined) headers["retry-after"] = String(retry);
   return bodyWithRequestId(c, JSON.stringify(p.toDocument()), p.status as 400, headers);

@@ -37,18 +37,28 @@ interface DriverError {
 /**
  * The 409 of a DELETE whose row other rows still refer to (SQLSTATE 23503
  * raised by the delete), as PostgREST users expect for a foreign-key
- * conflict. The location is the path's id (a DELETE has no body); the
- * referencing table is named by its resource path when it has one, and
- * not named at all otherwise, so an unexposed table's name never leaks
+ * conflict. A DELETE has no body: the location is the path's id, or for a
+ * filtered delete (`id` undefined) the query whose filters matched the row
+ * (docs/decisions/1333-filtered-writes.md), without the row's key, which
+ * PostgreSQL's detail holds and the request did not name. The referencing
+ * table is named by its resource path when it has one, and not named at all
+ * otherwise, so an unexposed table's name never leaks
  * (docs/decisions/0312-delete-still-referenced.md).
  *
+ * @param id the path's id of a DELETE by key; undefined for a filtered delete
  * @returns the problem, or undefined when `e` is not a foreign-key violation
  */
-export function stillReferenced(rc: ResourceContext, e: unknown, id: string): ProblemError | undefined {
+export function stillReferenced(rc: ResourceContext, e: unknown, id: string | undefined): ProblemError | undefined {
   const err = e as DriverError | null;
   if (err?.code !== "23503") return undefined;
   const referencing = typeof err.table === "string" ? rc.service.tables.find((t) => t.name === err.table) : undefined;
   const by = referencing?.resource ? `rows of ${referencing.resource.path}` : "other rows";
+  if (id === undefined)
+    return problem(
+      "still-referenced",
+      `A row these filters match is still referred to by ${by}; remove or change those first. Nothing was deleted.`,
+      [{ location: "query", detail: `a matching row is still referred to by ${by}` }],
+    );
   return problem("still-referenced", `The row is still referred to by ${by}; remove or change those first.`, [
     { location: "path.id", detail: `still referred to by ${by}`, value: id },
   ]);

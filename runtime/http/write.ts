@@ -24,7 +24,7 @@ import {
 } from "../sql/index.js";
 import { conflictKeys, vocabulary } from "../query/vocabulary.js";
 import { readPrefer } from "./prefer.js";
-import { detailKey, toProblem } from "./db-errors.js";
+import { detailKey, toProblem, uniqueViolation } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
 import { encodeColumnValue, findColumn, type ColumnValue } from "../sql/column.js";
 import { readJsonBody } from "./body.js";
@@ -284,7 +284,8 @@ function upsertOf(rc: ResourceContext, c: Context): Upsert | undefined {
  * or an array, each built as a create's body, inserted in one transaction;
  * a row conflicting on the key is kept (`ignore`) or has the columns an
  * update may write overwritten (`merge`, only where BeforeQuery admits the
- * stored row: otherwise the whole request is a 409 and nothing is written).
+ * stored row: otherwise the whole request is the 409 a plain create on that
+ * taken key gets, and nothing is written).
  * An array answers 200 with the rows stored or merged, in request order
  * (ignored ones left out); one object answers 201 (inserted), 200 (merged)
  * or 204 (ignored). `Preference-Applied` echoes the resolution.
@@ -316,10 +317,9 @@ async function upsertRows(rc: ResourceContext, c: Context, body: unknown, upsert
     stored = await rc.db.transaction(async (tx) => {
       const out = await rowsOfAll(tx, stmts);
       refuseUnchecked(out, (i) => (many ? `body[${i}]` : "body"));
-      if (upsert.mode === "merge" && out.length < rows.length)
-        throw problem("conflict", "A row with this key exists that this request may not change; nothing was written.", [
-          { location: many ? "body" : `body.${upsert.target[0]}`, detail: "this key belongs to a row out of reach" },
-        ]);
+      // A merge onto a row out of reach is answered as a plain create on a taken key is: the key is taken
+      // (which the unique key reveals anyway), never whose row it is nor that the row is out of reach.
+      if (upsert.mode === "merge" && out.length < rows.length) throw uniqueViolation(rc.table, [...upsert.target]);
       return out;
     });
   } catch (e) {

@@ -743,12 +743,17 @@ describe.each(kinds)("the access matrix on %s", (kind) => {
           continue;
         } else {
           expect(r.status, `${cell}: ${r.text}`).toBe(409);
-          // The same answer whoever's row it is: it names the key, never the row.
+          // The same answer whoever's row it is, and the one a plain create on the taken key gets: it names
+          // the key, never the row nor that the row is out of reach.
           expect(r.body, cell).toMatchObject({
             type: "/problems/conflict",
-            errors: [{ location: "body.code", detail: "this key belongs to a row out of reach" }],
+            detail: "A row with the same unique value already exists.",
+            errors: [{ location: "body.code", detail: "this value is already taken" }],
           });
           expect(r.text, cell).not.toContain(`"id"`);
+          expect(r.text.toLowerCase(), cell).not.toMatch(/tenant|reach|another/);
+          const plain = await send(who, "POST", "/projects", body);
+          expect({ status: plain.status, body: plain.body }, cell).toEqual({ status: r.status, body: r.body });
         }
         expect(await snapshot(), `${cell}: nothing written`).toEqual(before);
         if (who.role === "viewer") continue;
@@ -762,6 +767,17 @@ describe.each(kinds)("the access matrix on %s", (kind) => {
     const lb1 = (await stored("labels")).get("lb1");
     const taken = await send(memberA, "POST", "/labels", { code: "lb1", title: "taken over" }, merge);
     expect(taken.status, taken.text).toBe(409);
+    expect((await stored("labels")).get("lb1")).toEqual(lb1);
+    // A plain create of a key another tenant holds: the unique key reveals that it is taken, nothing more (no
+    // value of the stored row, no word of whose it is) (docs/access.md).
+    const created = await send(memberA, "POST", "/labels", { code: "lb1", title: "mine" });
+    expect(created.status, created.text).toBe(409);
+    expect(created.body).toEqual(taken.body);
+    expect(created.body).toMatchObject({
+      type: "/problems/conflict",
+      errors: [{ location: "body.code", detail: "this value is already taken" }],
+    });
+    for (const word of [B, "urgent", "tenant", "another"]) expect(created.text.toLowerCase()).not.toContain(word);
     expect((await stored("labels")).get("lb1")).toEqual(lb1);
     const own = await send(
       memberA,
@@ -1288,6 +1304,19 @@ describe("the OpenAPI document of the matrix schema", () => {
     expect(create.required).toEqual(["code", "title"]);
     expect(create.description).toContain("The service stamps `tenant_id`, `owner` for the roles whose access rules");
     expect((doc.components?.schemas?.LabelsCreate as { required?: string[] }).required).toEqual(["code", "title"]);
+  });
+
+  it("the read types do not promise a column some roles never receive (the typed client and the OpenAPI row)", () => {
+    const row = doc.components?.schemas?.ProjectsRow as { required?: string[]; description?: string };
+    expect(row.required).not.toContain("budget");
+    expect(row.required).toContain("title");
+    expect(row.description).toContain("`budget` (hidden from: viewer)");
+    const types = readFileSync(path.join(generated, "client", "types.ts"), "utf8");
+    const projectsRow = /export interface ProjectsRow \{[\s\S]*?\n\}/.exec(types)?.[0] ?? "";
+    expect(projectsRow).toMatch(
+      /\* Not received by the role `viewer`: its access rules hide this column\.\n\s*\*\/\n\s*budget\?: number;/,
+    );
+    expect(projectsRow).toMatch(/\n\s*title: string;/);
   });
 
   it.each(GRANTS)(

@@ -39,6 +39,17 @@ table remarks {
   body   text
   resource "/remarks" { ops = [reads, create] }
 }
+table shelves {
+  id     bigint @primary_key @default(identity)
+  org_id uuid   @ref(org, orgs)
+  name   text   @filterable
+  resource "/shelves" { ops = [crud, list] filtered_writes = true }
+}
+table books {
+  id       bigint @primary_key @default(identity)
+  shelf_id bigint @ref(shelf, shelves)
+  resource "/books" { ops = [reads] }
+}
 `;
 
 const A = "00000000-0000-4000-8000-00000000000a";
@@ -82,6 +93,17 @@ function governedService(service: ServiceDescriptor): ServiceDescriptor {
       },
     ],
     docs: DOC_ACCESS,
+    // No soft delete here: a delete of a shelf books still stand on is refused by the foreign key.
+    shelves: [
+      {
+        roles: ["member"],
+        ops: ["list", "read", "create", "update", "delete"],
+        rows: [{ rule: tenant }],
+        stamps: [{ column: "org_id", claim: "org" }],
+        hide: [],
+      },
+      { roles: ["admin"], ops: ["list", "read", "create", "update", "delete"], rows: [], stamps: [], hide: [] },
+    ],
     remarks: [
       { roles: ["member"], ops: ["list", "read"], rows: [{ rule: tenant }], stamps: [], hide: [] },
       // Through the relation: the remark's doc must be in the viewer's org and at level 0.
@@ -165,6 +187,8 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
         ('${A}', 'alice', 'a3', 0, NULL, now()), ('${B}', 'bob', 'b1', 0, 'n4', NULL),
         ('${B}', 'bob', 'b2', 9, NULL, NULL);
       INSERT INTO remarks (org_id, doc_id, body) VALUES ('${A}', 1, 'r1'), ('${A}', 2, 'r2'), ('${B}', 4, 'r3');
+      INSERT INTO shelves (org_id, name) VALUES ('${A}', 'sa'), ('${B}', 'sb'), ('${A}', 'empty');
+      INSERT INTO books (shelf_id) VALUES (1), (2);
     `);
     app = new Hono();
     app.use(fromHeader);
@@ -344,6 +368,54 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
       o: string;
     };
     expect(adminCursor.o).toContain("note");
+  });
+
+  it("a write naming a row out of reach is the missing row's 404, never a 409 or 412, even while rows refer to it", async () => {
+    const missing = await send(memberA, "DELETE", "/shelves/999");
+    expect(missing.status).toBe(404);
+    const gone = { type: missing.body.type, detail: missing.body.detail, errors: missing.body.errors };
+    const shelves = (): Promise<number[]> => oracle("SELECT id FROM shelves", []);
+    const before = await shelves();
+    // Shelf 2 is org B's, and a book still stands on it.
+    for (const ifMatch of [{}, { "if-match": '"v1"' }, { "if-match": "*" }] as Record<string, string>[]) {
+      const del = await send(memberA, "DELETE", "/shelves/2", undefined, ifMatch);
+      expect(del.status, `DELETE ${JSON.stringify(ifMatch)}: ${del.text}`).toBe(404);
+      expect(del.body).toMatchObject(gone);
+      const upd = await send(memberA, "PATCH", "/shelves/2", { name: "mine" }, ifMatch);
+      expect(upd.status, `PATCH ${JSON.stringify(ifMatch)}: ${upd.text}`).toBe(404);
+      expect(upd.body).toMatchObject(gone);
+    }
+    // The same on a soft-deleting table, for a row out of the author rule of its own org.
+    for (const ifMatch of [{}, { "if-match": '"v1"' }] as Record<string, string>[]) {
+      expect((await send(memberA2, "DELETE", "/docs/1", undefined, ifMatch)).body).toMatchObject({
+        type: "/problems/not-found",
+      });
+    }
+    expect(await shelves()).toEqual(before);
+    // Within reach, the same delete is the 409 of a row still referred to.
+    const held = await send(admin, "DELETE", "/shelves/2");
+    expect(held.status, held.text).toBe(409);
+    expect(held.body).toMatchObject({
+      type: "/problems/still-referenced",
+      errors: [{ location: "path.id", value: "2" }],
+    });
+    expect(await shelves()).toEqual(before);
+  });
+
+  it("a filtered delete of a row still referred to is a 409 located at the query, and deletes nothing", async () => {
+    const held = await send(memberA, "DELETE", "/shelves?name=in.(sa,empty)");
+    expect(held.status, held.text).toBe(409);
+    expect(held.body).toMatchObject({
+      type: "/problems/still-referenced",
+      errors: [{ location: "query", detail: "a matching row is still referred to by rows of /books" }],
+    });
+    expect(held.text).not.toContain("body");
+    expect(await oracle("SELECT id FROM shelves", [])).toEqual([1, 2, 3]);
+    // Another org's referred-to shelf matches nothing for this caller: not a 409.
+    const elsewhere = await send(memberA, "DELETE", "/shelves?name=eq.sb");
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    expect(elsewhere.body).toEqual([]);
+    expect(await oracle("SELECT id FROM shelves", [])).toEqual([1, 2, 3]);
   });
 
   it("idempotent replays are scoped by the whole principal: the same subject in two tenants is two callers", async () => {

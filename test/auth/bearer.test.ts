@@ -18,10 +18,12 @@
  * - only the resources' routes are guarded: a hand-written route and the
  *   OpenAPI document stay public.
  */
+import http from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setPrincipal } from "../../runtime/auth/principal.js";
 import type { TestDatabase } from "../support/db.js";
+import { serveService } from "../support/sse.js";
 import {
   authWith,
   b64,
@@ -239,6 +241,114 @@ describe("anonymous role", () => {
   it("refuses a token without a role when there is no default role", async () => {
     const token = await hsToken({ org: ORG, role: undefined });
     expectRefused(await anon.list(token), token);
+  });
+});
+
+describe("the anonymous role not granted an operation", () => {
+  let anon: NotesApp;
+  beforeAll(() => {
+    const { service } = notesService(
+      authWith({ roles: ["anon", "reader", "member"], anonymous: "anon", claims: [claim("org", "uuid")] }),
+    );
+    // anon and reader list only; member does everything.
+    const access = [
+      { roles: ["anon", "reader"], ops: ["list"], rows: [], stamps: [], hide: [] },
+      { roles: ["member"], ops: ["list", "read", "create", "update", "delete"], rows: [], stamps: [], hide: [] },
+    ];
+    anon = serveNotes({ ...service, tables: service.tables.map((t) => ({ ...t, access })) }, db, {
+      auth: { env: ENV, realm: "Notes" },
+    });
+  });
+
+  it("is a 401 with the bearer challenge, as a missing token is: sending one may mend it", async () => {
+    expect((await anon.list()).status).toBe(200);
+    for (const [method, path, body] of [
+      ["GET", "/notes/1", undefined],
+      ["POST", "/notes", { owner: "x", body: "y" }],
+      ["PATCH", "/notes/1", { body: "y" }],
+      ["DELETE", "/notes/1", undefined],
+    ] as const) {
+      const r = await anon.send(method, path, {}, body);
+      expectChallenged(r);
+      expect(r.headers.get("www-authenticate"), `${method} ${path}`).toBe('Bearer realm="Notes"');
+      expect(r.body.detail).toBe("This request needs a bearer token.");
+    }
+    expect(anon.last()?.anonymous).toBe(true);
+  });
+
+  it("stays a 403 for a verified caller whose roles are not granted it", async () => {
+    const token = await hsToken({ org: ORG, role: "reader" });
+    const r = await anon.send("POST", "/notes", { authorization: `Bearer ${token}` }, { owner: "x", body: "y" });
+    expect(r.status).toBe(403);
+    expect(r.body.type).toBe("/problems/forbidden");
+    expect(r.headers.get("www-authenticate")).toBeNull();
+    const member = await hsToken({ org: ORG, role: "member" });
+    expect((await anon.send("GET", "/notes/1", { authorization: `Bearer ${member}` })).status).toBe(200);
+  });
+});
+
+describe("several credentials", () => {
+  /** Asserts the 400 of a request carrying more than one credential: never one of them used. */
+  const expectSeveral = (r: { status: number; headers: Headers; body: any }): void => {
+    expect(r.status).toBe(400);
+    expect(r.headers.get("www-authenticate")).toBeNull();
+    expect(r.body).toMatchObject({
+      type: "/problems/invalid-header",
+      errors: [{ location: "header.authorization" }],
+    });
+  };
+
+  it("two Authorization headers, as Headers joins them, are a 400, even when both tokens are good", async () => {
+    const good = await hsToken({ org: ORG });
+    const other = await hsToken({ org: ORG, sub: "bob" });
+    const res = await notes.app.request("/notes", {
+      headers: [
+        ["authorization", `Bearer ${good}`],
+        ["authorization", `Bearer ${other}`],
+      ],
+    });
+    expectSeveral({ status: res.status, headers: res.headers, body: await res.json() });
+    expect(notes.last()).toBeUndefined();
+  });
+
+  it("one header listing two credentials is a 400; one credential with parameters or a comma is not", async () => {
+    const good = await hsToken({ org: ORG });
+    for (const header of [`Bearer ${good}, Bearer ${good}`, `Bearer ${good},Basic YWRhOnNlY3JldA==`]) {
+      expectSeveral(await notes.send("GET", "/notes", { authorization: header }));
+      expect(notes.last()).toBeUndefined();
+    }
+    for (const header of ['Digest username="ada", realm="notes"', "Bearer a,b", `Bearer ${good},`])
+      expectRefused(await notes.send("GET", "/notes", { authorization: header }));
+  });
+
+  it("two Authorization header lines reaching Node are a 400: Node's parsed headers keep only the first", async () => {
+    const good = await hsToken({ org: ORG });
+    const { service } = notesService(authWith({ defaultRole: "member", claims: [claim("org", "uuid")] }));
+    const served = await serveService(service, { db: db.executor, auth: { env: ENV } });
+    try {
+      const answer = (authorization: string[]): Promise<{ status: number; headers: Headers; body: any }> =>
+        new Promise((resolve, reject) => {
+          // An array value: Node sends each as its own `Authorization` line (its types say a string).
+          const headers = { authorization } as unknown as http.OutgoingHttpHeaders;
+          const req = http.request(`${served.url}/notes`, { headers }, (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => (text += chunk));
+            res.on("end", () => {
+              const headers = new Headers();
+              for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") headers.set(k, v);
+              resolve({ status: res.statusCode!, headers, body: JSON.parse(text) });
+            });
+          });
+          req.on("error", reject);
+          req.end();
+        });
+      expect((await answer([`Bearer ${good}`])).status).toBe(200);
+      expectSeveral(await answer([`Bearer ${good}`, `Bearer ${good}`]));
+      expectSeveral(await answer([`Bearer ${good}`, "Bearer not-a-token"]));
+    } finally {
+      await served.close();
+    }
   });
 });
 

@@ -172,6 +172,12 @@ describe("a schema with an auth block whose jwt the api block does not name", ()
       `${plainCreate.description} The service stamps \`org_id\` for the roles whose access rules say so, which leave it out; the other roles send it.`,
     );
     stripped.components.schemas["NotesCreate"] = plainCreate;
+    // The viewer's hidden secret is not required of a row, and the row schema says whom it is hidden from.
+    const row = stripped.components.schemas["NotesRow"] as JsonSchema;
+    const plainRow = plainDoc.components.schemas["NotesRow"] as JsonSchema;
+    expect(row.required).toEqual(plainRow.required!.filter((c) => c !== "secret"));
+    expect(row.description).toContain("`secret` (hidden from: viewer)");
+    stripped.components.schemas["NotesRow"] = plainRow;
     for (const { path: p, method } of operations(stripped)) {
       const o = op(stripped, p, method);
       const before = op(plainDoc, p, method);
@@ -227,7 +233,7 @@ describe("the reference application with an auth block", () => {
       "Access: roles `anon`, `member` (`anon` is a caller without a token).",
     );
     expect(op(anonymous, "/tasks", "get").description).toContain(
-      "Access: roles `member`, `admin`; a caller without a token (role `anon`) is refused (403).",
+      "Access: roles `member`, `admin`; a caller without a token (role `anon`) is refused with a 401.",
     );
     expect(op(anonymous, "/tasks/{id}/complete", "post").description).toContain("Access: roles `member`, `admin`;");
     expect(op(anonymous, "/tasks/{id}/reopen", "post").description).toContain("Access: roles `admin`;");

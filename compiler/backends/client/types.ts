@@ -13,7 +13,7 @@ import type {
 } from "../../../runtime/descriptor.js";
 import { actionRoute, actionTypeNames } from "../../actions.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
-import { stampedColumns } from "../../../runtime/access/rules.js";
+import { rolesHiding, stampedColumns } from "../../../runtime/access/rules.js";
 import { docComment, pascalCase, propertyKey } from "./names.js";
 import { filterType, valueType } from "./value-types.js";
 
@@ -83,17 +83,26 @@ function declare(name: string, doc: string, body: string): string {
   return `${docComment(doc)}export interface ${name} {\n${body}\n}`;
 }
 
-/** The row type of a table as a direct read returns it: visible columns, computed ones only when its resource computes them. */
+/**
+ * The row type of a table as a direct read returns it: visible columns, computed ones only when its resource
+ * computes them. A column the access rules hide from some roles is optional, its TSDoc naming those roles:
+ * their callers never receive it (docs/decisions/1367-access-rules.md).
+ */
 function rowDeclaration(table: TableDescriptor): string {
   const names = clientTypeNames(table);
   const visible = [...vocabulary(table).visible.values()];
   const what = table.resource ? `\`${table.resource.path}\` (table \`${table.name}\`)` : `table \`${table.name}\``;
   const doc = table.doc ? `${table.doc}\n\nA row of ${what}.` : `A row of ${what}.`;
-  return declare(
-    names.row,
-    doc,
-    fields(visible, (c) => `${propertyKey(c.name)}: ${valueType(c, "read")}${c.nullable ? " | null" : ""};`),
-  );
+  const blocks = table.access ?? [];
+  const lines = visible.map((c) => {
+    const from = rolesHiding(blocks, c.name);
+    const type = `${valueType(c, "read")}${c.nullable ? " | null" : ""};`;
+    if (from.length === 0) return `${docComment(c.doc)}${propertyKey(c.name)}: ${type}`;
+    const roles = from.map((r) => `\`${r}\``).join(", ");
+    const note = `Not received by the role${from.length > 1 ? "s" : ""} ${roles}: ${from.length > 1 ? "their" : "its"} access rules hide this column.`;
+    return `${docComment(c.doc ? `${c.doc}\n\n${note}` : note)}${propertyKey(c.name)}?: ${type}`;
+  });
+  return declare(names.row, doc, lines.join("\n"));
 }
 
 function byName(table: TableDescriptor, names: readonly string[]): ColumnDescriptor[] {

@@ -8,6 +8,7 @@
  * is written and the document is what it was before.
  */
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../../runtime/descriptor.js";
+import { rolesHiding } from "../../../runtime/access/rules.js";
 import { PROBLEM_SCHEMA, type ProblemStatus } from "./problems.js";
 import type { Operation, Response, SecurityScheme } from "./types.js";
 
@@ -23,13 +24,13 @@ export const ACCESS_STATUSES = {
     status: "401",
     name: "Unauthorized",
     description:
-      "No credential was sent and requests without one are not served, or the bearer token was refused (type /problems/unauthorized, location header.authorization). The problem never says which check a refused token failed.",
+      "No credential was sent and this operation is not served without one (the schema has no anonymous role, or does not grant it this operation), or the bearer token was refused (type /problems/unauthorized, location header.authorization). The problem never says which check a refused token failed.",
   },
   forbidden: {
     status: "403",
     name: "Forbidden",
     description:
-      "No role of the caller is granted this operation on this resource, or (a write) the row it would store is outside what the caller's role may write, and nothing was written (type /problems/forbidden).",
+      "No role of the caller's token is granted this operation on this resource, or (a write) the row it would store is outside what the caller's role may write, and nothing was written (type /problems/forbidden).",
   },
 } as const satisfies Record<string, ProblemStatus>;
 
@@ -152,17 +153,19 @@ function accessText(table: TableDescriptor, rule: string, reach: OperationReach,
   const roles = rolesGranted(blocks, rule);
   const lines: string[] = [];
   if (roles.length === 0) {
+    // A caller without a token is the anonymous role's, refused with a 401 (runtime/http/access.ts).
+    const refused = gov.anonymous !== undefined ? "(403; 401 without a token)" : "(403)";
     lines.push(
       blocks.length === 0
-        ? "Access: no role; the table declares no access rules, so every caller is refused (403)."
-        : "Access: no role is granted this operation; every caller is refused (403).",
+        ? `Access: no role; the table declares no access rules, so every caller is refused ${refused}.`
+        : `Access: no role is granted this operation; every caller is refused ${refused}.`,
     );
   } else {
     let who = `Access: roles ${quoted(roles)}`;
     if (gov.anonymous !== undefined)
       who += roles.includes(gov.anonymous)
         ? ` (\`${gov.anonymous}\` is a caller without a token)`
-        : `; a caller without a token (role \`${gov.anonymous}\`) is refused (403)`;
+        : `; a caller without a token (role \`${gov.anonymous}\`) is refused with a 401`;
     lines.push(`${who}. ${REACH_TEXT[reach]}`);
   }
   const hidden: string[] = [];
@@ -224,14 +227,5 @@ export function rolesGranted(blocks: readonly AccessDescriptor[], op: string): s
   return out;
 }
 
-/**
- * The roles a column is hidden from (docs/decisions/1367-access-rules.md):
- * a principal sees a column unless every block naming one of its roles
- * hides it, so a role is listed when every block naming it hides `column`.
- * Roles in block order, each once.
- */
-export function rolesHiding(blocks: readonly AccessDescriptor[], column: string): string[] {
-  const roles: string[] = [];
-  for (const b of blocks) for (const r of b.roles) if (!roles.includes(r)) roles.push(r);
-  return roles.filter((r) => blocks.filter((b) => b.roles.includes(r)).every((b) => b.hide.includes(column)));
-}
+/** The roles a column is hidden from: stated once, in runtime/access/rules.ts, for every backend. */
+export { rolesHiding };

@@ -15,7 +15,7 @@ import {
 } from "../../../runtime/descriptor.js";
 import { docText } from "./markdown.js";
 import { vocabulary } from "../../../runtime/query/vocabulary.js";
-import { stampedColumns } from "../../../runtime/access/rules.js";
+import { rolesHiding, stampedColumns } from "../../../runtime/access/rules.js";
 import { pascalCase } from "../hono/names.js";
 import type { JsonSchema } from "./types.js";
 import { baseSqlType, valueSchema, type ValueUse } from "./values.js";
@@ -153,13 +153,29 @@ function objectSchema(
   return { ...s, ...extra };
 }
 
-/** `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target). */
+/**
+ * `<P>Row`: every visible column, all present (a read, a write's answer, an expansion target), except a
+ * column the access rules hide from some roles, which their callers never receive: not required, and the
+ * description names the roles (docs/decisions/1367-access-rules.md).
+ */
 export function rowSchema(table: TableDescriptor, shared: SharedComponents): JsonSchema {
   const v = vocabulary(table);
+  const blocks = table.access ?? [];
+  const hiddenFrom = v.selectable
+    .map((c) => [c, rolesHiding(blocks, c)] as const)
+    .filter(([, roles]) => roles.length > 0);
+  const parts = table.doc === undefined ? [] : [docText(table.doc)];
+  if (hiddenFrom.length > 0)
+    parts.push(
+      `Columns absent for the roles whose access rules hide them: ${hiddenFrom
+        .map(([c, roles]) => `\`${c}\` (hidden from: ${roles.join(", ")})`)
+        .join(", ")}.`,
+    );
+  const optional = new Set(hiddenFrom.map(([c]) => c));
   return objectSchema(
-    table.doc === undefined ? undefined : docText(table.doc),
+    parts.length === 0 ? undefined : parts.join("\n\n"),
     columnProperties(table, v.selectable, "row", shared),
-    v.selectable,
+    v.selectable.filter((c) => !optional.has(c)),
   );
 }
 
