@@ -194,7 +194,11 @@ class TableRules {
       case "enum":
         return typeof value === "string" && d.enumValues!.includes(value)
           ? undefined
-          : `it takes one of ${d.enumValues!.map((v) => JSON.stringify(v)).join(", ")}`;
+          : withHint(
+              `it takes one of ${d.enumValues!.join(", ")}`,
+              typeof value === "string" ? value : "",
+              d.enumValues!,
+            );
       case "uuid":
         return typeof value === "string" && UUID.test(value) ? undefined : "it takes a UUID string";
       default:
@@ -202,11 +206,33 @@ class TableRules {
     }
   }
 
+  /**
+   * A bare name (`status = open`) is a value of an enum column; on any other
+   * column it is `invalid-rule-operand`, since it reads as a column or a
+   * claim a rule cannot compare with. Returns the value it stands for.
+   */
+  private word(col: RuleColumn, w: Extract<RuleOperandDecl, { kind: "word" }>): string | undefined {
+    if (col.descriptor.kind === "enum") return w.word;
+    this.ctx.error(
+      "invalid-rule-operand",
+      `"${w.word}" is a bare name, which only an enum column takes (as one of its values), and "${qualified(col.table, col.column.name)}" is ${describeType(col.column.type)}: write claim.${w.word} for a claim, "${w.word}" for a string`,
+      w.span,
+    );
+    return undefined;
+  }
+
   private valueProblem(col: RuleColumn, shape: string, right: RuleOperandDecl, written: string): void {
     const name = qualified(col.table, col.column.name);
     const type = describeType(col.column.type);
     const bad = (message: string, span: Span): void =>
       this.ctx.error("rule-value-type", `${written} on "${name}" (${type}): ${message}`, span);
+    const itemProblem = (item: RuleOperandDecl): void => {
+      if (item.kind !== "literal" && item.kind !== "word") return;
+      const value = item.kind === "word" ? this.word(col, item) : item.value;
+      if (value === undefined) return;
+      const problem = this.literalProblem(col, value);
+      if (problem) bad(`${JSON.stringify(value)} is not a value of its type: ${problem}`, item.span);
+    };
     if (right.kind === "claim") {
       const claim = this.claim(right.claim, right.span);
       if (!claim) return;
@@ -241,24 +267,35 @@ class TableRules {
         bad("an empty list matches nothing", right.span);
         return;
       }
-      for (const item of right.items) {
-        if (item.kind !== "literal") continue;
-        const problem = this.literalProblem(col, item.value);
-        if (problem) bad(`${JSON.stringify(item.value)} is not a value of its type: ${problem}`, item.span);
-      }
+      for (const item of right.items) itemProblem(item);
       return;
     }
-    if (right.kind !== "literal") return;
+    if (right.kind !== "literal" && right.kind !== "word") return;
     if (shape === "list") {
-      bad(`it takes a list, like ${written} [${JSON.stringify(right.value)}], or a list claim`, right.span);
+      const item = right.kind === "word" ? right.word : JSON.stringify(right.value);
+      bad(`it takes a list, like ${written} [${item}], or a list claim`, right.span);
       return;
     }
-    const problem = this.literalProblem(col, right.value);
-    if (problem)
-      bad(
-        right.value === null ? problem : `${JSON.stringify(right.value)} is not a value of its type: ${problem}`,
-        right.span,
-      );
+    if (right.kind === "literal" && right.value === null) {
+      bad(this.nullProblem(col, written), right.span);
+      return;
+    }
+    itemProblem(right);
+  }
+
+  /**
+   * `= null` and `!= null` point at the null tests: SQL's `= NULL` is never
+   * true, so taking it as written would make a rule that admits nothing
+   * (docs/decisions/1367-access-rules.md).
+   */
+  private nullProblem(col: RuleColumn, written: string): string {
+    const test = written === '"!="' ? "is not null" : "is null";
+    const column = col.column.name;
+    if (!col.column.nullable)
+      return `null is no value, and "${column}" is not nullable: it is never null, so the comparison would always be ${test === "is null" ? "false" : "true"}`;
+    if (written === '"="' || written === '"!="')
+      return `null is no value (SQL's ${written.slice(1, -1)} NULL is never true): write ${column} ${test}`;
+    return "null is no value: write is null or is not null";
   }
 
   private cmp(e: Cmp): void {
