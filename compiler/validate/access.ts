@@ -65,6 +65,14 @@ interface RuleColumn {
   descriptor: ColumnDescriptor;
 }
 
+/** An operand without its spans, to compare two as written. */
+function withoutSpan(o: RuleOperandDecl): unknown {
+  if (o.kind === "list") return { kind: "list", items: o.items.map(withoutSpan) };
+  const rest: Record<string, unknown> = { ...o };
+  delete rest["span"];
+  return rest;
+}
+
 /** `access a, b`: the header's span, for diagnostics about the block as a whole. */
 function headerSpan(block: AccessDecl): Span {
   const last = block.roleSpans[block.roleSpans.length - 1];
@@ -484,6 +492,54 @@ class TableRules {
     });
   }
 
+  /**
+   * What a `check` makes of the block's `rows` rules (docs/access.md, rows(create) and check): the check replaces
+   * them as the test of a written row, so a `rows(create)` beside it judges nothing (`rows-create-with-check`,
+   * a warning), and a check that flatly denies a conjunct of an every-operation `rows` rule (`org = claim.org`
+   * against `org != claim.org`, `is null` against `is not null`, `in` against `not in` the same) writes only
+   * rows the role cannot read back (`check-contradicts-rows`, a warning). Only such literal opposites are
+   * found; this is no satisfiability test.
+   */
+  private checkAgainstRows(block: AccessDecl): void {
+    const check = block.check!;
+    for (const rule of block.rows) {
+      const at = (rule.ops ?? []).findIndex((op) => op === "create" || op === "crud");
+      if (at < 0) continue;
+      this.ctx.warning(
+        "rows-create-with-check",
+        `${rule.ops![at] === "crud" ? `"crud" includes create: ` : ""}a rows rule judges nothing for create while the block has a check: a create reads no row, and the check alone is what a created row must satisfy; put the condition in check`,
+        rule.opSpans?.[at] ?? rule.span,
+      );
+    }
+    const conjuncts = (e: RuleExprDecl): RuleExprDecl[] => (e.kind === "and" ? e.children.flatMap(conjuncts) : [e]);
+    const key = (e: Cmp): string =>
+      JSON.stringify([e.left.relation, e.left.column, e.right ? withoutSpan(e.right) : null]);
+    const OPPOSITE: Partial<Record<Cmp["op"], Cmp["op"]>> = {
+      eq: "ne",
+      ne: "eq",
+      in: "nin",
+      nin: "in",
+      isnull: "notnull",
+      notnull: "isnull",
+    };
+    const everyOp = block.rows.filter((r) => r.ops === undefined || r.ops.includes("all"));
+    const ruled = everyOp.flatMap((r) =>
+      conjuncts(r.expr)
+        .filter((c): c is Cmp => c.kind === "cmp")
+        .map((c) => ({ cmp: c, line: r.span.line })),
+    );
+    for (const c of conjuncts(check)) {
+      if (c.kind !== "cmp") continue;
+      const denied = ruled.find((r) => r.cmp.op === OPPOSITE[c.op] && key(r.cmp) === key(c));
+      if (!denied) continue;
+      this.ctx.warning(
+        "check-contradicts-rows",
+        `no row satisfies both this check and the rows rule at line ${denied.line}: every row a create or update writes would be one this role cannot read`,
+        c.span,
+      );
+    }
+  }
+
   /** Checks one block; `granted` roles of earlier blocks of the table, by role. */
   block(block: AccessDecl, granted: Map<string, AccessDecl>, roles: readonly string[] | undefined): void {
     block.roles.forEach((role, i) => {
@@ -528,6 +584,7 @@ class TableRules {
     this.rows(block, ops);
     if (block.check) {
       this.expr(block.check);
+      this.checkAgainstRows(block);
       const actions = (this.table.resource.actions ?? []).map((a) => a.name);
       if (!ops.some((op) => op === "create" || op === "update" || actions.includes(op))) {
         this.ctx.warning(
@@ -550,6 +607,7 @@ class TableRules {
  * `rows-op-not-granted`, `unknown-column`, `access-hidden-column`,
  * `unknown-relation`, `unknown-claim`, `rule-operator-type`,
  * `rule-value-type`, `claim-type-mismatch`, `check-without-writes`
+ * (warning), `rows-create-with-check` (warning), `check-contradicts-rows`
  * (warning), `duplicate-stamp`, `stamp-computed-column`,
  * `stamp-generated-column`, `stamp-nullable-claim`, `stamp-without-create`
  * (warning), `hide-primary-key` and `stamp-and-hide`; with an `auth` block,

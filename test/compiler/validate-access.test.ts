@@ -520,11 +520,57 @@ describe("access block diagnostics", () => {
       "stamp owner",
       "does not grant create",
     ],
+    [
+      "rows-create-with-check",
+      `access member { ops = [all] rows(create, update) n > 0 check org_id = claim.org }`,
+      "rows(|create",
+      "A rows rule judges nothing for create while the block has a check",
+    ],
+    [
+      "rows-create-with-check",
+      `access member { ops = [all] rows(crud) n > 0 check org_id = claim.org }`,
+      "rows(|crud",
+      `"crud" includes create`,
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows org_id = claim.org and n > 0 check n > 0 and org_id != claim.org }`,
+      "org_id != claim.org",
+      "No row satisfies both this check and the rows rule at line 42",
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows team is null check team is not null }`,
+      "team is not null",
+      "No row satisfies both",
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows lv in [low] check lv not in [low] }`,
+      "lv not in",
+      "every row a create or update writes would be one this role cannot read",
+    ],
   ])("%s (a warning)", (code, access, at, message) => {
     const src = schema({ access });
     const found = withCode(check(src), code);
     expect(found.map((d) => d.severity)).toEqual(["warning"]);
     expect(found[0]!.message).toContain(message);
     expect({ line: found[0]!.span.line, column: found[0]!.span.column }).toEqual(place(src, at));
+  });
+
+  it("warns of no contradiction a row could escape: another claim, a rows(update) rule, a rows(create) without check", () => {
+    for (const access of [
+      `access member { ops = [all] rows org_id = claim.org check org_id != claim.lv }`,
+      `access member { ops = [all] rows owner = claim.sub check owner != claim.team }`,
+      `access member { ops = [all] rows(update) team is null check team is not null }`,
+      `access member { ops = [all] rows org_id = claim.org rows(create) n > 0 }`,
+      `access member { ops = [all] rows org_id = claim.org or n > 0 check org_id != claim.org }`,
+    ]) {
+      const ds = check(schema({ access })).filter((d) => d.severity === "warning");
+      expect(
+        ds.filter((d) => d.code === "check-contradicts-rows" || d.code === "rows-create-with-check"),
+        access,
+      ).toEqual([]);
+    }
   });
 });
