@@ -482,13 +482,8 @@ class TableRules {
           span,
         );
       }
-      if (block.stamps.some((s) => s.column === name)) {
-        this.ctx.error(
-          "stamp-and-hide",
-          `this access block both stamps and hides "${name}": a role cannot be given a column it may not see; drop one`,
-          span,
-        );
-      }
+      // A column both stamped and hidden (a tenant key the role never sees) is Hasura's preset left out of its
+      // select permission: the server sets it, the rules judge it, the role neither sends nor reads it.
     });
   }
 
@@ -610,7 +605,7 @@ class TableRules {
  * (warning), `rows-create-with-check` (warning), `check-contradicts-rows`
  * (warning), `duplicate-stamp`, `stamp-computed-column`,
  * `stamp-generated-column`, `stamp-nullable-claim`, `stamp-without-create`
- * (warning), `hide-primary-key` and `stamp-and-hide`; with an `auth` block,
+ * (warning) and `hide-primary-key`; with an `auth` block,
  * `resource-without-access` (warning) for a served table nobody may use.
  */
 export function checkAccess(ctx: ValidationContext): void {

@@ -28,10 +28,11 @@ const SCHEMA = `
 enum status { open closed archived }
 
 auth {
-  roles = [big, tagged, orgs, opened, openlist, quoted, tagstatus, meta, threshold]
+  roles = [big, tagged, orgs, opened, openlist, quoted, tagstatus, meta, threshold, tenant, secretive]
   claim team  text
   claim orgs  uuid[]
   claim floor numeric
+  claim org   uuid
 }
 
 table bills {
@@ -54,6 +55,8 @@ table bills {
   access tagstatus { ops = [list] rows flags has closed }
   access meta      { ops = [list] rows meta is not null }
   access threshold { ops = [list] rows amount >= claim.floor }
+  access tenant    { ops = [list, read, create] rows org_id = claim.org stamp org_id = claim.org hide [org_id] }
+  access secretive { ops = [list, read] rows meta is not null hide [meta] }
 }
 `;
 
@@ -65,7 +68,11 @@ const fromHeader: MiddlewareHandler = async (c, next) => {
 };
 
 function as(role: string, claims: Record<string, unknown> = {}): Principal {
-  return { subject: role, roles: [role], claims: { sub: role, team: "red", orgs: [A, C], floor: "20.00", ...claims } };
+  return {
+    subject: role,
+    roles: [role],
+    claims: { sub: role, team: "red", orgs: [A, C], floor: "20.00", org: A, ...claims },
+  };
 }
 
 describe("the SQL a rule compiles to", () => {
@@ -163,6 +170,30 @@ describe.each(kinds)("rules over numeric, array, enum and jsonb columns on %s", 
   it("a jsonb column's null test is SQL's: a JSON null is a value", async () => {
     expect(await listed(as("meta"))).toEqual(await oracle("meta IS NOT NULL"));
     expect(await listed(as("meta"))).toEqual([1, 3, 5]);
+  });
+
+  it("a rule over a column the role hides still confines it, and the column is never served", async () => {
+    expect(await listed(as("secretive"))).toEqual(await oracle("meta IS NOT NULL"));
+    const r = await send(as("secretive"), "GET", "/bills?per_page=100");
+    expect(r.body.items.length).toBeGreaterThan(0);
+    for (const item of r.body.items) expect(item).not.toHaveProperty("meta");
+    expect((await send(as("secretive"), "GET", "/bills?meta=notnull")).status).toBe(400);
+    expect((await send(as("secretive"), "GET", "/bills/2")).status).toBe(404);
+  });
+
+  it("a column stamped and hidden is set from the claim, judged by the rule, and neither sent nor served", async () => {
+    const body = { amount: "3", rate: "0", tags: [], status: "open", flags: [] };
+    const made = await send(as("tenant", { org: C }), "POST", "/bills", body);
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).not.toHaveProperty("org_id");
+    expect(await oracle("id = $1 AND org_id = $2", [made.body.id, C])).toEqual([Number(made.body.id)]);
+    const sent = await send(as("tenant", { org: C }), "POST", "/bills", { ...body, org_id: C });
+    expect(sent.status, sent.text).toBe(400);
+    expect(await listed(as("tenant", { org: C }))).toEqual(await oracle("org_id = $1", [C]));
+    const read = await send(as("tenant", { org: C }), "GET", `/bills/${made.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty("org_id");
+    expect((await send(as("tenant", { org: A }), "GET", `/bills/${made.body.id}`)).status).toBe(404);
   });
 
   it("writes are checked with the same casts: a created row outside the rule is a 403", async () => {
