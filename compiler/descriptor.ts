@@ -315,10 +315,15 @@ function ruleValue(operand: RuleOperandDecl): RuleValue {
       return { claim: operand.claim };
     case "list":
       return {
-        literal: operand.items.flatMap((i) => (i.kind === "literal" && i.value !== null ? [i.value] : [])),
+        literal: operand.items.flatMap((i) =>
+          i.kind === "literal" && i.value !== null ? [i.value] : i.kind === "word" ? [i.word] : [],
+        ),
       };
     case "literal":
       return { literal: operand.value };
+    case "word":
+      // An enum value written bare (the validator refuses one on any other column): its text.
+      return { literal: operand.word };
     case "column":
       throw new Error(`a rule compares a column with a claim or a literal, not with ${operand.column}; validate first`);
   }

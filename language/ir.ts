@@ -149,11 +149,15 @@ export interface AuthDecl {
   span: Span;
 }
 
-/** An operand of a rule: a column of the row (`relation` set for `list.org_id`), a claim, or a literal. */
+/**
+ * An operand of a rule: a column of the row (`relation` set for `list.org_id`), a claim, a literal, or a bare
+ * name (`status = open`), which only an enum column takes, as one of its values (the validator judges it).
+ */
 export type RuleOperandDecl =
   | { kind: "column"; column: string; relation?: string; span: Span }
   | { kind: "claim"; claim: string; span: Span }
   | { kind: "literal"; value: string | number | boolean | null; span: Span }
+  | { kind: "word"; word: string; span: Span }
   | { kind: "list"; items: RuleOperandDecl[]; span: Span };
 
 /**

@@ -65,6 +65,14 @@ interface RuleColumn {
   descriptor: ColumnDescriptor;
 }
 
+/** An operand without its spans, to compare two as written. */
+function withoutSpan(o: RuleOperandDecl): unknown {
+  if (o.kind === "list") return { kind: "list", items: o.items.map(withoutSpan) };
+  const rest: Record<string, unknown> = { ...o };
+  delete rest["span"];
+  return rest;
+}
+
 /** `access a, b`: the header's span, for diagnostics about the block as a whole. */
 function headerSpan(block: AccessDecl): Span {
   const last = block.roleSpans[block.roleSpans.length - 1];
@@ -194,7 +202,11 @@ class TableRules {
       case "enum":
         return typeof value === "string" && d.enumValues!.includes(value)
           ? undefined
-          : `it takes one of ${d.enumValues!.map((v) => JSON.stringify(v)).join(", ")}`;
+          : withHint(
+              `it takes one of ${d.enumValues!.join(", ")}`,
+              typeof value === "string" ? value : "",
+              d.enumValues!,
+            );
       case "uuid":
         return typeof value === "string" && UUID.test(value) ? undefined : "it takes a UUID string";
       default:
@@ -202,11 +214,33 @@ class TableRules {
     }
   }
 
+  /**
+   * A bare name (`status = open`) is a value of an enum column; on any other
+   * column it is `invalid-rule-operand`, since it reads as a column or a
+   * claim a rule cannot compare with. Returns the value it stands for.
+   */
+  private word(col: RuleColumn, w: Extract<RuleOperandDecl, { kind: "word" }>): string | undefined {
+    if (col.descriptor.kind === "enum") return w.word;
+    this.ctx.error(
+      "invalid-rule-operand",
+      `"${w.word}" is a bare name, which only an enum column takes (as one of its values), and "${qualified(col.table, col.column.name)}" is ${describeType(col.column.type)}: write claim.${w.word} for a claim, "${w.word}" for a string`,
+      w.span,
+    );
+    return undefined;
+  }
+
   private valueProblem(col: RuleColumn, shape: string, right: RuleOperandDecl, written: string): void {
     const name = qualified(col.table, col.column.name);
     const type = describeType(col.column.type);
     const bad = (message: string, span: Span): void =>
       this.ctx.error("rule-value-type", `${written} on "${name}" (${type}): ${message}`, span);
+    const itemProblem = (item: RuleOperandDecl): void => {
+      if (item.kind !== "literal" && item.kind !== "word") return;
+      const value = item.kind === "word" ? this.word(col, item) : item.value;
+      if (value === undefined) return;
+      const problem = this.literalProblem(col, value);
+      if (problem) bad(`${JSON.stringify(value)} is not a value of its type: ${problem}`, item.span);
+    };
     if (right.kind === "claim") {
       const claim = this.claim(right.claim, right.span);
       if (!claim) return;
@@ -241,24 +275,35 @@ class TableRules {
         bad("an empty list matches nothing", right.span);
         return;
       }
-      for (const item of right.items) {
-        if (item.kind !== "literal") continue;
-        const problem = this.literalProblem(col, item.value);
-        if (problem) bad(`${JSON.stringify(item.value)} is not a value of its type: ${problem}`, item.span);
-      }
+      for (const item of right.items) itemProblem(item);
       return;
     }
-    if (right.kind !== "literal") return;
+    if (right.kind !== "literal" && right.kind !== "word") return;
     if (shape === "list") {
-      bad(`it takes a list, like ${written} [${JSON.stringify(right.value)}], or a list claim`, right.span);
+      const item = right.kind === "word" ? right.word : JSON.stringify(right.value);
+      bad(`it takes a list, like ${written} [${item}], or a list claim`, right.span);
       return;
     }
-    const problem = this.literalProblem(col, right.value);
-    if (problem)
-      bad(
-        right.value === null ? problem : `${JSON.stringify(right.value)} is not a value of its type: ${problem}`,
-        right.span,
-      );
+    if (right.kind === "literal" && right.value === null) {
+      bad(this.nullProblem(col, written), right.span);
+      return;
+    }
+    itemProblem(right);
+  }
+
+  /**
+   * `= null` and `!= null` point at the null tests: SQL's `= NULL` is never
+   * true, so taking it as written would make a rule that admits nothing
+   * (docs/decisions/1367-access-rules.md).
+   */
+  private nullProblem(col: RuleColumn, written: string): string {
+    const test = written === '"!="' ? "is not null" : "is null";
+    const column = col.column.name;
+    if (!col.column.nullable)
+      return `null is no value, and "${column}" is not nullable: it is never null, so the comparison would always be ${test === "is null" ? "false" : "true"}`;
+    if (written === '"="' || written === '"!="')
+      return `null is no value (SQL's ${written.slice(1, -1)} NULL is never true): write ${column} ${test}`;
+    return "null is no value: write is null or is not null";
   }
 
   private cmp(e: Cmp): void {
@@ -437,14 +482,57 @@ class TableRules {
           span,
         );
       }
-      if (block.stamps.some((s) => s.column === name)) {
-        this.ctx.error(
-          "stamp-and-hide",
-          `this access block both stamps and hides "${name}": a role cannot be given a column it may not see; drop one`,
-          span,
-        );
-      }
+      // A column both stamped and hidden (a tenant key the role never sees) is Hasura's preset left out of its
+      // select permission: the server sets it, the rules judge it, the role neither sends nor reads it.
     });
+  }
+
+  /**
+   * What a `check` makes of the block's `rows` rules (docs/access.md, rows(create) and check): the check replaces
+   * them as the test of a written row, so a `rows(create)` beside it judges nothing (`rows-create-with-check`,
+   * a warning), and a check that flatly denies a conjunct of an every-operation `rows` rule (`org = claim.org`
+   * against `org != claim.org`, `is null` against `is not null`, `in` against `not in` the same) writes only
+   * rows the role cannot read back (`check-contradicts-rows`, a warning). Only such literal opposites are
+   * found; this is no satisfiability test.
+   */
+  private checkAgainstRows(block: AccessDecl): void {
+    const check = block.check!;
+    for (const rule of block.rows) {
+      const at = (rule.ops ?? []).findIndex((op) => op === "create" || op === "crud");
+      if (at < 0) continue;
+      this.ctx.warning(
+        "rows-create-with-check",
+        `${rule.ops![at] === "crud" ? `"crud" includes create: ` : ""}a rows rule judges nothing for create while the block has a check: a create reads no row, and the check alone is what a created row must satisfy; put the condition in check`,
+        rule.opSpans?.[at] ?? rule.span,
+      );
+    }
+    const conjuncts = (e: RuleExprDecl): RuleExprDecl[] => (e.kind === "and" ? e.children.flatMap(conjuncts) : [e]);
+    const key = (e: Cmp): string =>
+      JSON.stringify([e.left.relation, e.left.column, e.right ? withoutSpan(e.right) : null]);
+    const OPPOSITE: Partial<Record<Cmp["op"], Cmp["op"]>> = {
+      eq: "ne",
+      ne: "eq",
+      in: "nin",
+      nin: "in",
+      isnull: "notnull",
+      notnull: "isnull",
+    };
+    const everyOp = block.rows.filter((r) => r.ops === undefined || r.ops.includes("all"));
+    const ruled = everyOp.flatMap((r) =>
+      conjuncts(r.expr)
+        .filter((c): c is Cmp => c.kind === "cmp")
+        .map((c) => ({ cmp: c, line: r.span.line })),
+    );
+    for (const c of conjuncts(check)) {
+      if (c.kind !== "cmp") continue;
+      const denied = ruled.find((r) => r.cmp.op === OPPOSITE[c.op] && key(r.cmp) === key(c));
+      if (!denied) continue;
+      this.ctx.warning(
+        "check-contradicts-rows",
+        `no row satisfies both this check and the rows rule at line ${denied.line}: every row a create or update writes would be one this role cannot read`,
+        c.span,
+      );
+    }
   }
 
   /** Checks one block; `granted` roles of earlier blocks of the table, by role. */
@@ -491,6 +579,7 @@ class TableRules {
     this.rows(block, ops);
     if (block.check) {
       this.expr(block.check);
+      this.checkAgainstRows(block);
       const actions = (this.table.resource.actions ?? []).map((a) => a.name);
       if (!ops.some((op) => op === "create" || op === "update" || actions.includes(op))) {
         this.ctx.warning(
@@ -513,9 +602,10 @@ class TableRules {
  * `rows-op-not-granted`, `unknown-column`, `access-hidden-column`,
  * `unknown-relation`, `unknown-claim`, `rule-operator-type`,
  * `rule-value-type`, `claim-type-mismatch`, `check-without-writes`
+ * (warning), `rows-create-with-check` (warning), `check-contradicts-rows`
  * (warning), `duplicate-stamp`, `stamp-computed-column`,
  * `stamp-generated-column`, `stamp-nullable-claim`, `stamp-without-create`
- * (warning), `hide-primary-key` and `stamp-and-hide`; with an `auth` block,
+ * (warning) and `hide-primary-key`; with an `auth` block,
  * `resource-without-access` (warning) for a served table nobody may use.
  */
 export function checkAccess(ctx: ValidationContext): void {

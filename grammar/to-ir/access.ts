@@ -44,24 +44,29 @@ const OPERATORS: Readonly<Record<string, Cmp["op"]>> = {
   "is not": "notnull",
 };
 
-const OPERAND_FORMS = "claim.<name>, a string, a number, true, false, null or a list";
+const OPERAND_FORMS = "claim.<name>, a string, a number, true, false, null, an enum value or a list";
 
 function spanOf(ctx: Ctx, n: CstNode | undefined): Span {
   return ctx.nodeSpan(n);
 }
 
-/** A literal list item: a string, a number, `true` or `false`; anything else is reported and dropped. */
+/**
+ * A list item: a string, a number, `true`, `false`, or a bare name (an enum value, judged by the validator);
+ * anything else (`null`, `claim.x`, `a: b`) is reported and dropped.
+ */
 function listItem(a: Arg, ctx: Ctx): RuleOperandDecl | undefined {
   const v = a.value;
   if (a.key === undefined) {
     if (v.kind === "string" || v.kind === "number") return { kind: "literal", value: v.value, span: v.span };
     if (v.kind === "name" && !v.negated && (v.name === "true" || v.name === "false"))
       return { kind: "literal", value: v.name === "true", span: v.span };
+    if (v.kind === "name" && !v.negated && v.name !== "null" && !v.name.includes("."))
+      return { kind: "word", word: v.name, span: v.span };
     if (v.kind === "missing") return undefined;
   }
   ctx.error(
     "invalid-rule-operand",
-    `A list in a rule holds strings, numbers, true and false, found ${a.key !== undefined ? `"${a.key}: …"` : v.raw}`,
+    `A list in a rule holds strings, numbers, true, false and enum values, found ${a.key !== undefined ? `"${a.key}: …"` : v.raw}`,
     a.span,
   );
   return undefined;
@@ -69,8 +74,10 @@ function listItem(a: Arg, ctx: Ctx): RuleOperandDecl | undefined {
 
 /**
  * Reads a `ruleOperand` node; `after` names what precedes it in messages.
- * A bare name other than `true`, `false` and `null` (a column, `a.b`) is
- * `invalid-rule-operand`: a rule compares a column with a claim or a literal.
+ * A bare name other than `true`, `false` and `null` is a `word`, which only
+ * an enum column takes (the validator says so otherwise); a dotted name
+ * other than `claim.x` (`a.b`) is `invalid-rule-operand`: a rule compares a
+ * column with a claim or a literal.
  */
 export function readOperand(n: CstNode | undefined, after: string, ctx: Ctx): RuleOperandDecl | undefined {
   if (!n) return undefined;
@@ -94,12 +101,11 @@ export function readOperand(n: CstNode | undefined, after: string, ctx: Ctx): Ru
   if (!member) {
     if (word.image === "true" || word.image === "false") return { kind: "literal", value: word.image === "true", span };
     if (word.image === "null") return { kind: "literal", value: null, span };
+    return { kind: "word", word: word.image, span };
   }
-  const written = member ? `${word.image}.${member.image}` : word.image;
   ctx.error(
     "invalid-rule-operand",
-    `Expected ${OPERAND_FORMS} after ${after}, found "${written}": a rule compares a column with a claim or a literal` +
-      (member ? "" : ` (write claim.${word.image} for a claim, "${word.image}" for a string)`),
+    `Expected ${OPERAND_FORMS} after ${after}, found "${word.image}.${member.image}": a rule compares a column with a claim or a literal`,
     span,
   );
   return undefined;
@@ -176,9 +182,10 @@ function readStamp(n: CstNode, ctx: Ctx): StampDecl | undefined {
   const operand = readOperand(node(n, "ruleOperand"), `"stamp ${column?.image ?? ""} ="`, ctx);
   if (!column || !operand) return undefined;
   if (operand.kind !== "claim") {
+    const claim = operand.kind === "word" ? operand.word : "<name>";
     ctx.error(
       "invalid-stamp",
-      `A stamp sets a column from a claim on create: write stamp ${column.image} = claim.<name> (a constant is a @default)`,
+      `A stamp sets a column from a claim on create: write stamp ${column.image} = claim.${claim} (a constant is a @default)`,
       operand.span,
     );
     return undefined;

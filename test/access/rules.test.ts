@@ -368,6 +368,22 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
       o: string;
     };
     expect(adminCursor.o).toContain("note");
+    // Without the hidden column the default order is the primary key's, so every row is listed once across pages.
+    const seen: number[] = [];
+    for (let next: string | undefined = "/docs?per_page=1"; next !== undefined;) {
+      const r = await send(memberA2, "GET", next);
+      expect(r.status, r.text).toBe(200);
+      seen.push(...r.body.items.map((d: { id: number }) => Number(d.id)));
+      next = r.body.next_cursor ? `/docs?per_page=1&cursor=${r.body.next_cursor}` : undefined;
+    }
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(seen).toEqual(
+      await oracle("SELECT id FROM docs WHERE org_id = $1 AND level <= $2 AND deleted_at IS NULL", [A, 5]),
+    );
+    // Asked for by name, it is a hidden column like any other.
+    const sorted = await send(memberA2, "GET", "/docs?sort=note");
+    expect(sorted.status).toBe(400);
+    expect(sorted.body.errors[0].location).toBe("query.sort");
   });
 
   it("a write naming a row out of reach is the missing row's 404, never a 409 or 412, even while rows refer to it", async () => {

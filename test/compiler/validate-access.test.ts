@@ -94,6 +94,27 @@ describe("a valid schema", () => {
     expect(check(src)).toEqual([]);
   });
 
+  it("passes enum values written bare or quoted, alone, in lists and as an enum array's element", () => {
+    const src = schema({
+      columns: "lvs level[]",
+      access: `access member { ops = [all] rows lv = low or lv in [low, "high"] or lv not in [high] or lvs has high or lv != "low" }`,
+    });
+    expect(check(src)).toEqual([]);
+  });
+
+  it("passes a column one block both stamps and hides (the server sets it, the role never sees it)", () => {
+    expect(check(schema({ access: `access member { ops = [all] stamp owner = claim.sub hide [owner] }` }))).toEqual([]);
+  });
+
+  it("passes rules over a column the same role hides, and a default sort by it (the view drops it from the order)", () => {
+    const src = schema({
+      resource: "ops = [crud, list]\n    events = true\n    default_sort = [-team]",
+      columns: "",
+      access: `access member { ops = [all] rows team is null or team = claim.team check team is not null hide [team] }`,
+    }).replace("team    text?", "team    text? @sortable");
+    expect(check(src)).toEqual([]);
+  });
+
   it("passes a text claim compared with a uuid column, and a claim declared as sub text with a path", () => {
     const src = schema({
       auth: `  claim sub text @path("user.id")`,
@@ -360,15 +381,53 @@ describe("access block diagnostics", () => {
       `"=" on "docs.n" (integer): "1" is not a value of its type: it takes a whole number`,
     ],
     ["rule-value-type", `access member { ops = [all] rows n = 1.5 }`, "1.5", "it takes a whole number"],
-    ["rule-value-type", `access member { ops = [all] rows lv = "mid" }`, `"mid"`, `it takes one of "low", "high"`],
+    ["rule-value-type", `access member { ops = [all] rows lv = "mid" }`, `"mid"`, `it takes one of low, high`],
+    [
+      "rule-value-type",
+      `access member { ops = [all] rows lv = hgih }`,
+      "hgih",
+      `"=" on "docs.lv" (level): "hgih" is not a value of its type: it takes one of low, high. Did you mean "high"?`,
+    ],
+    [
+      "rule-value-type",
+      `access member { ops = [all] rows lv in [low, "hihg"] }`,
+      `"hihg"`,
+      `"hihg" is not a value of its type: it takes one of low, high. Did you mean "high"?`,
+    ],
+    ["rule-value-type", `access member { ops = [all] rows lv in low }`, "low }", `it takes a list, like "in" [low]`],
+    [
+      "invalid-rule-operand",
+      `access member { ops = [all] rows owner = alice }`,
+      "alice",
+      `"alice" is a bare name, which only an enum column takes (as one of its values), and "docs.owner" is text: write claim.alice for a claim, "alice" for a string`,
+    ],
+    [
+      "invalid-rule-operand",
+      `access member { ops = [all] rows tags has low }`,
+      "low }",
+      `"low" is a bare name, which only an enum column takes`,
+    ],
     ["rule-value-type", `access member { ops = [all] rows org_id = "x" }`, `"x"`, "it takes a UUID string"],
     ["rule-value-type", `access member { ops = [all] rows flag = 1 }`, "1 }", "it takes true or false"],
     [
       "rule-value-type",
       `access member { ops = [all] rows team = null }`,
       "null",
-      "null is no value: write is null or is not null",
+      `"=" on "docs.team" (text): null is no value (SQL's = NULL is never true): write team is null`,
     ],
+    [
+      "rule-value-type",
+      `access member { ops = [all] rows team != null }`,
+      "null",
+      `null is no value (SQL's != NULL is never true): write team is not null`,
+    ],
+    [
+      "rule-value-type",
+      `access member { ops = [all] rows not (owner != null) }`,
+      "null",
+      `null is no value, and "owner" is not nullable: it is never null, so the comparison would always be true`,
+    ],
+    ["rule-value-type", `access member { ops = [all] rows team < null }`, "null", "null is no value: write is null"],
     ["rule-value-type", `access member { ops = [all] rows n in 1 }`, "1 }", `it takes a list, like "in" [1]`],
     ["rule-value-type", `access member { ops = [all] rows n = [1] }`, "[1]", "it takes one value, not a list"],
     ["rule-value-type", `access member { ops = [all] rows n in [] }`, "in |[]", "an empty list matches nothing"],
@@ -435,12 +494,6 @@ describe("access block diagnostics", () => {
       2,
     ],
     ["hide-primary-key", `access member { ops = [all] hide [id] }`, "hide [|id]", `"docs.id" is the primary key`],
-    [
-      "stamp-and-hide",
-      `access member { ops = [all] stamp owner = claim.sub hide [owner] }`,
-      "owner]",
-      `This access block both stamps and hides "owner"`,
-    ],
   ])("%s: %s", (code, access, at, message, nth = 1, resource?: string) => {
     const src = schema(resource === undefined ? { access } : { access, resource });
     expect(only(src, code, at, nth)).toContain(message);
@@ -465,11 +518,57 @@ describe("access block diagnostics", () => {
       "stamp owner",
       "does not grant create",
     ],
+    [
+      "rows-create-with-check",
+      `access member { ops = [all] rows(create, update) n > 0 check org_id = claim.org }`,
+      "rows(|create",
+      "A rows rule judges nothing for create while the block has a check",
+    ],
+    [
+      "rows-create-with-check",
+      `access member { ops = [all] rows(crud) n > 0 check org_id = claim.org }`,
+      "rows(|crud",
+      `"crud" includes create`,
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows org_id = claim.org and n > 0 check n > 0 and org_id != claim.org }`,
+      "org_id != claim.org",
+      "No row satisfies both this check and the rows rule at line 42",
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows team is null check team is not null }`,
+      "team is not null",
+      "No row satisfies both",
+    ],
+    [
+      "check-contradicts-rows",
+      `access member { ops = [all] rows lv in [low] check lv not in [low] }`,
+      "lv not in",
+      "every row a create or update writes would be one this role cannot read",
+    ],
   ])("%s (a warning)", (code, access, at, message) => {
     const src = schema({ access });
     const found = withCode(check(src), code);
     expect(found.map((d) => d.severity)).toEqual(["warning"]);
     expect(found[0]!.message).toContain(message);
     expect({ line: found[0]!.span.line, column: found[0]!.span.column }).toEqual(place(src, at));
+  });
+
+  it("warns of no contradiction a row could escape: another claim, a rows(update) rule, a rows(create) without check", () => {
+    for (const access of [
+      `access member { ops = [all] rows org_id = claim.org check org_id != claim.lv }`,
+      `access member { ops = [all] rows owner = claim.sub check owner != claim.team }`,
+      `access member { ops = [all] rows(update) team is null check team is not null }`,
+      `access member { ops = [all] rows org_id = claim.org rows(create) n > 0 }`,
+      `access member { ops = [all] rows org_id = claim.org or n > 0 check org_id != claim.org }`,
+    ]) {
+      const ds = check(schema({ access })).filter((d) => d.severity === "warning");
+      expect(
+        ds.filter((d) => d.code === "check-contradicts-rows" || d.code === "rows-create-with-check"),
+        access,
+      ).toEqual([]);
+    }
   });
 });

@@ -181,6 +181,14 @@ describe("access blocks", () => {
     );
   });
 
+  it("keeps enum values bare as written, alone and in lists", () => {
+    expect(
+      fmt(`table t {\n  id int @primary_key\n  access n {ops=[all] rows s=open and s in [open,"closed"]}\n}`),
+    ).toBe(
+      `table t {\n  id int @primary_key\n\n  access n { ops = [all], rows s = open and s in [open, "closed"] }\n}\n`,
+    );
+  });
+
   it("leaves a formatted example alone", () => {
     const text = `auth {
   roles = [member]
