@@ -38,7 +38,10 @@ export default class Dev extends RescCommand {
     "database-url": Flags.string({
       description: "use this PostgreSQL (nothing is applied to it) instead of the embedded one",
     }),
-    seed: Flags.string({ description: "SQL file run after the DDL when the embedded database is created" }),
+    seed: Flags.string({
+      description:
+        "SQL file run after the DDL when the embedded database is created (not on an existing one: see --reset)",
+    }),
     "data-dir": Flags.string({ description: "where the embedded database keeps its files", default: ".resc/db" }),
     reset: Flags.boolean({ description: "delete the embedded database first and start fresh" }),
     watch: Flags.boolean({
@@ -289,6 +292,11 @@ export default class Dev extends RescCommand {
           schemaNamespaces(schema),
         ),
       });
+      // A seed runs only where the database is made: say so, rather than leave the rows' absence to be puzzled over.
+      if (seed !== undefined && !emb.fresh)
+        this.log(
+          `resc: the seed ${flags.seed} was not applied: the embedded database in ${flags["data-dir"]} already exists (--reset starts fresh)`,
+        );
       return emb.executor;
     } catch (e) {
       if (e instanceof DataDirectoryLockedError) throw new Error(`${e.message} (--data-dir DIR)`);

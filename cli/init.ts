@@ -55,6 +55,7 @@ export default class Init extends RescCommand {
     const { envPrefix } = await import("../compiler/backends/client/layout.js");
     const { buildDescriptor } = await import("../compiler/descriptor.js");
     const { developmentAlgorithm } = await import("./token/mint.js");
+    const { developmentTokenArguments, shellWords } = await import("../runtime/auth/development.js");
     const { args, flags } = await this.parse(Init);
     const dir = path.resolve(args.dir);
     const existing = await readdir(dir).catch(() => [] as string[]);
@@ -97,7 +98,10 @@ export default class Init extends RescCommand {
     const source = await rescSource(root, pkg.version);
     const collection = schema.tables.find((t) => t.resource?.ops.includes("list"))?.resource?.path ?? "/";
     // Development tokens: what `resc token` (and so `npm run token`) can mint for the schema, HS* settings only.
-    const auth = buildDescriptor(schema).auth;
+    const service = buildDescriptor(schema);
+    const auth = service.auth;
+    // With the role and the claims the schema requires: without them `npm run token` mints nothing (decision 1242).
+    const tokenArgs = shellWords(developmentTokenArguments(service));
     let secretEnv: string | undefined;
     try {
       developmentAlgorithm(auth, "schema.resource");
@@ -116,7 +120,9 @@ export default class Init extends RescCommand {
       bin,
       ...(secretEnv !== undefined ? { secretEnv } : {}),
       tokenEnv: `${envPrefix(bin)}_TOKEN`,
+      tokenArgs,
       ...(flags.schema ? { collection } : {}),
+      ...(auth?.anonymous !== undefined ? { anonymous: auth.anonymous } : {}),
     });
     const files: [string, string][] = [
       ["package.json", packageJson(name, source.spec, layout.bin, secretEnv !== undefined)],
@@ -155,7 +161,7 @@ export default class Init extends RescCommand {
         `  npm start    # http://127.0.0.1:3000${collection}, API description at /docs`,
         ...(secretEnv !== undefined
           ? [
-              "  TOKEN=$(npm run -s token -- --sub alice)    # in another terminal: a development token",
+              `  TOKEN=$(npm run -s token -- ${tokenArgs})    # in another terminal: a development token`,
               `  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000${collection}`,
             ]
           : []),

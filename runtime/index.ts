@@ -98,7 +98,13 @@ export {
 } from "./auth/verify.js";
 export { bearerAuthentication, type BearerOptions } from "./auth/middleware.js";
 // The development secret, standing in for an unset HS* secret variable (`resc dev`, `resc token`, `resc init`'s server).
-export { DEVELOPMENT_SECRET_FILE, developmentSecret, secretStandIn } from "./auth/development.js";
+export {
+  DEVELOPMENT_SECRET_FILE,
+  developmentSecret,
+  developmentTokenArguments,
+  developmentTokenCommand,
+  secretStandIn,
+} from "./auth/development.js";
 export { AuthConfigError, KeysUnavailable, TokenRefused, type RefusalReason } from "./auth/errors.js";
 export type { KeySetCacheOptions } from "./auth/keys.js";
 export type { WebhookEventKind, WebhookOptions, WebhookSubscription } from "./events/webhooks.js";

@@ -218,12 +218,17 @@ describe("resc dev", () => {
       expect(post.status, await post.clone().text()).toBe(201);
       created = (await post.json()) as { id: number };
       expect(dev.output()).toMatch(/GET \/tasks\?per_page=2 200 \d+ms/);
+      expect(dev.output()).not.toMatch(/seed .* was not applied/);
     } finally {
       await dev.stop();
     }
     expect(readdirSync(dataDir).length).toBeGreaterThan(0);
     dev = await startDev(args);
     try {
+      // The database exists: the seed is not run again, and resc dev says so rather than skip it silently.
+      expect(dev.output()).toContain(
+        `resc: the seed examples/tracker/seed.sql was not applied: the embedded database in ${dataDir} already exists (--reset starts fresh)`,
+      );
       const again = await fetch(`${dev.url}/tasks/${created.id}`);
       expect(again.status).toBe(200);
       expect(((await again.json()) as { title: string }).title).toBe("survives a restart");

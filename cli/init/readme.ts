@@ -9,11 +9,18 @@
  *   `Authorization` header and `--token` flag leave the example commands too.
  * - `<!-- example -->` … `<!-- /example -->`: prose about the notes example,
  *   kept for it only.
+ * - `<!-- token-required -->` … and `<!-- anonymous -->` …: what a request
+ *   without a token is answered, the first kept when the schema has no
+ *   `anonymous` role (a 401), the second when it has one (served as that
+ *   role; a 401 for an operation it is not granted).
  *
  * A schema of the user's gets its first listed collection in the example
  * commands, without the notes example's filters and bodies. The placeholders
- * `NAME`, `SECRET_ENV` and `TOKEN_ENV` become the binary's name, the secret's
- * variable and the command-line client's token variable.
+ * `NAME`, `SECRET_ENV`, `TOKEN_ENV`, `TOKEN_ARGS` and `ANONYMOUS_ROLE` become
+ * the binary's name, the secret's variable, the command-line client's token
+ * variable, the arguments of `npm run token` (`developmentTokenArguments` of
+ * runtime/auth/development.ts: the role and claims the schema requires) and
+ * the anonymous role.
  */
 
 /** What the README says of the project. */
@@ -26,6 +33,10 @@ export interface ReadmeFacts {
   tokenEnv: string;
   /** The user's schema's first listed collection (`/products`); absent for the notes example. */
   collection?: string;
+  /** The arguments of `npm run token` as shell words (`--sub alice --claim org=…`); unused without {@link secretEnv}. */
+  tokenArgs: string;
+  /** The schema's `anonymous` role, when it declares one. */
+  anonymous?: string;
 }
 
 /** `text` without the sections between `<!-- tag -->` and `<!-- /tag -->` lines, those lines included. */
@@ -51,10 +62,13 @@ export function projectReadme(template: string, facts: ReadmeFacts): string {
     text = dropSections(text, "auth")
       .replaceAll(' -H "Authorization: Bearer $TOKEN"', "")
       .replaceAll(' --token "$TOKEN"', "");
-  // NAME first: a variable's name may hold those four letters.
+  text = dropSections(text, facts.anonymous === undefined ? "anonymous" : "token-required");
+  // NAME first: a variable's name may hold those four letters; the token's arguments and the role last, as given.
   return text
-    .replace(/^<!-- \/?(auth|example) -->\n/gm, "")
+    .replace(/^<!-- \/?(auth|example|anonymous|token-required) -->\n/gm, "")
     .replaceAll("NAME", facts.bin)
     .replaceAll("SECRET_ENV", facts.secretEnv ?? "")
-    .replaceAll("TOKEN_ENV", facts.tokenEnv);
+    .replaceAll("TOKEN_ENV", facts.tokenEnv)
+    .replaceAll("TOKEN_ARGS", facts.tokenArgs)
+    .replaceAll("ANONYMOUS_ROLE", facts.anonymous ?? "");
 }

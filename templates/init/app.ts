@@ -22,6 +22,7 @@ import {
   createPgExecutor,
   DEVELOPMENT_SECRET_FILE,
   developmentSecret,
+  developmentTokenCommand,
   mountDocs,
   openEmbeddedDatabase,
   secretStandIn,
@@ -76,7 +77,8 @@ export async function openDatabase(dataDir = ".resc/app"): Promise<Executor> {
  *   are refused, as `resc serve` refuses them.
  * - Unset: the development secret in .resc/jwt-secret, made at random on first use (readable by you only, not
  *   committed), which `npm run token` signs with and `resc dev` verifies with too; its development tokens are
- *   accepted. Under NODE_ENV=production the variable must be set.
+ *   accepted. Under NODE_ENV=production the variable must be set. The notice names the token command with the
+ *   role and the claims the schema requires (`developmentTokenCommand`).
  * - A schema without HS* settings (no `auth` block, or public keys): as the schema says.
  */
 export function authentication(env: NodeJS.ProcessEnv = process.env): { auth: MountAuthOptions; notice?: string } {
@@ -85,7 +87,7 @@ export function authentication(env: NodeJS.ProcessEnv = process.env): { auth: Mo
   if (env.NODE_ENV === "production") throw new Error(`${variable} must be set when NODE_ENV=production`);
   return {
     auth: { env: { ...env, [variable]: developmentSecret() }, development: true },
-    notice: `${variable} is not set: tokens are verified with the development secret in ${DEVELOPMENT_SECRET_FILE} (npm run token -- --sub alice prints one)`,
+    notice: `${variable} is not set: tokens are verified with the development secret in ${DEVELOPMENT_SECRET_FILE} (${developmentTokenCommand(service)} prints one)`,
   };
 }
 

@@ -263,6 +263,74 @@ describe("resc init", () => {
     expect(t.stdout).toMatch(/# pass 1/);
   }, 300_000); // npm install, two migrations and npm test: over a minute on a shared machine
 
+  it("--schema requiring a uuid claim and a role, with an anonymous role: the printed token command mints a token that lists, npm test lists with it", async () => {
+    const own = path.join(dir, "club.resource");
+    await writeFile(
+      own,
+      [
+        "auth {",
+        '  jwt {\n    algorithms = [HS256]\n    secret_env = "CLUB_JWT_SECRET"\n  }',
+        "  roles     = [member]",
+        "  anonymous = visitor",
+        "  claim org uuid",
+        "}\n",
+        "table events {",
+        "  id     bigint @primary_key @default(identity)",
+        "  org_id uuid   @read_only",
+        "  title  text\n",
+        '  resource "/events" { ops = [crud, list] }\n',
+        "  access member {\n    ops = [all]\n    rows org_id = claim.org\n    stamp org_id = claim.org\n  }",
+        "}\n",
+        "table notices {",
+        "  id   bigint @primary_key @default(identity)",
+        "  body text\n",
+        '  resource "/notices" { ops = [reads] }\n',
+        "  access visitor { ops = [reads] }",
+        "  access member { ops = [reads] }",
+        "}\n",
+      ].join("\n"),
+    );
+    const club = path.join(dir, "club");
+    const init = await run(path.join(tools, "node_modules/.bin/resc"), ["init", club, "--schema", own], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    // No default_role: a role; a required uuid claim: an example uuid. Without them resc token mints nothing.
+    const command = "npm run -s token -- --sub alice --role member --claim org=3f0c9d52-5b7e-4a59-8c1e-2c3b4d5e6f70";
+    const printed = /^ {2}TOKEN=\$\((.*)\) {4}# in another terminal/m.exec(init.stdout)?.[1];
+    expect(printed).toBe(command);
+    const readme = await readFile(path.join(club, "README.md"), "utf8");
+    expect(readme).toContain(`TOKEN=$(${command})\n`);
+    expect(readme).toContain(`export CLUB_TOKEN=$(${command})\n`);
+    // A request without a token is the anonymous role's: no "answered 401" for every request.
+    expect(readme).toContain("one without is served as the role `visitor`");
+    expect(readme).not.toContain("a request without one is answered 401");
+    const install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: club,
+      timeout: 300_000,
+    });
+    expect(install.code, install.stderr).toBe(0);
+    // The smoke test mints with the same role and claim, and lists /events with it (a 200), /events without (401).
+    const t = await run("npm", ["test"], { cwd: club, timeout: 180_000 });
+    expect(t.code, t.stdout + t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/# pass 1/);
+    await started(async (base, output) => {
+      expect(output).toContain(
+        `tokens are verified with the development secret in .resc/jwt-secret (${command} prints one)`,
+      );
+      // The printed command, as a shell runs it.
+      const minted = await run("sh", ["-c", printed!], { cwd: club });
+      expect(minted.code, minted.stderr).toBe(0);
+      const authorization = `Bearer ${minted.stdout.trim()}`;
+      expect(authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+      const listed = await fetch(`${base}/events`, { headers: { authorization } });
+      expect(listed.status).toBe(200);
+      // The visitor may read the notices, not the events: a 401 with the bearer challenge there.
+      expect((await fetch(`${base}/notices`)).status).toBe(200);
+      const anonymous = await fetch(`${base}/events`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    }, club);
+  }, 300_000); // npm install, npm test and a server start
+
   it("--schema on a schema requiring hooks: npm start serves, each missing hook answers 501 naming itself, webhooks are delivered", async () => {
     // A stranger's schema: bigint keys, an enum, a @@scoped table with a @stamped column, an action, a feed.
     const own = path.join(dir, "desk.resource");

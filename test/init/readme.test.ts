@@ -13,8 +13,15 @@ const TEMPLATE = await readFile(path.resolve(import.meta.dirname, "../../templat
 
 describe("the README resc init writes", () => {
   it("shows the notes example's token: npm start, npm run token, curl with it, a 401 without, the CLI's --token", () => {
-    const text = projectReadme(TEMPLATE, { bin: "notes", secretEnv: "NOTES_JWT_SECRET", tokenEnv: "NOTES_TOKEN" });
-    expect(text).not.toMatch(/<!--|NAME|SECRET_ENV|TOKEN_ENV/);
+    const text = projectReadme(TEMPLATE, {
+      bin: "notes",
+      secretEnv: "NOTES_JWT_SECRET",
+      tokenEnv: "NOTES_TOKEN",
+      tokenArgs: "--sub alice",
+    });
+    expect(text).not.toMatch(/<!--|NAME|SECRET_ENV|TOKEN_ENV|TOKEN_ARGS|ANONYMOUS_ROLE/);
+    expect(text).toContain("a request without one is answered 401");
+    expect(text).not.toContain("served as the role");
     const order = [
       "npm start",
       "TOKEN=$(npm run -s token -- --sub alice)",
@@ -31,7 +38,12 @@ describe("the README resc init writes", () => {
   });
 
   it("a schema of the user's without tokens: its collection, no token sections, no Authorization header", () => {
-    const text = projectReadme(TEMPLATE, { bin: "shop", tokenEnv: "SHOP_TOKEN", collection: "/products" });
+    const text = projectReadme(TEMPLATE, {
+      bin: "shop",
+      tokenEnv: "SHOP_TOKEN",
+      tokenArgs: "--sub alice",
+      collection: "/products",
+    });
     expect(text).not.toMatch(
       /<!--|NAME|SECRET_ENV|TOKEN_ENV|TOKEN|token|\/notes|notes list|notes create|Authorization/,
     );
@@ -46,6 +58,7 @@ describe("the README resc init writes", () => {
       bin: "desk",
       secretEnv: "DESK_SECRET",
       tokenEnv: "DESK_TOKEN",
+      tokenArgs: "--sub alice",
       collection: "/tickets",
     });
     expect(text).not.toMatch(/<!--|NAME|SECRET_ENV|TOKEN_ENV|\/notes|notes list|notes create|owner/);
@@ -59,5 +72,28 @@ describe("the README resc init writes", () => {
       "While `DESK_SECRET` is unset",
     ])
       expect(text).toContain(line);
+  });
+
+  it("a schema of the user's requiring a role and a claim, with an anonymous role: its token command, the anonymous sentence", () => {
+    const tokenArgs = "--sub alice --role member --claim org=3f0c9d52-5b7e-4a59-8c1e-2c3b4d5e6f70";
+    const text = projectReadme(TEMPLATE, {
+      bin: "club",
+      secretEnv: "CLUB_JWT_SECRET",
+      tokenEnv: "CLUB_TOKEN",
+      tokenArgs,
+      collection: "/events",
+      anonymous: "visitor",
+    });
+    expect(text).not.toMatch(/<!--|NAME|SECRET_ENV|TOKEN_ENV|TOKEN_ARGS|ANONYMOUS_ROLE/);
+    for (const line of [
+      `TOKEN=$(npm run -s token -- ${tokenArgs})\n`,
+      `export CLUB_TOKEN=$(npm run -s token -- ${tokenArgs})\n`,
+      "one without is served as the role `visitor`, and\nan operation that role is not granted is answered 401 with\n`WWW-Authenticate: Bearer`.",
+      "curl -i http://127.0.0.1:3000/events      # no token: as visitor, 401 unless granted\n",
+    ])
+      expect(text).toContain(line);
+    // The 401 sentence is the schema without an anonymous role's: none of it is left here.
+    expect(text).not.toMatch(/answered 401\.|no token: 401|--sub alice\)/);
+    expect(text).not.toMatch(/\n\n\n/);
   });
 });
