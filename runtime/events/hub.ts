@@ -41,7 +41,10 @@ import { SECRET_NAMES, sharedSecret } from "../secrets.js";
 export interface FeedEvent {
   kind: (typeof OUTBOX_OPS)[keyof typeof OUTBOX_OPS] | "leave";
   position: Position;
-  /** JSON text: the row as a read returns it (create, update), or its key alone (delete, leave). */
+  /**
+   * JSON text: the row as a read returns it (create, update), or its key alone (delete, leave). A soft
+   * delete is a `delete`, a restored row a `create` (docs/decisions/1337-change-feed.md).
+   */
   data: string;
 }
 
@@ -565,10 +568,15 @@ export class FeedHub {
   }
 
   /**
-   * The events one change makes: a create or update for a subscription the
-   * row matches after it, a `leave` (the key) for one it matched only
-   * before an update, a delete (the key) for one it matched before a
-   * delete. A member already past the change (it resumed further on) gets nothing.
+   * The events one change makes (docs/decisions/1337-change-feed.md), per subscription:
+   * - a delete, or an update marking a soft-deleted row (the mark went from unset to set): `delete` (the
+   *   key) for one the row matched before, whatever it matches after, since the row is gone for every read;
+   * - an update restoring a marked row: `create` for one it matches after;
+   * - a create, or an update the row matches after: `create` or `update`, the row as that subscription
+   *   projects it; none for an update the row matched before too when that projection did not change
+   *   (only columns it does not receive did);
+   * - an update the row matched only before: `leave` (the key).
+   * A member already past the change (it resumed further on) gets nothing.
    */
   private dispatch(
     c: MatchedChange,
@@ -578,10 +586,13 @@ export class FeedHub {
   ): void {
     for (let i = 0; i < subs.length; i++) {
       let event: FeedEvent | undefined;
-      if (c.op === "d") {
+      const p = of[i]!;
+      if (c.op === "d" || c.soft === "marked") {
         if (c.before[i]) event = { kind: "delete", position: c.position, data: c.key };
       } else if (c.after[i]) {
-        event = { kind: OUTBOX_OPS[c.op], position: c.position, data: c.rows[of[i]!]! };
+        const kind = c.soft === "restored" ? "create" : OUTBOX_OPS[c.op];
+        if (kind === "update" && c.before[i] && c.same[p]) continue;
+        event = { kind, position: c.position, data: c.rows[p]! };
       } else if (c.op === "u" && c.before[i]) {
         event = { kind: "leave", position: c.position, data: c.key };
       }

@@ -6,13 +6,18 @@
  * scope, search) is evaluated on them exactly as a list evaluates it, every
  * value a bind parameter; the row object is built by the same builder a
  * read uses, so hidden columns are never selected and `select` applies.
+ * Besides the verdicts, each change says whether it marked or restored a
+ * soft-deleted row and, per projection, whether an update left what that
+ * projection shows as it was (docs/decisions/1337-change-feed.md, "What an
+ * update is to each subscriber").
  */
 import type { TableDescriptor } from "../descriptor.js";
 import type { SqlStatement } from "../exec/executor.js";
 import type { Predicate } from "../predicate.js";
 import { Params } from "../sql/bind.js";
+import { findColumn } from "../sql/column.js";
 import { compileFilter } from "../sql/filter.js";
-import { tableSql } from "../sql/ident.js";
+import { columnSqlName, tableSql } from "../sql/ident.js";
 import { tableRow } from "../sql/output.js";
 import { EVENTS_TABLE, type OutboxOp } from "./outbox.js";
 import type { Position } from "./position.js";
@@ -38,6 +43,17 @@ export interface MatchedChange {
   rows: (string | null)[];
   /** The key of the row (before the change when there is a before), as a JSON object. */
   key: string;
+  /**
+   * On a table with a `@soft_delete` column, what an update did to the mark: `marked`, the old image
+   * was unmarked and the new one is marked (a soft delete); `restored`, the other way round; absent
+   * otherwise (and for every create and delete).
+   */
+  soft?: "marked" | "restored";
+  /**
+   * Per distinct projection: true when the change is an update and that projection of the old image is
+   * the very text of the new one's (only columns it does not show changed); false otherwise.
+   */
+  same: boolean[];
 }
 
 /** The distinct projections of `subs`, in first-seen order, and each subscription's index into them. */
@@ -88,9 +104,11 @@ function onImage(table: TableDescriptor, image: "old" | "new" | "key", expr: str
  * The statement reading the changes of `table` after position `after` up
  * to and including `upTo`, in position order, at most `limit` of them (a
  * literal, decided by the caller), each with every subscription's verdict
- * before and after the change and the row object of each projection.
- * Columns: `x`, `i` (the position), `op`, `mn`, `mo` (boolean arrays as
- * text, `{t,f}`), `d0`…, `k`.
+ * before and after the change, the row object of each projection and,
+ * for an update, whether each projection's object is the same on both
+ * images. Columns: `x`, `i` (the position), `op`, `mn`, `mo` (boolean
+ * arrays as text, `{t,f}`), `d0`…, `k`, `s0`… (`true` when projection 0
+ * did not change), `sd` (`marked`, `restored` or NULL).
  * @throws a plain Error for a predicate the table cannot compile (as a list would)
  */
 export function compileMatch(
@@ -114,16 +132,38 @@ export function compileMatch(
   const verdicts = `ARRAY[${each.join(", ")}]::boolean[]`;
   const mn = onImage(table, "new", verdicts);
   const mo = onImage(table, "old", verdicts);
-  const rows = projections(subs).selects.map(
+  const selects = projections(subs).selects;
+  const rows = selects.map(
     (select, i) => `${onImage(table, "new", `${tableRow(table, "t0", select).json}::text`)} AS "d${i}"`,
   );
+  // The old image's object, built for updates only, is compared with the new one's in the outer query
+  // rather than sent: a subscriber is sent the text, so the same text is nothing new to it.
+  const olds = selects.map(
+    (select, i) =>
+      `CASE WHEN "e"."op" = 'u' THEN ${onImage(table, "old", `${tableRow(table, "t0", select).json}::text`)} END AS "o${i}"`,
+  );
   const key = onImage(table, "key", `${tableRow(table, "t0", []).json}::text`);
+  // The mark as the reads' own filter tests it (runtime/hooks/scope.ts): unmarked is `<marker> IS NULL`.
+  let soft = "NULL::text";
+  if (table.softDeleteColumn !== undefined) {
+    const unmarked = `"t0".${columnSqlName(findColumn(table, table.softDeleteColumn))} IS NULL`;
+    const was = onImage(table, "old", unmarked);
+    const is = onImage(table, "new", unmarked);
+    soft = `CASE WHEN "e"."op" = 'u' THEN CASE WHEN ${was} AND NOT ${is} THEN 'marked' WHEN ${is} AND NOT ${was} THEN 'restored' END END`;
+  }
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`limit ${limit} is not a positive integer`);
+  const inner =
+    `SELECT "e"."xid" AS "xr", "e"."id" AS "ir", "e"."xid"::text AS "x", "e"."id"::text AS "i", "e"."op"::text AS "op", ` +
+    `${mn}::text AS "mn", ${mo}::text AS "mo", ${rows.join(", ")}, ${olds.join(", ")}, ${key} AS "k", ${soft} AS "sd" ` +
+    `FROM ${EVENTS_TABLE} AS "e" ` +
+    `WHERE "e"."tbl" = ${tbl} AND ("e"."xid", "e"."id") > (${from}) AND ("e"."xid", "e"."id") <= (${to}) ` +
+    `ORDER BY "e"."xid", "e"."id" LIMIT ${limit}`;
+  const outer = selects.map(
+    (_, i) => `, "m"."d${i}", ("m"."o${i}" IS NOT NULL AND "m"."o${i}" = "m"."d${i}")::text AS "s${i}"`,
+  );
   return params.statement(
-    `SELECT "e"."xid"::text AS "x", "e"."id"::text AS "i", "e"."op"::text AS "op", ${mn}::text AS "mn", ${mo}::text AS "mo", ` +
-      `${rows.join(", ")}, ${key} AS "k" FROM ${EVENTS_TABLE} AS "e" ` +
-      `WHERE "e"."tbl" = ${tbl} AND ("e"."xid", "e"."id") > (${from}) AND ("e"."xid", "e"."id") <= (${to}) ` +
-      `ORDER BY "e"."xid", "e"."id" LIMIT ${limit}`,
+    `SELECT "m"."x", "m"."i", "m"."op", "m"."mn", "m"."mo"${outer.join("")}, "m"."k", "m"."sd" ` +
+      `FROM (${inner}) AS "m" ORDER BY "m"."xr", "m"."ir"`,
   );
 }
 
@@ -147,7 +187,12 @@ function booleans(text: string | null | undefined, n: number): boolean[] {
 /** Reads one row of {@link compileMatch}'s statement for `n` subscriptions and `p` projections. */
 export function readMatch(row: Readonly<Record<string, string | null>>, n: number, p: number): MatchedChange {
   const rows: (string | null)[] = [];
-  for (let i = 0; i < p; i++) rows.push(row[`d${i}`] ?? null);
+  const same: boolean[] = [];
+  for (let i = 0; i < p; i++) {
+    rows.push(row[`d${i}`] ?? null);
+    same.push(row[`s${i}`] === "true");
+  }
+  const soft = row.sd === "marked" || row.sd === "restored" ? row.sd : undefined;
   return {
     position: { xid: row.x!, id: row.i! },
     op: row.op as OutboxOp,
@@ -155,5 +200,7 @@ export function readMatch(row: Readonly<Record<string, string | null>>, n: numbe
     before: booleans(row.mo, n),
     rows,
     key: row.k!,
+    ...(soft ? { soft } : {}),
+    same,
   };
 }

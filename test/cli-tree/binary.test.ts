@@ -378,7 +378,8 @@ describe("watch", () => {
     const again = await watchLines(["tasks", "watch", "--title", "eq.Watched", "--last-event-id", first.id], 1, async () => {
       await fetch(`${svc.url}/tasks/${made!.id}`, { method: "DELETE" });
     });
-    expect(JSON.parse(again[0]!)).toMatchObject({ event: "leave", data: { id: made!.id } });
+    // The tracker's tasks are soft-deleted: DELETE marks the row, which the feed tells as a delete (decision 1337).
+    expect(JSON.parse(again[0]!)).toMatchObject({ event: "delete", data: { id: made!.id } });
   }, 60_000);
 });
 

@@ -7,13 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDevApp } from "../../cli/dev/app.js";
-import {
-  Client,
-  ProblemError,
-  allowedAt,
-  etagOf,
-  type Transport,
-} from "../../fixtures/spec/expected/client/index.js";
+import { Client, ProblemError, allowedAt, etagOf, type Transport } from "../../fixtures/spec/expected/client/index.js";
 import { startTracker, trivialHooks, type RunningService } from "../cli-tree/service.js";
 
 let svc: RunningService;
@@ -28,14 +22,14 @@ afterAll(async () => {
 });
 
 describe("typed client over HTTP", () => {
-  it("follows changes with events(): filtered and projected, a soft delete as a leave, resumed after an id", async () => {
+  it("follows changes with events(): filtered and projected, a soft delete as a delete, resumed after an id", async () => {
     const stop = new AbortController();
     const seen: { type: string; id: string; row?: unknown; key?: unknown }[] = [];
     const events = client.tasks.events({ where: { title: "Feed me" }, select: ["title"] }, { signal: stop.signal });
     const consumer = (async () => {
       for await (const e of events) {
         seen.push(e);
-        if (seen.length === 3) break;
+        if (seen.length === 2) break;
       }
     })();
     // The stream opens when iteration starts: give it a moment before writing.
@@ -46,13 +40,16 @@ describe("typed client over HTTP", () => {
     await client.tasks.delete(made.id);
     await client.tasks.delete(other.id); // soft: the other tests count the seed's tasks
     await consumer;
-    expect(seen.map((e) => e.type)).toEqual(["create", "update", "leave"]);
+    // The update changed no column of `select: ["title"]`, so it is nothing to this stream (decision 1337).
+    expect(seen.map((e) => e.type)).toEqual(["create", "delete"]);
     expect(seen[0]!.row).toEqual({ id: made.id, title: "Feed me" });
-    expect(seen[2]!.key).toEqual({ id: made.id });
-    // Resumed after the create: the update and the leave again, nothing before.
+    expect(seen[1]!.key).toEqual({ id: made.id });
+    // Resumed after the create with every column: the update, then the delete again, nothing before.
     const again = client.tasks.events({ where: { title: "Feed me" } }, { lastEventId: seen[0]!.id });
     const next = await again.next();
-    expect(next.value).toMatchObject({ type: "update", id: seen[1]!.id, row: { title: "Feed me", priority: 2 } });
+    expect(next.value).toMatchObject({ type: "update", row: { title: "Feed me", priority: 2 } });
+    const then = await again.next();
+    expect(then.value).toMatchObject({ type: "delete", id: seen[1]!.id, key: { id: made.id } });
     await again.return(undefined);
     stop.abort();
     // A filter the service refuses rejects with its problem document, not a retry loop.
@@ -80,7 +77,12 @@ describe("typed client over HTTP", () => {
   });
 
   it("creates 1,000 rows with createMany, in order, in one request", async () => {
-    const rows = Array.from({ length: 1000 }, (_, i) => ({ list_id: 2, title: "Client thousand", position: i, labels: [] }));
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      list_id: 2,
+      title: "Client thousand",
+      position: i,
+      labels: [],
+    }));
     const stored = await client.tasks.createMany(rows);
     expect(stored.map((t) => t.position)).toEqual(rows.map((r) => r.position));
     expect(new Set(stored.map((t) => t.id)).size).toBe(1000);
@@ -191,7 +193,9 @@ describe("typed client over HTTP", () => {
     expect(await ids({ where: { estimate: { between: ["1", 12.5] } } })).toEqual([1, 2]);
     expect(await ids({ where: { assignee_id: { isnull: true } } })).toEqual([2]);
     expect(await ids({ where: { title: { contains: "50%" } } })).toEqual([3]);
-    expect(await ids({ where: { or: [{ priority: { gte: 4 } }, { status: "blocked", title: { startswith: "write" } }] } })).toEqual([3, 4]);
+    expect(
+      await ids({ where: { or: [{ priority: { gte: 4 } }, { status: "blocked", title: { startswith: "write" } }] } }),
+    ).toEqual([3, 4]);
     expect(await ids({ where: { not: { labels: { has: "engineering" } } } })).toEqual([2, 3]);
     expect(await ids({ search: "REVIEW" })).toEqual([1]);
   });
@@ -254,7 +258,15 @@ describe("typed client over HTTP", () => {
     expect(bad).toBeInstanceOf(ProblemError);
     const pe = bad as ProblemError;
     expect(pe.status).toBe(400);
-    expect(allowedAt(pe, "query.sort")).toEqual(["title", "status", "priority", "position", "estimate", "due_on", "created_at"]);
+    expect(allowedAt(pe, "query.sort")).toEqual([
+      "title",
+      "status",
+      "priority",
+      "position",
+      "estimate",
+      "due_on",
+      "created_at",
+    ]);
     expect(allowedAt(pe, "query.expand")).toEqual(["list", "assignee", "comments"]);
   });
 });
@@ -269,7 +281,10 @@ describe("typed client over an in-process transport", () => {
     };
     const local = new Client({ baseURL: "http://in-process", transport });
     const page = await local.orgs.list({ select: ["name"] });
-    expect(page.items).toEqual([{ id: "00000000-0000-4000-8000-000000000001", name: "Acme Rockets" }, { id: "00000000-0000-4000-8000-000000000002", name: "Globex Tea" }]);
+    expect(page.items).toEqual([
+      { id: "00000000-0000-4000-8000-000000000001", name: "Acme Rockets" },
+      { id: "00000000-0000-4000-8000-000000000002", name: "Globex Tea" },
+    ]);
     const refused = await local.orgs.get("not-a-uuid").catch((e: unknown) => e);
     expect((refused as ProblemError).problem.errors?.[0]?.location).toBe("path.id");
     expect(svc.log.length).toBe(before);
