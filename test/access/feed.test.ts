@@ -6,11 +6,11 @@
  * not granted `events` is a 403; a webhook delivers what its principal may read.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { mountService } from "../../runtime/http/mount.js";
-import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
+import type { Principal } from "../../runtime/auth/principal.js";
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { TestDatabase } from "../support/db.js";
 import { compileText } from "../support/service.js";
@@ -18,6 +18,7 @@ import { openStream } from "../support/sse.js";
 import { startReceiver, type Receiver } from "../support/receiver.js";
 import { until } from "../support/until.js";
 import { databaseKinds, freshDatabase } from "../idempotency/support.js";
+import { principalFromHeader, who } from "../support/principal.js";
 
 const SCHEMA = `
 table notes {
@@ -61,20 +62,9 @@ function governed(service: ServiceDescriptor): ServiceDescriptor {
   };
 }
 
-const who = (role: string, org: string, sub: string): Principal => ({
-  subject: sub,
-  roles: [role],
-  claims: { sub, org },
-});
 const memberA = who("member", "a", "alice");
 const memberB = who("member", "b", "bea");
 const admin = who("admin", "b", "root");
-
-const fromHeader: MiddlewareHandler = async (c, next) => {
-  const p = c.req.header("x-principal");
-  if (p) setPrincipal(c, JSON.parse(p) as Principal);
-  await next();
-};
 
 describe.each(await databaseKinds())("the feed under access rules on %s", (kind) => {
   let db: TestDatabase;
@@ -99,7 +89,7 @@ describe.each(await databaseKinds())("the feed under access rules on %s", (kind)
     const { ddl, service } = compileText(SCHEMA);
     await db.executor.script(ddl);
     const app = new Hono();
-    app.use(fromHeader);
+    app.use(principalFromHeader);
     const mounted = mountService(app, governed(service), {
       db: db.executor,
       events: { heartbeatMs: 200, pollMs: 200 },

@@ -11,10 +11,10 @@
  * login role.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import pg from "pg";
 import { mountService, type MountOptions } from "../../runtime/http/mount.js";
-import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
+import type { Principal } from "../../runtime/auth/principal.js";
 import type {
   AccessDescriptor,
   AuthDescriptor,
@@ -34,6 +34,7 @@ import { compileText, sendTo, type Answer } from "../support/service.js";
 import { databaseKinds, freshDatabase } from "../idempotency/support.js";
 import { createDevApp } from "../../cli/dev/app.js";
 import { hsToken, SECRET } from "../auth/support.js";
+import { principalFromHeader, who } from "../support/principal.js";
 
 const SCHEMA = `
 table notes {
@@ -117,17 +118,6 @@ function governed(service: ServiceDescriptor, database: DatabaseRoleDescriptor, 
 
 const BY_PRINCIPAL: DatabaseRoleDescriptor = { role: "principal", claimsSetting: "request.jwt.claims" };
 
-const who = (role: string, org: string, sub = `${role}-${org}`): Principal => ({
-  subject: sub,
-  roles: [role],
-  claims: { sub, org },
-});
-
-const fromHeader: MiddlewareHandler = async (c, next) => {
-  const p = c.req.header("x-principal");
-  if (p) setPrincipal(c, JSON.parse(p) as Principal);
-  await next();
-};
 const as = (p: Principal): Record<string, string> => ({ "x-principal": JSON.stringify(p) });
 
 interface Note {
@@ -152,7 +142,7 @@ interface Mounted {
 
 function mount(service: ServiceDescriptor, db: Executor, extra: Partial<MountOptions> = {}): Mounted {
   const app = new Hono();
-  app.use(fromHeader);
+  app.use(principalFromHeader);
   const sessions: Mounted["sessions"] = [];
   const faults: unknown[] = [];
   const mounted = mountService(app, service, {

@@ -7,13 +7,14 @@
  * may see.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { mountService } from "../../runtime/http/mount.js";
-import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
+import type { Principal } from "../../runtime/auth/principal.js";
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { TestDatabase } from "../support/db.js";
 import { compileText, sendTo } from "../support/service.js";
 import { accessDatabase, accessKinds } from "./support.js";
+import { principalFromHeader } from "../support/principal.js";
 
 const SCHEMA = `
 table orgs {
@@ -145,13 +146,6 @@ function principal(role: string, org: string, sub: string, clearance: number | n
   return { subject: sub, roles: [role], claims: { sub, org, clearance } };
 }
 
-/** A hand-written middleware that sets the principal: the test's stand-in for a session scheme, as `--middleware` may be. */
-const fromHeader: MiddlewareHandler = async (c, next) => {
-  const p = c.req.header("x-principal");
-  if (p) setPrincipal(c, JSON.parse(p) as Principal);
-  await next();
-};
-
 const kinds = await accessKinds();
 
 describe.each(kinds)("declared access rules on %s", (kind) => {
@@ -191,7 +185,7 @@ describe.each(kinds)("declared access rules on %s", (kind) => {
       INSERT INTO books (shelf_id) VALUES (1), (2);
     `);
     app = new Hono();
-    app.use(fromHeader);
+    app.use(principalFromHeader);
     const mounted = mountService(app, governedService(service), { db: db.executor });
     if (!mounted.ok) throw new Error(mounted.errors.map((e) => e.message).join("\n"));
   });

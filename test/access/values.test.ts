@@ -8,9 +8,9 @@
  * oracle of exactly the rows the rule admits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { mountService } from "../../runtime/http/mount.js";
-import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
+import type { Principal } from "../../runtime/auth/principal.js";
 import { accessScope } from "../../runtime/access/rules.js";
 import { Params } from "../../runtime/sql/bind.js";
 import { compileWhere } from "../../runtime/sql/where.js";
@@ -18,6 +18,7 @@ import type { ServiceDescriptor } from "../../runtime/descriptor.js";
 import type { TestDatabase } from "../support/db.js";
 import { compileText, sendTo } from "../support/service.js";
 import { accessDatabase, accessKinds } from "./support.js";
+import { principalFromHeader } from "../support/principal.js";
 
 const A = "00000000-0000-4000-8000-00000000000a";
 const B = "00000000-0000-4000-8000-00000000000b";
@@ -59,13 +60,6 @@ table bills {
   access secretive { ops = [list, read] rows meta is not null hide [meta] }
 }
 `;
-
-/** A hand-written middleware that sets the principal (the schema's auth block verifies no token). */
-const fromHeader: MiddlewareHandler = async (c, next) => {
-  const p = c.req.header("x-principal");
-  if (p) setPrincipal(c, JSON.parse(p) as Principal);
-  await next();
-};
 
 function as(role: string, claims: Record<string, unknown> = {}): Principal {
   return {
@@ -131,7 +125,7 @@ describe.each(kinds)("rules over numeric, array, enum and jsonb columns on %s", 
         ('${B}',  0.00, 0,    '{green}',    'closed',   '{closed}',       '[]');
     `);
     app = new Hono();
-    app.use(fromHeader);
+    app.use(principalFromHeader);
     const mounted = mountService(app, service, { db: db.executor });
     if (!mounted.ok) throw new Error(mounted.errors.map((e) => e.message).join("\n"));
   });

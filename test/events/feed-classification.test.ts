@@ -9,11 +9,11 @@
  * its role's `hide`, outside its `select`) sends it nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { mountService } from "../../runtime/http/mount.js";
-import { setPrincipal, type Principal } from "../../runtime/auth/principal.js";
+import type { Principal } from "../../runtime/auth/principal.js";
 import type { AccessDescriptor, ServiceDescriptor, TableDescriptor } from "../../runtime/descriptor.js";
 import type { TestDatabase } from "../support/db.js";
 import { compileText } from "../support/service.js";
@@ -21,6 +21,7 @@ import { openStream, type Received, type Stream } from "../support/sse.js";
 import { startReceiver, type Delivery, type Receiver } from "../support/receiver.js";
 import { until } from "../support/until.js";
 import { databaseKinds, freshDatabase } from "../idempotency/support.js";
+import { principalFromHeader, who } from "../support/principal.js";
 
 const SCHEMA = `
 table memos {
@@ -61,19 +62,8 @@ function governed(service: ServiceDescriptor): ServiceDescriptor {
   };
 }
 
-const who = (role: string, org: string, sub: string): Principal => ({
-  subject: sub,
-  roles: [role],
-  claims: { sub, org },
-});
 const member = who("member", "a", "alice");
 const admin = who("admin", "z", "root");
-
-const fromHeader: MiddlewareHandler = async (c, next) => {
-  const p = c.req.header("x-principal");
-  if (p) setPrincipal(c, JSON.parse(p) as Principal);
-  await next();
-};
 
 /** Each message as `[event, data]`, the data reduced to what the test compares. */
 const shape = (ms: readonly Received[]): [string, unknown][] => ms.map((m) => [m.event, m.data]);
@@ -119,7 +109,7 @@ describe.each(await databaseKinds())("what a change is to each subscriber on %s"
     const { ddl, service } = compileText(SCHEMA);
     await db.executor.script(ddl);
     const app = new Hono();
-    app.use(fromHeader);
+    app.use(principalFromHeader);
     const mounted = mountService(app, governed(service), {
       db: db.executor,
       events: { heartbeatMs: 200, pollMs: 200 },
