@@ -375,14 +375,14 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         body.push("  // a soft delete: resc never serves a row where it is set, and DELETE sets it");
         attrs.push("@soft_delete", "@hidden");
       } else if (secret !== undefined) {
-        body.push(`  // hidden by resc pull: ${secret}; remove @hidden to serve it`);
-        attrs.push("@hidden");
         if (c.notNull && def === undefined && serial === undefined && domains.get(c.type)?.default === undefined) {
           // Not a blocker of the read-only file pull writes; a create would need it (docs/decisions/1256).
           const fix = "set it in a BeforeCreate hook and mark it @stamped, give it a @default(…), or remove @hidden";
           body.push(`  // required and hidden: a create of /${tname} must supply it: ${fix}`);
           warnings.push(`column ${placedKey(t)}.${c.name} is hidden and required: before adding create, ${fix}`);
         }
+        body.push(`  // hidden by resc pull: ${secret}; remove @hidden to serve it`);
+        attrs.push("@hidden");
       } else {
         const array = type.endsWith("[]");
         const doc = type.startsWith("json");
