@@ -57,6 +57,7 @@ export default class Pull extends RescCommand {
       );
     }
     for (const l of pulled.leftOut) process.stderr.write(`left out: ${l}\n`);
+    for (const w of pulled.warnings) process.stderr.write(`warning: ${w}\n`);
     const formatted = pulled;
     if (flags.out) {
       await writeFile(flags.out, formatted.text);

@@ -43,6 +43,7 @@ import type {
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
+import { indexName } from "./backends/sql/table.js";
 import { DEFAULT_CLAIMS_SETTING } from "../runtime/auth/database-settings.js";
 import { declaredRoles, grantedOps, rowRuleOps, stampedOnEveryCreate } from "./access.js";
 
@@ -363,6 +364,33 @@ function accessDescriptor(table: TableDecl, block: AccessDecl): AccessDescriptor
   };
 }
 
+/** PostgreSQL's longest identifier, in bytes: a longer default name is truncated, so it is not predicted. */
+const MAX_IDENTIFIER = 63;
+
+/**
+ * The database names of the table's primary key, unique constraints, unique indexes and foreign keys, each with
+ * the columns (API names) it covers, so a 409 or 422 names them when PostgreSQL's detail does not (an expression
+ * index, a role that may not see the row, docs/decisions/0312-delete-still-referenced.md). Unnamed, they are named
+ * as PostgreSQL names them (`<table>_pkey`, `<table>_<columns>_key`, `<table>_<column>_fkey`, by database names),
+ * as Prisma names them too; a `@@index` keeps its own name. A name PostgreSQL would truncate is left out.
+ */
+function constraintColumns(table: TableDecl): Record<string, string[]> | undefined {
+  const tname = table.dbName ?? table.name;
+  const db = (c: string): string => table.columns.find((x) => x.name === c)?.dbName ?? c;
+  const out: Record<string, string[]> = {};
+  const add = (name: string, columns: readonly string[]): void => {
+    if (new TextEncoder().encode(name).length <= MAX_IDENTIFIER && out[name] === undefined) out[name] = [...columns];
+  };
+  if (table.primaryKey.length > 0) add(`${tname}_pkey`, table.primaryKey);
+  for (const c of table.columns) {
+    if (c.unique) add(`${tname}_${db(c.name)}_key`, [c.name]);
+    if (c.ref) add(`${tname}_${db(c.name)}_fkey`, [c.name]);
+  }
+  for (const u of table.uniques) add(`${tname}_${u.map(db).join("_")}_key`, u);
+  for (const ix of table.indexes) if (ix.unique) add(indexName(table, ix), ix.columns);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: InverseIndex): TableDescriptor {
   const t: TableDescriptor = {
     name: table.name,
@@ -386,6 +414,8 @@ function tableDescriptor(index: SchemaIndex, table: TableDecl, inverses: Inverse
     ...table.indexes.filter((ix) => ix.unique && (ix.using ?? "btree") === "btree").map((ix) => [...ix.columns]),
   ];
   if (uniqueKeys.length > 0) t.uniqueKeys = uniqueKeys;
+  const constraints = constraintColumns(table);
+  if (constraints) t.constraints = constraints;
   if (table.resource) t.resource = resourceDescriptor(index, table, table.resource);
   if (table.access.length > 0) t.access = table.access.map((b) => accessDescriptor(table, b));
   if (table.doc !== undefined) t.doc = table.doc;

@@ -203,6 +203,13 @@ export interface TableDescriptor {
    * upsert's `on_conflict` names one of them or the key (docs/decisions/1332-upsert.md).
    */
   uniqueKeys?: string[][];
+  /**
+   * Database name of the primary key, each unique constraint or index and each foreign key → the columns (API
+   * names) it covers, as the compiler predicts PostgreSQL's names for unnamed ones. A unique or foreign-key
+   * violation is located by it when the error's detail names no column the table has (an expression index,
+   * a detail PostgreSQL omits), docs/decisions/0312-delete-still-referenced.md.
+   */
+  constraints?: Record<string, string[]>;
   resource?: ResourceDescriptor;
   /**
    * The table's `access` blocks in source order (docs/decisions/1367-access-rules.md); absent when it

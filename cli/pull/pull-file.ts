@@ -13,7 +13,8 @@ import { renderCatalog, type Extras } from "./render.js";
 
 /** A pulled file, or the text that did not parse (a fault of pull itself). */
 export type PulledFile =
-  { ok: true; text: string; leftOut: string[] } | { ok: false; text: string; diagnostics: Diagnostic[] };
+  | { ok: true; text: string; leftOut: string[]; warnings: string[] }
+  | { ok: false; text: string; diagnostics: Diagnostic[] };
 
 /** The table declaration holding `offset` in `text`, by the last `table NAME {` before it. */
 function tableAt(text: string, offset: number): string | undefined {
@@ -33,7 +34,8 @@ export function pulledFile(catalog: Catalog, extras: Extras, file: string): Pull
     const formatted = formatSource(rendered.text, file);
     if (!formatted.ok) return { ok: false, text: rendered.text, diagnostics: formatted.diagnostics };
     const errors = compileSource(formatted.text, file).diagnostics.filter((d) => d.severity === "error");
-    if (errors.length === 0) return { ok: true, text: formatted.text, leftOut: rendered.leftOut };
+    if (errors.length === 0)
+      return { ok: true, text: formatted.text, leftOut: rendered.leftOut, warnings: rendered.warnings };
     const before = exclude.size;
     for (const e of errors) {
       const table = tableAt(formatted.text, e.span.offset);

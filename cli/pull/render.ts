@@ -23,7 +23,7 @@ import {
 } from "../migrate/catalog.js";
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
 import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
-import { secretReason } from "./secrets.js";
+import { credentialColumns } from "./secrets.js";
 import { policyReport, type PulledPolicy, type PulledRowSecurity } from "./policies.js";
 import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 
@@ -48,10 +48,11 @@ export interface Extras {
   exclude?: ReadonlyMap<string, string>;
 }
 
-/** The text and what was left out. */
+/** The text, what was left out, and warnings on what was written (a hidden column a create would need). */
 export interface Rendered {
   text: string;
   leftOut: string[];
+  warnings: string[];
 }
 
 /**
@@ -185,6 +186,7 @@ function shapeOf(t: CatalogTable): TableShape {
  */
 export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
   const leftOut: string[] = [];
+  const warnings: string[] = [];
   const out: string[] = [];
   const skip = (what: string, why: string): void => {
     leftOut.push(`${what}: ${why}`);
@@ -302,6 +304,18 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     // The table's `@soft_delete`, once one is found, and the removal marks resc cannot apply (decision 1369).
     let softDeleted = false;
     const scopedBy: string[] = [];
+    // Which columns may hold a credential, judged with their siblings and table (cli/pull/secrets.ts).
+    const fkColumns = new Set(t.constraints.filter((k) => k.kind === "f").flatMap((k) => k.columns));
+    const secrets = credentialColumns(
+      t.name,
+      t.columns.map((c) => ({
+        name: c.name,
+        type: domains.get(c.type)?.type ?? c.type,
+        ...(c.comment !== undefined ? { comment: c.comment } : {}),
+        key: s.primaryKey.includes(c.name),
+        reference: fkColumns.has(c.name),
+      })),
+    );
     for (const c of t.columns) {
       const cname = col(c.name);
       const written = resourceType(c.type, names.types);
@@ -352,7 +366,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       }
       const role = { key: s.primaryKey.includes(c.name), reference: fk !== undefined };
       // Keys and references are ids, never secrets; and a hidden key could not be served at all.
-      const secret = role.key || role.reference ? undefined : secretReason(t.name, c, role);
+      const secret = role.key || role.reference ? undefined : secrets.get(c.name);
       const mark = removalMark(c, cname, domains, role, softDeleted);
       if (mark?.kind === "scope") scopedBy.push(cname);
       if (mark?.kind === "plain") body.push(`  // not a soft delete: ${mark.why}`);
@@ -361,6 +375,12 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         body.push("  // a soft delete: resc never serves a row where it is set, and DELETE sets it");
         attrs.push("@soft_delete", "@hidden");
       } else if (secret !== undefined) {
+        if (c.notNull && def === undefined && serial === undefined && domains.get(c.type)?.default === undefined) {
+          // Not a blocker of the read-only file pull writes; a create would need it (docs/decisions/1256).
+          const fix = "set it in a BeforeCreate hook and mark it @stamped, give it a @default(…), or remove @hidden";
+          body.push(`  // required and hidden: a create of /${tname} must supply it: ${fix}`);
+          warnings.push(`column ${placedKey(t)}.${c.name} is hidden and required: before adding create, ${fix}`);
+        }
         body.push(`  // hidden by resc pull: ${secret}; remove @hidden to serve it`);
         attrs.push("@hidden");
       } else {
@@ -431,7 +451,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     }
     out.push("}", "");
   }
-  return { text: out.join("\n"), leftOut };
+  return { text: out.join("\n"), leftOut, warnings };
 }
 
 function indexAttr(

@@ -7,28 +7,106 @@
  * (docs/decisions/1368-database-row-level-security.md), a fault otherwise. Column names are only named when the
  * table shows them.
  */
-import type { TableDescriptor } from "../descriptor.js";
+import type { ColumnDescriptor, TableDescriptor } from "../descriptor.js";
 import { CommitOutcomeUnknownError, POOL_EXHAUSTED_TEXT, isUnavailable, type DriverError } from "../exec/faults.js";
 import { actedAs } from "../exec/identity.js";
 import { ProblemError, type ProblemItem, problem } from "../problem.js";
 
+/** `a, "b, c", lower(d)` → `["a", "\"b, c\"", "lower(d)"]`: split at the commas outside quotes and parentheses. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === "(") depth++;
+    else if (!quoted && ch === ")") depth--;
+    else if (!quoted && depth === 0 && ch === ",") {
+      out.push(s.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  out.push(s.slice(from).trim());
+  return out;
+}
+
+/** `"userEmail"` → `userEmail` (a doubled quote is one); anything else as it is. */
+function unquote(s: string): string {
+  const m = /^"((?:[^"]|"")*)"$/.exec(s);
+  return m ? m[1].replace(/""/g, '"') : s;
+}
+
 /**
  * The columns and values a PostgreSQL error detail names, such as
  * `Key (a, b)=(1, 2) already exists.` (unique and foreign-key violations),
- * or undefined when it names none. Values are PostgreSQL's text forms; with
- * several columns they are split at `, ` (a value holding one is not told apart).
+ * or undefined when it names none. A quoted name (`"userEmail"`) is
+ * unquoted; an expression of an expression index (`lower("userEmail")`) is
+ * kept as written. Values are PostgreSQL's text forms; with several columns
+ * they are split at `, ` (a value holding one is not told apart).
  */
 export function detailKey(detail: unknown): { columns: string[]; values: string[] } | undefined {
-  if (typeof detail !== "string") return undefined;
-  const m = /^Key \(([^)]*)\)=\((.*)\)/.exec(detail);
+  if (typeof detail !== "string" || !detail.startsWith("Key (")) return undefined;
+  // The key list ends at the parenthesis that closes the one after `Key`, outside quotes.
+  let depth = 0;
+  let quoted = false;
+  let end = -1;
+  for (let i = 4; i < detail.length && end < 0; i++) {
+    const ch = detail[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === "(") depth++;
+    else if (!quoted && ch === ")" && --depth === 0) end = i;
+  }
+  if (end < 0) return undefined;
+  const m = /^=\((.*)\)/s.exec(detail.slice(end + 1));
   if (!m) return undefined;
-  const columns = m[1].split(",").map((s) => s.trim().replace(/^"|"$/g, ""));
-  return { columns, values: columns.length === 1 ? [m[2]] : m[2].split(", ") };
+  const columns = splitTopLevel(detail.slice(5, end)).map(unquote);
+  return { columns, values: columns.length === 1 ? [m[1]] : m[1].split(", ") };
 }
 
-/** Columns named in a PostgreSQL error detail such as `Key (a, b)=(1, 2) already exists.` */
-function keyColumns(detail: unknown): string[] {
-  return detailKey(detail)?.columns ?? [];
+/**
+ * The columns of `table` a key of an error's detail stands for: the column it names (by database name, then API
+ * name), or for an expression (`lower("userEmail")`) every column whose database name it uses; undefined when
+ * it uses none.
+ */
+function columnsOfKey(table: TableDescriptor, key: string): ColumnDescriptor[] | undefined {
+  const own =
+    table.columns.find((col) => (col.dbName ?? col.name) === key) ?? table.columns.find((col) => col.name === key);
+  if (own) return [own];
+  const used = new Set(
+    [...key.matchAll(/"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_$]*)/g)].map((m) => m[1]?.replace(/""/g, '"') ?? m[2]),
+  );
+  const found = table.columns.filter((col) => used.has(col.dbName ?? col.name));
+  return found.length > 0 ? found : undefined;
+}
+
+/**
+ * The columns a unique or foreign-key violation is about: those of the violated constraint or index by its
+ * name (`err.constraint`, from the descriptor's `constraints`), else those PostgreSQL's detail names, an
+ * expression index's by the columns its expression uses. Empty when neither tells (docs/decisions/0312).
+ */
+function violatedColumns(table: TableDescriptor | undefined, err: DriverError): ColumnDescriptor[] {
+  if (!table) return [];
+  const byName = typeof err.constraint === "string" ? table.constraints?.[err.constraint] : undefined;
+  if (byName) {
+    const cols = byName.map((n) => table.columns.find((col) => col.name === n));
+    if (cols.every((c) => c !== undefined)) return cols as ColumnDescriptor[];
+  }
+  const keys = detailKey(err.detail)?.columns ?? [];
+  const found: ColumnDescriptor[] = [];
+  for (const key of keys) {
+    const cols = columnsOfKey(table, key);
+    if (!cols) return [];
+    for (const c of cols) if (!found.includes(c)) found.push(c);
+  }
+  return found;
+}
+
+/** Body locations for `cols`, named as the API names them; any hidden one makes the list empty. */
+function locations(cols: readonly ColumnDescriptor[], detail: string): ProblemItem[] {
+  if (cols.some((col) => col.hidden)) return [];
+  return cols.map((col) => ({ location: `body.${col.name}`, detail }));
 }
 
 /**
@@ -41,8 +119,8 @@ function visibleLocations(table: TableDescriptor | undefined, cols: string[], de
   const found = cols.map(
     (c) => table.columns.find((col) => (col.dbName ?? col.name) === c) ?? table.columns.find((col) => col.name === c),
   );
-  if (found.some((col) => col === undefined || col.hidden)) return [];
-  return found.map((col) => ({ location: `body.${col!.name}`, detail }));
+  if (found.some((col) => col === undefined)) return [];
+  return locations(found as ColumnDescriptor[], detail);
 }
 
 /**
@@ -54,11 +132,14 @@ function visibleLocations(table: TableDescriptor | undefined, cols: string[], de
  * @param columns the key's columns, as PostgreSQL's detail or the upsert's target names them
  */
 export function uniqueViolation(table: TableDescriptor | undefined, columns: string[]): ProblemError {
-  return problem(
-    "conflict",
-    "A row with the same unique value already exists.",
-    visibleLocations(table, columns, "this value is already taken"),
-  );
+  return conflict(visibleLocations(table, columns, TAKEN));
+}
+
+const TAKEN = "this value is already taken";
+
+/** The 409 `conflict` document, at `errors`. */
+function conflict(errors: ProblemItem[]): ProblemError {
+  return problem("conflict", "A row with the same unique value already exists.", errors);
 }
 
 /**
@@ -151,12 +232,12 @@ export function toProblem(e: unknown, table?: TableDescriptor): ProblemError {
     case "55P03":
       return locked(table);
     case "23505":
-      return uniqueViolation(table, keyColumns(err.detail));
+      return conflict(locations(violatedColumns(table, err), TAKEN));
     case "23503":
       return problem(
         "reference-violation",
         "The row refers to a row that does not exist, or is still referred to by other rows.",
-        visibleLocations(table, keyColumns(err.detail), "no such referenced row, or still referenced"),
+        locations(violatedColumns(table, err), "no such referenced row, or still referenced"),
       );
     case "23502": {
       // Named when the table shows the column; a hidden one is said to be hidden, never named.

@@ -96,4 +96,26 @@ describe("toProblem", () => {
     expect(hidden.errors).toEqual([]);
     expect(JSON.stringify(hidden.toDocument())).not.toMatch(/password|staff_email_key/);
   });
+
+  it("reads a detail's quoted names and expressions, and falls back to the constraint's name when it has none", () => {
+    const mapped: TableDescriptor = {
+      ...staff,
+      dbName: "Staff",
+      columns: [column("staff_id"), { ...column("user_email"), dbName: "userEmail" }, column("password", true)],
+      constraints: { Staff_userEmail_key: ["user_email"], Staff_secret_idx: ["password"], Staff_pkey: ["staff_id"] },
+    };
+    const at = (fields: Record<string, unknown>) => toProblem(driverError(fields), mapped).errors;
+    const taken = [{ location: "body.user_email", detail: "this value is already taken" }];
+    expect(at({ code: "23505", detail: 'Key ("userEmail")=(a) already exists.' })).toEqual(taken);
+    expect(at({ code: "23505", detail: 'Key (lower("userEmail"::text))=(a) already exists.' })).toEqual(taken);
+    // No detail (row-level security, a column the role may not read): the constraint's name tells.
+    expect(at({ code: "23505", constraint: "Staff_userEmail_key" })).toEqual(taken);
+    expect(at({ code: "23503", constraint: "Staff_userEmail_key" })).toEqual([
+      { location: "body.user_email", detail: "no such referenced row, or still referenced" },
+    ]);
+    // A hidden column is never named, by detail or by constraint; an unknown constraint names nothing.
+    expect(at({ code: "23505", constraint: "Staff_secret_idx" })).toEqual([]);
+    expect(at({ code: "23505", detail: "Key (lower(password))=(x) already exists." })).toEqual([]);
+    expect(at({ code: "23505", constraint: "somebody_elses_key" })).toEqual([]);
+  });
 });

@@ -16,6 +16,8 @@ import { compileSource } from "../../compiler/index.js";
 import { driftSteps } from "../../cli/migrate/compare.js";
 import { emitSql } from "../../compiler/backends/sql/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
+import { loadMigrations, type MigratedSample } from "../support/samples.js";
+import { credentialColumns } from "../../cli/pull/secrets.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
 let db: TestDatabase | undefined;
@@ -186,3 +188,186 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
     );
   });
 });
+
+/** A column of a case: name, type, and optionally a comment. */
+type Col = { name: string; type: string; comment?: string; key?: boolean; reference?: boolean };
+
+/**
+ * The credential rules, case by case (cli/pull/secrets.ts, docs/decisions/1256-pull-hides-secrets.md): the table,
+ * the column judged, its siblings, and the reason it is hidden (a pattern) or undefined when it is served.
+ */
+const CASES: readonly { table: string; column: Col; siblings?: Col[]; hidden: RegExp | undefined }[] = [
+  // Codes used to sign in, whatever their table; a plain code in an auth-ish table too, but not a country code.
+  {
+    table: "users",
+    column: { name: "otp_backup_codes", type: "character varying[]" },
+    hidden: /one-time password|sign in/,
+  },
+  { table: "users", column: { name: "backupCodes", type: "text" }, hidden: /sign in/ },
+  { table: "users", column: { name: "recovery_codes", type: "jsonb" }, hidden: /sign in/ },
+  { table: "users", column: { name: "hashed_mfa_backup_codes", type: "text[]" }, hidden: /hash/ },
+  { table: "cli_auth_requests", column: { name: "code", type: "varchar(64)" }, hidden: /table of sign-in data/ },
+  { table: "device_authorizations", column: { name: "user_code", type: "text" }, hidden: /sign-in/ },
+  { table: "device_authorizations", column: { name: "country_code", type: "text" }, hidden: undefined },
+  { table: "orders", column: { name: "code", type: "text" }, hidden: undefined },
+  { table: "team", column: { name: "access_code", type: "varchar(50)" }, hidden: /code used to sign in/ },
+  { table: "users", column: { name: "otp", type: "text" }, hidden: /one-time password/ },
+  // A comment saying what it holds.
+  {
+    table: "channels",
+    column: { name: "transport", type: "jsonb", comment: "Encrypted JSON blob of the full transport config" },
+    hidden: /comment says "encrypted"/,
+  },
+  { table: "posts", column: { name: "body", type: "text", comment: "The post, in Markdown" }, hidden: undefined },
+  // Configuration and parameters beside another credential; alone they are served.
+  {
+    table: "oauth_access_grants",
+    column: { name: "extra_params", type: "jsonb" },
+    siblings: [{ name: "token", type: "text" }],
+    hidden: /configuration beside credentials|sign-in data/,
+  },
+  {
+    table: "smtp_settings",
+    column: { name: "transport_config", type: "text" },
+    siblings: [{ name: "api_key", type: "text" }],
+    hidden: /configuration beside credentials/,
+  },
+  { table: "website", column: { name: "replay_config", type: "jsonb" }, hidden: undefined },
+  { table: "report", column: { name: "parameters", type: "jsonb" }, hidden: undefined },
+  // A plaintext beside its hashed or encrypted form; a value beside an is_encrypted flag.
+  {
+    table: "invites",
+    column: { name: "invite", type: "text" },
+    siblings: [{ name: "invite_hash", type: "text" }],
+    hidden: /sibling invite_hash/,
+  },
+  { table: "users", column: { name: "encrypted_password", type: "varchar" }, hidden: /encrypted/ },
+  {
+    table: "users",
+    column: { name: "otpSecretEncrypted", type: "text" },
+    hidden: /one-time password|secret|encrypted/,
+  },
+  { table: "users", column: { name: "reset_digest", type: "text" }, hidden: /digest/ },
+  {
+    table: "InfraConfig",
+    column: { name: "value", type: "text" },
+    siblings: [{ name: "isEncrypted", type: "boolean" }],
+    hidden: /sibling isEncrypted/,
+  },
+  { table: "settings", column: { name: "value", type: "text" }, hidden: undefined },
+  // Only text-like, binary and JSON columns hold credentials: never a boolean, a number or a time.
+  { table: "users", column: { name: "signature_level", type: "integer" }, hidden: undefined },
+  { table: "users", column: { name: "isSignatureEnabled", type: "boolean" }, hidden: undefined },
+  { table: "users", column: { name: "emailSignatureEnabled", type: "boolean" }, hidden: undefined },
+  { table: "users", column: { name: "message_signature", type: "text" }, hidden: undefined },
+  { table: "users", column: { name: "password_changed_at", type: "timestamp with time zone" }, hidden: undefined },
+  { table: "users", column: { name: "otp_required_for_login", type: "boolean" }, hidden: undefined },
+  { table: "users", column: { name: "token_count", type: "integer" }, hidden: undefined },
+  { table: "api_keys", column: { name: "uses", type: "integer" }, hidden: undefined },
+  // Whole words: `key` only as a credential's key, `session` only in text; a uuid only when named token or secret.
+  { table: "event_data", column: { name: "data_key", type: "varchar(500)" }, hidden: undefined },
+  { table: "users", column: { name: "hmac_key", type: "text" }, hidden: /a key/ },
+  { table: "users", column: { name: "apiKey", type: "text" }, hidden: /API key/ },
+  { table: "website_event", column: { name: "session_id", type: "uuid" }, hidden: undefined },
+  { table: "sessions", column: { name: "session_id", type: "character varying" }, hidden: /session/ },
+  {
+    table: "sessions",
+    column: { name: "data", type: "text" },
+    siblings: [{ name: "session_id", type: "character varying" }],
+    hidden: /sign-in data beside other credentials/,
+  },
+  { table: "session", column: { name: "browser", type: "varchar(20)" }, siblings: [], hidden: undefined },
+  { table: "invites", column: { name: "token", type: "uuid" }, hidden: /token/ },
+  { table: "users", column: { name: "secretary_name", type: "text" }, hidden: undefined },
+  { table: "users", column: { name: "passwordhash", type: "text" }, hidden: /password/ },
+  // In a credential store: its text columns but ids and descriptions.
+  { table: "api_keys", column: { name: "value", type: "text" }, hidden: /credential store/ },
+  { table: "PersonalAccessToken", column: { name: "label", type: "text" }, hidden: undefined },
+  { table: "InfraToken", column: { name: "creatorUid", type: "text" }, hidden: undefined },
+  // Keys and references are ids.
+  { table: "tokens", column: { name: "token", type: "text", key: true }, hidden: undefined },
+  { table: "sessions", column: { name: "session_token_id", type: "text", reference: true }, hidden: undefined },
+];
+
+describe("which columns resc pull hides as credentials, case by case", () => {
+  it.each(CASES.map((c) => ({ ...c, label: `${c.table}.${c.column.name} ${c.column.type}` })))(
+    "$label",
+    ({ table, column, siblings, hidden }) => {
+      const why = credentialColumns(table, [column, ...(siblings ?? [])]).get(column.name);
+      if (hidden === undefined) expect(why).toBeUndefined();
+      else expect(why).toMatch(hidden);
+    },
+  );
+});
+
+describe.skipIf(!server).each(["hoppscotch", "umami"] as MigratedSample[])(
+  "resc pull of %s (its Prisma migrations)",
+  (sample) => {
+    /** Served and hidden columns the pull of each must give, by table and language column name. */
+    const expected: Record<MigratedSample, { hidden: string[]; served: string[] }> = {
+      hoppscotch: {
+        hidden: [
+          "infra_config.value",
+          "infra_config.last_synced_env_file_value",
+          "infra_token.token",
+          "personal_access_token.token",
+          "verification_token.token",
+          "user.refresh_token",
+          "user.current_rest_session",
+          "account.provider_access_token",
+          "account.provider_refresh_token",
+        ],
+        served: [
+          "infra_config.is_encrypted",
+          "infra_config.name",
+          "infra_token.label",
+          "infra_token.creator_uid",
+          "personal_access_token.label",
+          "personal_access_token.expires_on",
+          "account.provider_scope",
+        ],
+      },
+      umami: {
+        hidden: ["user.password", "team.access_code"],
+        served: [
+          "website_event.session_id",
+          "event_data.data_key",
+          "session.browser",
+          "session_data.data_key",
+          "session_data.string_value",
+          "website.replay_config",
+          "report.parameters",
+        ],
+      },
+    };
+
+    it("hides the credentials, serves the harmless columns, and warns of each hidden required column", async () => {
+      const db = await createTestDatabase(`pull_creds_${sample}`);
+      try {
+        await loadMigrations(db.url!, sample);
+        const { catalog, extras } = await introspect(db.url!, ["public"]);
+        const r = pulledFile(catalog, extras, `${sample}.resource`);
+        if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+        const service = buildDescriptor(compileSource(r.text, `${sample}.resource`).schema);
+        const column = (qualified: string) => {
+          const [table, name] = qualified.split(".");
+          const c = service.tables.find((t) => t.name === table)?.columns.find((x) => x.name === name);
+          if (!c) throw new Error(`no column ${qualified}`);
+          return c;
+        };
+        for (const c of expected[sample].hidden) expect(column(c).hidden, c).toBe(true);
+        for (const c of expected[sample].served) expect(column(c).hidden ?? false, c).toBe(false);
+        // A hidden column is never filterable (umami's team.access_code is indexed).
+        expect(r.text).not.toMatch(/access_code[^\n]*@filterable/);
+        if (sample === "hoppscotch") {
+          expect(r.warnings).toContain(
+            "column PersonalAccessToken.token is hidden and required: before adding create, set it in a BeforeCreate hook and mark it @stamped, give it a @default(…), or remove @hidden",
+          );
+          expect(declaration(r.text, "value")).toMatch(/hidden by resc pull: its sibling isEncrypted says/);
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+  },
+);
