@@ -422,7 +422,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     if (keyKept) {
       // A table carrying resc's capture trigger keeps its change feed (docs/decisions/1337-change-feed.md).
       const events = t.capture !== undefined ? ", events = true" : "";
-      out.push("", `  resource "/${tname}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}]${events} }`);
+      out.push("", `  resource "/${tname}" { ops = [reads]${events} }`);
     } else {
       // The spec serves a table by its key: without one (or with a key column left out) it is described, not served.
       const why = s.primaryKey.length === 0 ? "it has no primary key" : "a column of its primary key is left out";

@@ -305,7 +305,7 @@ export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   primary_key: {
     syntax: "@@primary_key([a, b])",
     summary:
-      "A composite primary key (not together with an inline `@primary_key`). Its resource serves list and create only (`composite-key-item-op`): there is no `/{id}` to read, update or delete by.",
+      "A composite primary key (not together with an inline `@primary_key`). Its rows are read, updated and deleted at one path segment per key column, in key order (`/film-actors/{film_id}/{actor_id}`; decision 1376).",
   },
   index: {
     syntax: '@@index([a, b][, using: gin][, unique: true][, name: "idx"])',

@@ -10,18 +10,13 @@ table film_actor {
 }
 `;
 
-describe("primary keys and item operations (spec: Generated operations; decision 0205)", () => {
+describe("primary keys and item operations (spec: Generated operations; decisions 0205, 1376)", () => {
   it("allows list and create on a composite key", () => {
     expect(check(composite("[list, create]"))).toEqual([]);
   });
 
-  it("refuses read, update and delete on a composite key, at the ops setting", () => {
-    const src = composite("[list, read, update, delete]");
-    expectOne(check(src), src, "composite-key-item-op", {
-      message:
-        'Read, update, delete need a single-column primary key, but table "film_actor" has a composite key (actor_id, film_id); a composite key allows list and create only',
-      at: "[list, read",
-    });
+  it("allows read, update and delete on a composite key (decision 1376)", () => {
+    expect(check(composite("[list, read, update, delete]"))).toEqual([]);
   });
 
   it("refuses a served table without a primary key, at the resource", () => {
