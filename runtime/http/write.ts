@@ -186,8 +186,9 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   const j = stored === undefined ? "{}" : encodeRow(stored, stmt.layout);
   const row = JSON.parse(j) as Record<string, unknown>;
   const headers: Record<string, string> = { etag: rowEntityTag(rowVersionTag(j)) };
-  // The item path: one segment per key column, in key order (docs/decisions/1376-composite-key-address.md).
-  if (rc.table.primaryKey.length > 0) {
+  // The item path: one segment per key column, in key order (docs/decisions/1376-composite-key-address.md);
+  // a composite key's only where it is served.
+  if (rc.table.primaryKey.length === 1 || (rc.table.primaryKey.length > 1 && rc.table.resource?.ops.read)) {
     headers.location =
       rc.collectionPath + rc.table.primaryKey.map((k) => `/${encodeURIComponent(String(row[k]))}`).join("");
   }

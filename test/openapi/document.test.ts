@@ -218,18 +218,24 @@ describe("operations (spec: Generated operations)", () => {
     expect(doc.paths["/u"].delete).toBeUndefined();
   });
 
-  it("has a Location header on a composite-key create too (decision 1376), and no item path without item ops", () => {
+  it("has no Location header on a composite-key create without a read, only its ETag, and no item path", () => {
     const { doc } = compile(
       'table link {\n  a integer @sortable\n  b integer\n  @@primary_key([a, b])\n  resource "/links" { ops = [list, create] }\n}\n',
     );
     const created = doc.paths["/links"].post!.responses["201"];
     expect(created && "content" in created).toBe(true);
     expect(created && "headers" in created ? Object.keys(created.headers ?? {}) : []).toEqual([
-      "Location",
       "ETag",
       "Idempotent-Replayed",
     ]);
     expect(Object.keys(doc.paths)).toEqual(["/links"]);
+    // With a read, the Location of the new row names its path (decision 1376).
+    const { doc: served } = compile(
+      'table link {\n  a integer @sortable\n  b integer\n  @@primary_key([a, b])\n  resource "/links" { ops = [list, create, read] }\n}\n',
+    );
+    const withRead = served.paths["/links"].post!.responses["201"];
+    expect(withRead && "headers" in withRead ? Object.keys(withRead.headers ?? {}) : []).toContain("Location");
+    expect(Object.keys(served.paths)).toEqual(["/links", "/links/{a}/{b}"]);
   });
 
   it.each(both)(

@@ -186,8 +186,8 @@ export function resourcePaths(
     );
   }
   if (res.ops.create) {
-    // Every keyed row has an item path, composite keys included (decision 1376).
-    const single = table.primaryKey.length > 0;
+    // A composite key's Location names its item path only where a read serves it (decision 1376).
+    const single = table.primaryKey.length === 1 || (table.primaryKey.length > 1 && res.ops.read);
     const batch: JsonSchema = { type: "array", items: ref(names.create), minItems: 1, maxItems: res.limits.maxBatch };
     const keys = conflictKeys(table);
     const upsert: (Parameter | ParameterRef)[] =
