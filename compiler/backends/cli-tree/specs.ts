@@ -74,7 +74,8 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
     table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
   if (keyColumn) spec.key = { column: keyColumn.name, type: keyColumn.sqlType.replace(/"/g, "") };
   // A composite key: one argument per key column, in key order (docs/decisions/1376-composite-key-address.md).
-  const keyColumns = table.primaryKey.length > 1 ? columns(table, table.primaryKey) : [];
+  const itemOps = ops.read || ops.update || ops.delete;
+  const keyColumns = table.primaryKey.length > 1 && itemOps ? columns(table, table.primaryKey) : [];
   if (keyColumns.length > 1) spec.keys = keyColumns.map((c) => ({ column: c.name, type: c.sqlType.replace(/"/g, "") }));
   const keyed = keyColumn !== undefined || keyColumns.length > 1;
   const expandable = [...vocab.expandable];
