@@ -5,7 +5,8 @@
  * missing or unreachable row (access rules, docs/access.md), the 400 naming
  * the malformed path parameter, text keys carrying `/` and spaces, and the
  * same rows through the typed client and the command tree, which are
- * generated from the schema and sent to the service in process. The
+ * generated from the schema and sent to the service in process; a key
+ * served by a unique index (`@@primary_key([a, b], index: …)`) alike. The
  * OpenAPI document's paths name each key column as a typed parameter.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +32,13 @@ table film_actor {
   @@primary_key([film_id, role])
   @@map("Film Actor")
   resource "/film-actors" { ops = [crud, list] }
+}
+table post_tag {
+  a integer @map("A")
+  b integer @map("B")
+  @@primary_key([a, b], index: "_PostToTag_AB_unique")
+  @@map("_PostToTag")
+  resource "/post-tags" { ops = [crud, list] }
 }
 table tagging {
   item   uuid
@@ -235,6 +243,24 @@ describe.each(kinds)("composite keys on %s", (kind) => {
     expect((await send("DELETE", `/taggings/${ITEM}/blue`)).status).toBe(204);
     const rows = await db.executor.query({ text: "SELECT tag FROM tagging ORDER BY tag", values: [] });
     expect(rows.rows).toEqual([{ tag: "red" }]);
+  });
+
+  it("a key served by a unique index (Prisma's many-to-many table) is addressed alike, and is no PRIMARY KEY", async () => {
+    const constraints = await db.executor.query({
+      text: `SELECT contype FROM pg_constraint WHERE conrelid = '"_PostToTag"'::regclass`,
+      values: [],
+    });
+    expect(constraints.rows).toEqual([]);
+    expect((await send("POST", "/post-tags", { a: 1, b: 2 })).status).toBe(201);
+    const twice = await send("POST", "/post-tags", { a: 1, b: 2 });
+    expect(twice.status).toBe(409);
+    const r = await send("GET", "/post-tags/1/2");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ a: 1, b: 2 });
+    expect((await send("DELETE", "/post-tags/1/2", undefined, { "if-match": r.headers.get("etag")! })).status).toBe(
+      204,
+    );
+    expect((await send("GET", "/post-tags/1/2")).status).toBe(404);
   });
 
   it("the typed client takes the key as an object of its columns", async () => {
