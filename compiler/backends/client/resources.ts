@@ -11,7 +11,7 @@ import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.js";
-import { clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
+import { clientTypeNames, hasItemRoutes } from "./types.js";
 import { actionTypeNames } from "../../actions.js";
 
 /** Members of `Client` (and its `HttpClient`) a resource member may not take (`credential`: docs/decisions/1367-access-rules.md). */

@@ -222,7 +222,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   for (const action of resource.actions ?? []) out.push(...actionDeclarations(table, action));
   if (resource.ops.list) out.push(listQueryDeclaration(table));
   if (resource.events && resource.ops.list) out.push(eventsQueryDeclaration(table));
-  if (resource.ops.read && key && expandable.length > 0) {
+  if (resource.ops.read && keyColumns.length > 0 && expandable.length > 0) {
     out.push(
       `${docComment(`The query of a read of ${what}: \`expand\` is its only parameter.`)}export interface ${names.readQuery}<E extends readonly ${names.relation}[] | undefined = undefined> {\nexpand?: E;\n}`,
     );
