@@ -159,7 +159,9 @@ describe("compileUpdate", () => {
     const composite = { ...item, primaryKey: ["id", "title"] };
     // A composite key is addressed by every key column's value (decision 1376): one value is a programming error.
     expect(() => compileUpdate(service, composite, 1, { qty: 1 })).toThrow(/addressed by 2 key column/);
-    expect(compileUpdate(service, composite, [1, "t"], { qty: 1 }).text).toMatch(/"id" = \$\d+::\w+ AND "t0"\."title" = \$/);
+    expect(compileUpdate(service, composite, [1, "t"], { qty: 1 }).text).toMatch(
+      /"id" = \$\d+::\w+ AND "t0"\."title" = \$/,
+    );
   });
 });
 
