@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { check, expectOne } from "./helpers.js";
+import { emitSql } from "../../compiler/index.js";
+import { parse } from "../../grammar/index.js";
+import { check, expectOne, parseOk } from "./helpers.js";
 
 const composite = (ops: string) => `
 table film_actor {
@@ -50,5 +52,34 @@ table logs {
       message: 'The primary key names "b", which is not a column of table "t"',
       at: "t {",
     });
+  });
+});
+
+describe("a key served by a unique index (decision 1376)", () => {
+  const src = (a = "integer") => `
+table a_to_b {
+  a ${a} @map("A")
+  b integer @map("B")
+  @@primary_key([a, b], index: "_AToB_AB_unique")
+  @@map("_AToB")
+  resource "/a-to-b" { ops = [crud, list] }
+}
+`;
+
+  it("is the table's key, created as that UNIQUE index and no PRIMARY KEY constraint", () => {
+    expect(check(src())).toEqual([]);
+    const schema = parseOk(src());
+    expect(schema.tables[0].primaryKey).toEqual(["a", "b"]);
+    expect(schema.tables[0].primaryKeyIndex).toBe("_AToB_AB_unique");
+    const ddl = emitSql(schema);
+    expect(ddl).toContain('CREATE UNIQUE INDEX "_AToB_AB_unique" ON "_AToB" ("A", "B");');
+    expect(ddl).toContain('"A" integer NOT NULL');
+    expect(ddl).not.toContain("PRIMARY KEY");
+  });
+
+  it("keys only NOT NULL columns, and names its index with a string", () => {
+    expect(check(src("integer?")).map((d) => d.code)).toEqual(["nullable-primary-key"]);
+    const bad = parse(src().replace('index: "_AToB_AB_unique"', "index: 3"), "t.resource");
+    expect(bad.diagnostics.map((d) => d.code)).toContain("invalid-argument");
   });
 });
