@@ -461,6 +461,11 @@ export interface TableDecl {
   ignored: ColumnDecl[];
   /** The primary key columns, from inline `@primary_key` or `@@primary_key([a, b])`. */
   primaryKey: string[];
+  /**
+   * From `@@primary_key([a, b], index: "name")`: the key is a UNIQUE index of that name over NOT NULL
+   * columns, not a PRIMARY KEY constraint (a Prisma many-to-many table; docs/decisions/1376-composite-key-address.md).
+   */
+  primaryKeyIndex?: string;
   indexes: IndexDecl[];
   /** `@@unique([a, b])` constraints. */
   uniques: string[][];

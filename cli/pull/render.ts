@@ -160,6 +160,11 @@ function relationName(column: string): string {
 interface TableShape {
   table: CatalogTable;
   primaryKey: string[];
+  /**
+   * Without a PRIMARY KEY constraint, the unique index over NOT NULL columns that serves as the key
+   * (`@@primary_key([a, b], index: "name")`, a Prisma many-to-many table; docs/decisions/1376-composite-key-address.md).
+   */
+  keyIndex?: string;
   /** Columns whose single-column index (or key) makes filtering and sorting cheap. */
   indexedFirst: Set<string>;
   gin: Set<string>;
@@ -177,7 +182,31 @@ function shapeOf(t: CatalogTable): TableShape {
     if (ix.method === "btree") indexedFirst.add(ix.columns[0]!);
     if (ix.method === "gin" && ix.columns.length === 1) gin.add(ix.columns[0]!);
   }
-  return { table: t, primaryKey: pk, indexedFirst, gin };
+  if (pk.length > 0) return { table: t, primaryKey: pk, indexedFirst, gin };
+  const key = keyIndexOf(t);
+  return key
+    ? { table: t, primaryKey: [...key.columns!], keyIndex: key.name, indexedFirst, gin }
+    : { table: t, primaryKey: pk, indexedFirst, gin };
+}
+
+/**
+ * The unique index a table without a primary key is keyed by: a plain
+ * btree unique index (no predicate, no expression) whose columns are all
+ * NOT NULL, the one with the fewest columns, then by name; undefined when
+ * there is none (docs/decisions/1376-composite-key-address.md).
+ */
+function keyIndexOf(t: CatalogTable): CatalogIndex | undefined {
+  const notNull = new Set(t.columns.filter((c) => c.notNull).map((c) => c.name));
+  return t.indexes
+    .filter(
+      (ix) =>
+        ix.unique &&
+        ix.method === "btree" &&
+        unwritableIndex(ix) === undefined &&
+        ix.columns!.length > 0 &&
+        ix.columns!.every((c) => notNull.has(c)),
+    )
+    .sort((a, b) => a.columns!.length - b.columns!.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
 }
 
 /**
@@ -334,7 +363,8 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       kept.add(c.name);
       const attrs: string[] = [];
       if (cname !== c.name) attrs.push(`@map(${str(c.name)})`);
-      if (s.primaryKey.length === 1 && s.primaryKey[0] === c.name) attrs.push("@primary_key");
+      if (s.keyIndex === undefined && s.primaryKey.length === 1 && s.primaryKey[0] === c.name)
+        attrs.push("@primary_key");
       const def = defaultAttr(c, enumValues);
       if (def) attrs.push(def);
       if (t.constraints.some((k) => writableUnique(k) && k.columns.length === 1 && k.columns[0] === c.name))
@@ -398,7 +428,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     const list = (cols: readonly string[]): string => `[${cols.map(col).join(", ")}]`;
     const blockAttrs: string[] = placement(t, tname, "@@").map((a) => `  ${a}`);
     const keyKept = s.primaryKey.length > 0 && s.primaryKey.every((c) => kept.has(c));
-    if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key(${list(s.primaryKey)})`);
+    if (s.keyIndex !== undefined && keyKept)
+      blockAttrs.push(`  @@primary_key(${list(s.primaryKey)}, index: ${str(s.keyIndex)})`);
+    else if (s.primaryKey.length > 1 && keyKept) blockAttrs.push(`  @@primary_key(${list(s.primaryKey)})`);
     for (const k of t.constraints) {
       if (writableUnique(k) && k.columns.length > 1 && k.columns.every((c) => kept.has(c)))
         blockAttrs.push(`  @@unique(${list(k.columns)})`);
@@ -421,7 +453,9 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
         leftOut.push(`check ${placedKey(t)}.${k.name}: it names no column`);
       }
     }
-    for (const ix of t.indexes) blockAttrs.push(indexAttr(t, ix, kept, leftOut, names));
+    // The key's own index is written by its @@primary_key.
+    for (const ix of t.indexes)
+      if (!(keyKept && ix.name === s.keyIndex)) blockAttrs.push(indexAttr(t, ix, kept, leftOut, names));
     for (const c of t.columns)
       if (kept.has(c.name) && c.type === "boolean" && DELETED_FLAG.test(col(c.name))) scopedBy.push(col(c.name));
     if (scopedBy.length > 0) {
@@ -442,7 +476,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     if (keyKept) {
       // A table carrying resc's capture trigger keeps its change feed (docs/decisions/1337-change-feed.md).
       const events = t.capture !== undefined ? ", events = true" : "";
-      out.push("", `  resource "/${tname}" { ops = [${s.primaryKey.length === 1 ? "reads" : "list"}]${events} }`);
+      out.push("", `  resource "/${tname}" { ops = [reads]${events} }`);
     } else {
       // The spec serves a table by its key: without one (or with a key column left out) it is described, not served.
       const why = s.primaryKey.length === 0 ? "it has no primary key" : "a column of its primary key is left out";

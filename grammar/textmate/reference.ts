@@ -303,9 +303,9 @@ export const COLUMN_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
 /** Table attributes, by name without `@@`. */
 export const TABLE_ATTRIBUTE_DOCS: Readonly<Record<string, RefEntry>> = {
   primary_key: {
-    syntax: "@@primary_key([a, b])",
+    syntax: '@@primary_key([a, b][, index: "name"])',
     summary:
-      "A composite primary key (not together with an inline `@primary_key`). Its resource serves list and create only (`composite-key-item-op`): there is no `/{id}` to read, update or delete by.",
+      'A composite primary key (not together with an inline `@primary_key`). Its rows are read, updated and deleted at one path segment per key column, in key order (`/film-actors/{film_id}/{actor_id}`; decision 1376). With `index: "name"` the key is that UNIQUE index over NOT NULL columns, not a PRIMARY KEY constraint: `resc sql` creates the index and the drift gate proposes no primary key (`resc pull` writes it for a table such as Prisma\'s `_AToB`, which has none).',
   },
   index: {
     syntax: '@@index([a, b][, using: gin][, unique: true][, name: "idx"])',

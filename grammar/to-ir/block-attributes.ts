@@ -12,8 +12,8 @@ import { readDatabaseName } from "./db-name.js";
 
 /** What a table's block attributes contribute, before it is merged with the columns. */
 export interface BlockFacts {
-  /** From `@@primary_key`, with the attribute's span. */
-  primaryKey?: { columns: string[]; span: Span };
+  /** From `@@primary_key`, with the attribute's span and the unique index serving it (`index: "name"`). */
+  primaryKey?: { columns: string[]; span: Span; index?: string };
   indexes: IndexDecl[];
   uniques: string[][];
   scoped: boolean;
@@ -44,8 +44,15 @@ function columnList(use: AttrUse, usage: string, keys: readonly string[], ctx: C
 
 const handlers: Record<string, Handler> = {
   primary_key(use, facts, ctx) {
-    const r = columnList(use, "@@primary_key([a, b])", [], ctx);
-    if (r) facts.primaryKey = { columns: r.columns, span: use.span };
+    const r = columnList(use, `@@primary_key([a, b][, index: "name"])`, ["index"], ctx);
+    if (!r) return;
+    facts.primaryKey = { columns: r.columns, span: use.span };
+    // docs/decisions/1376-composite-key-address.md: a key served by a unique index, not a PRIMARY KEY constraint.
+    const index = r.named.get("index");
+    if (index) {
+      const n = expectString(index.value, { ...where(use), what: `index: of ${use.written}` }, ctx);
+      if (n !== undefined) facts.primaryKey.index = n;
+    }
   },
   index(use, facts, ctx) {
     const r = columnList(

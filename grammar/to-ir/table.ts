@@ -92,6 +92,7 @@ export function readTable(n: CstNode, ctx: Ctx): { table: TableDecl; types: Read
   const inline = table.columns.filter((c) => c.primaryKey);
   if (facts.primaryKey) {
     table.primaryKey = facts.primaryKey.columns;
+    if (facts.primaryKey.index !== undefined) table.primaryKeyIndex = facts.primaryKey.index;
     for (const c of inline) {
       const at = c.attributes.find((a) => a.name === "primary_key")!;
       ctx.error(

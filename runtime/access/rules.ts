@@ -21,8 +21,8 @@ export const NOTHING: Predicate = or();
 /**
  * The rule operation a hook call on `table` stands for: an expansion reads
  * its target (`read`), an action is its own name, the rest are themselves.
- * On a table whose resource serves no `read` (a composite key has no
- * `/{id}`; docs/decisions/0205-composite-keys.md), where no block can grant
+ * On a table whose resource serves no `read` (a link table served with
+ * `list` only; docs/decisions/0205-composite-keys.md), where no block can grant
  * `read`, a read of its rows (an expansion onto it, a written reference
  * naming it) is judged by `list` instead: its rows are read by listing them.
  */

@@ -108,7 +108,8 @@ export function actionHandler(action: ActionDescriptor): (rc: ResourceContext, c
 
 async function handleItemAction(rc: ResourceContext, c: Context, action: ActionDescriptor): Promise<Response> {
   refuseQueryParameters(c, "action");
-  const key = parseKey(rc.table, c.req.param("id") ?? "");
+  // An item action needs a single-column key (the validator refuses an item action on a composite key): one segment.
+  const key = parseKey(rc.table, c.req.param("id") ?? "") as ScalarValue;
   const input = parseActionInput(action.input, await readOptionalJsonBody(c));
   const scope = await scopeOf(rc, rc.table.name, "action", c, action.name);
   const tags = ifMatchTags(parseTagCondition(c.req.header("if-match")));

@@ -35,6 +35,7 @@ import { eventsHandler, type StreamLimits } from "./events.js";
 import { FeedHub } from "../events/hub.js";
 import { resourceAuthentication, type MountAuthOptions } from "../auth/mounting.js";
 import { checkDatabaseRoles } from "../auth/database.js";
+import { itemPattern } from "./item-key.js";
 import { AuthConfigError } from "../auth/errors.js";
 import {
   keepStartingWebhooks,
@@ -398,7 +399,8 @@ export function mountService(app: Hono, given: ServiceDescriptor, options: Mount
     const admission = cap === undefined ? undefined : createAdmission(cap, wait, collectionPath);
     if (admission) rc.admission = admission;
     if (options.hookData) rc.hookData = options.hookData as (c: Context) => HookData | undefined;
-    const item = `${collectionPath}/:id`;
+    // `/:id`, or one segment per key column of a composite key (docs/decisions/1376-composite-key-address.md).
+    const item = itemPattern(collectionPath, table);
     // Authentication: `/films/*` also matches `/films` in Hono's routers (test/auth/mount.test.ts).
     if (authenticate) app.use(`${collectionPath}/*`, authenticate);
     if (res.ops.list) app.get(collectionPath, route(rc, handleList, admission, plain, "list"));

@@ -45,7 +45,7 @@ interface DriverError {
  * otherwise, so an unexposed table's name never leaks
  * (docs/decisions/0312-delete-still-referenced.md).
  *
- * @param id the path's id of a DELETE by key; undefined for a filtered delete
+ * @param id the path's id of a DELETE by key (a composite key's values joined by ", "); undefined for a filtered delete
  * @returns the problem, or undefined when `e` is not a foreign-key violation
  */
 export function stillReferenced(rc: ResourceContext, e: unknown, id: string | undefined): ProblemError | undefined {
@@ -60,6 +60,6 @@ export function stillReferenced(rc: ResourceContext, e: unknown, id: string | un
       [{ location: "query", detail: `a matching row is still referred to by ${by}` }],
     );
   return problem("still-referenced", `The row is still referred to by ${by}; remove or change those first.`, [
-    { location: "path.id", detail: `still referred to by ${by}`, value: id },
+    { location: rc.table.primaryKey.length > 1 ? "path" : "path.id", detail: `still referred to by ${by}`, value: id },
   ]);
 }

@@ -12,7 +12,8 @@ import { HookError } from "../hook-error.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { badRequest, ProblemError, type ProblemItem, problem } from "../problem.js";
 import { DEFAULT_LIMITS, type TableDescriptor } from "../descriptor.js";
-import { elementLocation, parseCreateBody, parseCreateRows, parseKey, parseUpdateBody } from "../query/index.js";
+import { elementLocation, parseCreateBody, parseCreateRows, parseUpdateBody } from "../query/index.js";
+import { pathKey } from "./item-key.js";
 import {
   compileDelete,
   compileInsert,
@@ -26,6 +27,7 @@ import { conflictKeys, vocabulary } from "../query/vocabulary.js";
 import { readPrefer } from "./prefer.js";
 import { detailKey, toProblem, uniqueViolation } from "./db-errors.js";
 import { compileSoftDelete } from "../sql/write.js";
+import type { RowKey } from "../sql/index.js";
 import { encodeColumnValue, findColumn, type ColumnValue } from "../sql/column.js";
 import { readJsonBody } from "./body.js";
 import { ifMatchTags, parseTagCondition, rowEntityTag, rowVersionTag, type TagCondition } from "./conditional.js";
@@ -147,7 +149,7 @@ async function buildRow(rc: ResourceContext, c: Context, body: RowValues): Promi
  */
 async function absentOrChanged(
   rc: ResourceContext,
-  key: ScalarValue,
+  key: RowKey,
   scope: Predicate | undefined,
   condition: TagCondition | undefined,
   options: { live?: boolean } = {},
@@ -184,8 +186,11 @@ export async function handleCreate(rc: ResourceContext, c: Context): Promise<Res
   const j = stored === undefined ? "{}" : encodeRow(stored, stmt.layout);
   const row = JSON.parse(j) as Record<string, unknown>;
   const headers: Record<string, string> = { etag: rowEntityTag(rowVersionTag(j)) };
-  if (rc.table.primaryKey.length === 1) {
-    headers.location = `${rc.collectionPath}/${encodeURIComponent(String(keyOf(rc, row)))}`;
+  // The item path: one segment per key column, in key order (docs/decisions/1376-composite-key-address.md);
+  // a composite key's only where it is served.
+  if (rc.table.primaryKey.length === 1 || (rc.table.primaryKey.length > 1 && rc.table.resource?.ops.read)) {
+    headers.location =
+      rc.collectionPath + rc.table.primaryKey.map((k) => `/${encodeURIComponent(String(row[k]))}`).join("");
   }
   await afterCommit(rc, c, { table: rc.table.name, operation: "create", row, key: keyOf(rc, row) });
   return jsonText(c, j, 201, headers);
@@ -443,7 +448,7 @@ function locateInBatch(p: ProblemError, e: unknown, rows: readonly RowValues[]):
 export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
   refuseQueryParameters(c, "update");
-  const key = parseKey(rc.table, c.req.param("id") ?? "");
+  const key = pathKey(rc.table, c);
   const { fields } = parseUpdateBody(rc.table, await readJsonBody(c));
   await refuseUnreadableReferences(rc, c, [fields], false);
   const scope = await scopeOf(rc, rc.table.name, "update", c);
@@ -466,8 +471,8 @@ export async function handleUpdate(rc: ResourceContext, c: Context): Promise<Res
 export async function handleDelete(rc: ResourceContext, c: Context): Promise<Response> {
   refuseCommitHookWithoutTransaction(rc);
   refuseQueryParameters(c, "delete");
-  const id = c.req.param("id") ?? "";
-  const key = parseKey(rc.table, id);
+  const key = pathKey(rc.table, c);
+  const id = Array.isArray(key) ? key.map(String).join(", ") : String(key);
   const scope = await scopeOf(rc, rc.table.name, "delete", c);
   const soft = rc.table.softDeleteColumn !== undefined;
   const condition = parseTagCondition(c.req.header("if-match"));

@@ -6,7 +6,7 @@
  */
 export { parseListQuery, RESERVED_PARAMETERS } from "./list-query.js";
 export { parseReadQuery } from "./read-query.js";
-export { parseKey } from "./key.js";
+export { keyLocation, parseKey } from "./key.js";
 export {
   elementLocation,
   parseActionInput,

@@ -7,6 +7,7 @@
  */
 export { compileWhere } from "./where.js";
 export { compileList, type ListStatements } from "./list.js";
+export { type RowKey } from "./key.js";
 export { compileAnyRow, compileLockRow, compileRead, compileReadBatch, compileRowExists } from "./read.js";
 export {
   encodeRow,

@@ -5,7 +5,7 @@
 import type { ServiceDescriptor, TableDescriptor } from "../descriptor.js";
 import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
-import { addressRow, keyColumn } from "./key.js";
+import { addressRow, keyColumn, type RowKey } from "./key.js";
 import type { SqlStatement } from "../exec/executor.js";
 import { bindElement, bindList, columnRef, findColumn, listType } from "./column.js";
 import { columnSqlName, quoteIdent, tableSql } from "./ident.js";
@@ -23,26 +23,27 @@ import { compileWhere } from "./where.js";
  * zero rows (absent or out of scope) or one row: the members of the row
  * object (`layout`, written by `encodeRow`), the same object a list returns
  * for that row with the same projection (without one, its version tag is
- * the digest of that text, `rowVersionTag`). Throws a
- * plain `Error` when the table's primary key is not a single column (such
- * resources are list-only), for unknown relations, or for a scope that
+ * the digest of that text, `rowVersionTag`). A composite key is the
+ * values of its columns in key order (docs/decisions/1376-composite-key-address.md).
+ * Throws a plain `Error` when `key` does not match the table's key, for unknown relations, or for a scope that
  * cannot be requalified onto an expanded table.
  */
 export function compileRead(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   shape: readonly string[] | RowShape = [],
   scope?: Predicate,
   options: CompileOptions = {},
 ): RowStatement {
   const params = new Params();
   const rowShape: RowShape = isRelationList(shape) ? { expand: shape } : shape;
-  if (rowShape.expand.length === 0 && rowShape.select === undefined && scope === undefined) {
+  const single = !Array.isArray(key);
+  if (single && rowShape.expand.length === 0 && rowShape.select === undefined && scope === undefined) {
     // The commonest read has one text per table: built once, so the statement's name is found without
     // hashing a new string per request (docs/decisions/1339-lighter-request-path.md). Only the key is bound
     // per request, as the text's `$1`; its condition's text is not rebuilt (decision 1341).
-    bindElement(keyColumn(table), key, params);
+    bindElement(keyColumn(table), key as ScalarValue, params);
     const shape = plainReads.get(table, "", () => {
       const built = buildRead(service, table, key, { expand: [] }, undefined, options, new Params());
       // The cached text must take exactly the value bound here (the key), or every later read would be wrong.
@@ -121,7 +122,7 @@ function readSelect(
 function buildRead(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   shape: RowShape,
   scope: Predicate | undefined,
   options: CompileOptions,
@@ -140,7 +141,7 @@ function buildRead(
  */
 export function compileRowExists(
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   scope: Predicate | undefined,
   options: { live?: boolean } = {},
 ): SqlStatement {
@@ -171,11 +172,11 @@ export function compileAnyRow(table: TableDescriptor, where: Predicate): SqlStat
  * or one row, the row's members as a write returns them (`encodeRow` with
  * the statement's `layout` writes the object). With `lock: false`, the
  * same read without the lock (the answer after the implementation wrote).
- * Throws a plain `Error` for a composite key.
+ * A composite `key` is its values in key order.
  */
 export function compileLockRow(
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   scope: Predicate | undefined,
   options: { lock?: boolean } = {},
 ): RowStatement {

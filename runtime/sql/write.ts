@@ -11,7 +11,7 @@ import type { Predicate, ScalarValue } from "../predicate.js";
 import { Params } from "./bind.js";
 import { bindColumnValue, encodeColumnValue, findColumn, type ColumnValue } from "./column.js";
 import { columnSqlName, tableSql } from "./ident.js";
-import { addressRow } from "./key.js";
+import { addressRow, type RowKey } from "./key.js";
 import { compileSearch } from "./search.js";
 import { compileWhere } from "./where.js";
 import { columnEntries, outputColumns, resourceComputed, rowJson } from "./output.js";
@@ -245,12 +245,12 @@ function onConflict(table: TableDescriptor, conflict: ConflictAction, params: Pa
  * of those. Returns zero rows (absent, out of scope or changed since) or one
  * row, the members of the written row (as {@link compileInsert}). Throws a plain `Error` when no
  * value is present (the handler answers an empty change set with 400 before
- * this), for an unknown or computed column, or for a composite key.
+ * this), or for an unknown or computed column. A composite `key` is its values in key order.
  */
 export function compileUpdate(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   values: WriteValues,
   scope?: Predicate,
   ifMatch?: readonly string[],
@@ -269,13 +269,12 @@ export function compileUpdate(
  * confined by `scope` and, with `ifMatch`, only while its version tag is one
  * of those. The statement's row count (0 or 1) tells whether a
  * row was deleted; the row returned has text column `j` holding the deleted
- * key as an object, e.g. `{"id":7}`. Throws a plain `Error` for a composite
- * key.
+ * key as an object, e.g. `{"id":7}` (every key column for a composite key).
  */
 export function compileDelete(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   scope?: Predicate,
   ifMatch?: readonly string[],
 ): SqlStatement {
@@ -294,12 +293,12 @@ export function compileDelete(
  * still NULL, so a removed row cannot be removed again
  * (docs/decisions/0601-soft-delete-removal.md). Row count and `j` are as
  * {@link compileDelete}'s. Throws a plain `Error` when the table has no
- * soft-delete column or a composite key.
+ * soft-delete column.
  */
 export function compileSoftDelete(
   service: ServiceDescriptor,
   table: TableDescriptor,
-  key: ScalarValue,
+  key: RowKey,
   scope?: Predicate,
   ifMatch?: readonly string[],
 ): SqlStatement {

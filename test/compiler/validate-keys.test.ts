@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { check, expectOne } from "./helpers.js";
+import { emitSql } from "../../compiler/index.js";
+import { parse } from "../../grammar/index.js";
+import { check, expectOne, parseOk } from "./helpers.js";
 
 const composite = (ops: string) => `
 table film_actor {
@@ -10,18 +12,13 @@ table film_actor {
 }
 `;
 
-describe("primary keys and item operations (spec: Generated operations; decision 0205)", () => {
+describe("primary keys and item operations (spec: Generated operations; decisions 0205, 1376)", () => {
   it("allows list and create on a composite key", () => {
     expect(check(composite("[list, create]"))).toEqual([]);
   });
 
-  it("refuses read, update and delete on a composite key, at the ops setting", () => {
-    const src = composite("[list, read, update, delete]");
-    expectOne(check(src), src, "composite-key-item-op", {
-      message:
-        'Read, update, delete need a single-column primary key, but table "film_actor" has a composite key (actor_id, film_id); a composite key allows list and create only',
-      at: "[list, read",
-    });
+  it("allows read, update and delete on a composite key (decision 1376)", () => {
+    expect(check(composite("[list, read, update, delete]"))).toEqual([]);
   });
 
   it("refuses a served table without a primary key, at the resource", () => {
@@ -55,5 +52,34 @@ table logs {
       message: 'The primary key names "b", which is not a column of table "t"',
       at: "t {",
     });
+  });
+});
+
+describe("a key served by a unique index (decision 1376)", () => {
+  const src = (a = "integer") => `
+table a_to_b {
+  a ${a} @map("A")
+  b integer @map("B")
+  @@primary_key([a, b], index: "_AToB_AB_unique")
+  @@map("_AToB")
+  resource "/a-to-b" { ops = [crud, list] }
+}
+`;
+
+  it("is the table's key, created as that UNIQUE index and no PRIMARY KEY constraint", () => {
+    expect(check(src())).toEqual([]);
+    const schema = parseOk(src());
+    expect(schema.tables[0].primaryKey).toEqual(["a", "b"]);
+    expect(schema.tables[0].primaryKeyIndex).toBe("_AToB_AB_unique");
+    const ddl = emitSql(schema);
+    expect(ddl).toContain('CREATE UNIQUE INDEX "_AToB_AB_unique" ON "_AToB" ("A", "B");');
+    expect(ddl).toContain('"A" integer NOT NULL');
+    expect(ddl).not.toContain("PRIMARY KEY");
+  });
+
+  it("keys only NOT NULL columns, and names its index with a string", () => {
+    expect(check(src("integer?")).map((d) => d.code)).toEqual(["nullable-primary-key"]);
+    const bad = parse(src().replace('index: "_AToB_AB_unique"', "index: 3"), "t.resource");
+    expect(bad.diagnostics.map((d) => d.code)).toContain("invalid-argument");
   });
 });

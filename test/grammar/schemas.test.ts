@@ -113,7 +113,7 @@ describe("fixtures/pagila/pagila.resource", () => {
     expect(exposure).toEqual({
       "/films": ["film", crudList],
       "/actors": ["actor", crudList],
-      "/film_actors": ["film_actor", "list"],
+      "/film_actors": ["film_actor", "list,read"],
       "/categories": ["category", "list,read"],
       "/film_categories": ["film_category", "list"],
       "/languages": ["language", "list,read"],

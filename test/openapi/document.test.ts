@@ -150,11 +150,13 @@ describe("operations (spec: Generated operations)", () => {
     const expected: string[] = [];
     for (const t of served(service)) {
       const { path: p, ops } = t.resource!;
+      // A composite key is one path parameter per key column (docs/decisions/1376-composite-key-address.md).
+      const item = t.primaryKey.length > 1 ? t.primaryKey.map((k) => `/{${k}}`).join("") : "/{id}";
       if (ops.list) expected.push(`get ${p}`);
       if (ops.create) expected.push(`post ${p}`);
-      if (ops.read) expected.push(`get ${p}/{id}`);
-      if (ops.update) expected.push(`patch ${p}/{id}`);
-      if (ops.delete) expected.push(`delete ${p}/{id}`);
+      if (ops.read) expected.push(`get ${p}${item}`);
+      if (ops.update) expected.push(`patch ${p}${item}`);
+      if (ops.delete) expected.push(`delete ${p}${item}`);
       // Filtered writes on the collection (docs/decisions/1333-filtered-writes.md).
       if (t.resource!.filteredWrites && ops.update) expected.push(`patch ${p}`);
       if (t.resource!.filteredWrites && ops.delete) expected.push(`delete ${p}`);
@@ -216,7 +218,7 @@ describe("operations (spec: Generated operations)", () => {
     expect(doc.paths["/u"].delete).toBeUndefined();
   });
 
-  it("has no Location header on a composite-key create, only its ETag", () => {
+  it("has no Location header on a composite-key create without a read, only its ETag, and no item path", () => {
     const { doc } = compile(
       'table link {\n  a integer @sortable\n  b integer\n  @@primary_key([a, b])\n  resource "/links" { ops = [list, create] }\n}\n',
     );
@@ -226,7 +228,14 @@ describe("operations (spec: Generated operations)", () => {
       "ETag",
       "Idempotent-Replayed",
     ]);
-    expect(doc.paths["/links/{id}"]).toBeUndefined();
+    expect(Object.keys(doc.paths)).toEqual(["/links"]);
+    // With a read, the Location of the new row names its path (decision 1376).
+    const { doc: served } = compile(
+      'table link {\n  a integer @sortable\n  b integer\n  @@primary_key([a, b])\n  resource "/links" { ops = [list, create, read] }\n}\n',
+    );
+    const withRead = served.paths["/links"].post!.responses["201"];
+    expect(withRead && "headers" in withRead ? Object.keys(withRead.headers ?? {}) : []).toContain("Location");
+    expect(Object.keys(served.paths)).toEqual(["/links", "/links/{a}/{b}"]);
   });
 
   it.each(both)(
@@ -242,7 +251,7 @@ describe("operations (spec: Generated operations)", () => {
         const errors = codes.filter((c) => Number(c) >= 400);
         // An item action is a POST on /{id}/<name> (docs/decisions/1334-declared-actions.md).
         const itemAction = method === "post" && p.includes("/{id}/");
-        const item = p.endsWith("{id}") || itemAction;
+        const item = p.endsWith("}") || itemAction;
         const want = ["400", ...(item ? ["404"] : []), "500", "503", "504"];
         if (method === "post" || method === "patch") want.push("409", "413", "415", "422");
         if (method === "delete") want.push("409");
@@ -341,7 +350,8 @@ describe("list parameters (spec: Query grammar, Column capabilities)", () => {
         expect(new RegExp(select.schema!.items!.pattern!).test(visible.map((c) => c.name).join(","))).toBe(true);
         const expandable = t.relations.filter((r) => r.expandable).map((r) => r.name);
         const expand = param(op, "expand");
-        const readExpand = param(doc.paths[`${t.resource!.path}/{id}`]?.get, "expand");
+        const itemPath = t.primaryKey.length > 1 ? t.primaryKey.map((k) => `/{${k}}`).join("") : "/{id}";
+        const readExpand = param(doc.paths[`${t.resource!.path}${itemPath}`]?.get, "expand");
         if (expandable.length === 0) {
           expect(expand).toBeUndefined();
           expect(readExpand).toBeUndefined();

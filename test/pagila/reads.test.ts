@@ -207,8 +207,22 @@ describe("reads and JSON forms", () => {
   it("missing rows and unexposed operations", async () => {
     expect((await ctx.client.get("/films/999999")).status).toBe(404);
     expect((await ctx.client.get("/film_actors/1")).status).toBe(404);
+    expect((await ctx.client.get("/film_actors/1/999999")).status).toBe(404);
     expect((await ctx.client.request("DELETE", "/customers/1")).status).toBe(404);
     expect((await ctx.client.request("POST", "/languages", { name: "Klingon" })).status).toBe(404);
+  });
+});
+
+describe("a composite key's item route (docs/decisions/1376-composite-key-address.md)", () => {
+  it("reads film_actor by /{actor_id}/{film_id}, with its forward expansions as a list shows them", async () => {
+    const r = await ctx.client.get("/film_actors/1/1?expand=actor,film");
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ actor_id: 1, film_id: 1, actor: { actor_id: 1 }, film: { film_id: 1 } });
+    const listed = await ctx.client.get("/film_actors?actor_id=eq.1&film_id=eq.1&expand=actor,film");
+    expect(listed.body.items).toEqual([r.body]);
+    const bad = await ctx.client.get("/film_actors/1/one");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].location).toBe("path.film_id");
   });
 });
 

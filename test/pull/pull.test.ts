@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { findSchemaMismatches } from "../../cli/serving/schema-check.js";
+import { driftSteps } from "../../cli/migrate/compare.js";
 import { introspect } from "../../cli/pull/introspect.js";
 import { renderCatalog } from "../../cli/pull/render.js";
 import { compileSource, emitSql } from "../../compiler/index.js";
@@ -95,6 +96,37 @@ describe.skipIf(!server)("resc pull", () => {
     const db = await fresh("pull_fixture");
     await db.executor.script(emitSql(compiled.schema));
     await expectFixpoint(db.url!, "pull_fixture");
+  });
+
+  it("keys a Prisma many-to-many table by its unique index: served by key, no PRIMARY KEY proposed (decision 1376)", async () => {
+    const db = await fresh("pull_m2m");
+    await db.executor.script(`
+      CREATE TABLE "Post" (id serial PRIMARY KEY, title text NOT NULL);
+      CREATE TABLE "Tag" (id serial PRIMARY KEY, name text NOT NULL);
+      CREATE TABLE "_PostToTag" ("A" integer NOT NULL REFERENCES "Post"(id), "B" integer NOT NULL REFERENCES "Tag"(id));
+      CREATE UNIQUE INDEX "_PostToTag_AB_unique" ON "_PostToTag"("A", "B");
+      CREATE INDEX "_PostToTag_B_index" ON "_PostToTag"("B");
+      CREATE TABLE loose (a integer, b integer);
+      CREATE UNIQUE INDEX loose_ab ON loose (a, b);
+      INSERT INTO "Post" (title) VALUES ('p'); INSERT INTO "Tag" (name) VALUES ('t');
+      INSERT INTO "_PostToTag" VALUES (1, 1);
+    `);
+    const { text, leftOut } = await pull(db.url!);
+    expect(text).toMatch(/@@primary_key\(\[a, b\], index: "_PostToTag_AB_unique"\)/);
+    // The key's index is written once, by its @@primary_key, not again as an @@index.
+    expect(text.match(/_PostToTag_AB_unique/g)).toHaveLength(1);
+    expect(text).toMatch(/@@index\(\[b\], name: "_PostToTag_B_index"\)/);
+    // Nullable columns cannot key a row: that table stays unserved.
+    expect(leftOut).toContain("resource for table loose: it has no primary key");
+    const compiled = compileSource(text, "pulled.resource");
+    expect(compiled.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
+    const m2m = compiled.schema.tables.find((t) => t.dbName === "_PostToTag")!;
+    expect(m2m.primaryKey).toEqual(["a", "b"]);
+    expect(m2m.resource?.ops).toEqual(expect.arrayContaining(["list", "read"]));
+    // The drift gate sees the database as the file says it: no ALTER TABLE … ADD PRIMARY KEY, nothing at all.
+    expect(await findSchemaMismatches(db.executor, compiled.schema)).toEqual([]);
+    expect((await driftSteps(db.executor, compiled.schema)).map((s) => s.sql)).toEqual([]);
+    await expectFixpoint(db.url!, "pull_m2m");
   });
 
   it("hides secret-looking columns, and leaves out and reports what it cannot say", async () => {

@@ -170,8 +170,20 @@ describe("parseKey", () => {
     expect(problem(() => parseKey(film, "event")).detail).not.toMatch(/change feed/);
   });
 
-  it("is a programming error on a composite key", () => {
-    expect(() => parseKey(filmActor, "1")).toThrow(/no single-column primary key/);
+  it("decodes a composite key's segments in key order, each problem at its own path parameter (decision 1376)", () => {
+    expect(parseKey(filmActor, ["3", "42"])).toEqual([3, 42]);
+    const bad = problems(() => parseKey(filmActor, ["x", "events"]));
+    expect(bad.map((p) => [p.location, p.value])).toEqual([
+      ["path.actor_id", "x"],
+      ["path.film_id", "events"],
+    ]);
+    // The change-feed hint belongs to a single key's one segment.
+    expect(bad[1].detail).not.toMatch(/change feed/);
+  });
+
+  it("is a programming error when the segments do not match the key", () => {
+    expect(() => parseKey(filmActor, "1")).toThrow(/not addressed by 1 key segment/);
+    expect(() => parseKey(film, ["1", "2"])).toThrow(/not addressed by 2 key segment/);
   });
 });
 

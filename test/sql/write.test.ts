@@ -153,11 +153,15 @@ describe("compileUpdate", () => {
     expect((await one(stmt)).rows[0]).toMatchObject({ id: 6, title: hostile });
   });
 
-  it("refuses an empty change set and a composite key", () => {
+  it("refuses an empty change set and a key of the wrong shape", () => {
     expect(() => compileUpdate(service, item, 1, {})).toThrow(/no values/);
     expect(() => compileUpdate(service, item, 1, { qty: undefined })).toThrow(/no values/);
     const composite = { ...item, primaryKey: ["id", "title"] };
-    expect(() => compileUpdate(service, composite, 1, { qty: 1 })).toThrow(/single-column primary key/);
+    // A composite key is addressed by every key column's value (decision 1376): one value is a programming error.
+    expect(() => compileUpdate(service, composite, 1, { qty: 1 })).toThrow(/addressed by 2 key column/);
+    expect(compileUpdate(service, composite, [1, "t"], { qty: 1 }).text).toMatch(
+      /"id" = \$\d+::\w+ AND "t0"\."title" = \$/,
+    );
   });
 });
 

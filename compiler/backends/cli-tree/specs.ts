@@ -73,6 +73,11 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
   const keyColumn =
     table.primaryKey.length === 1 ? table.columns.find((c) => c.name === table.primaryKey[0]) : undefined;
   if (keyColumn) spec.key = { column: keyColumn.name, type: keyColumn.sqlType.replace(/"/g, "") };
+  // A composite key: one argument per key column, in key order (docs/decisions/1376-composite-key-address.md).
+  const itemOps = ops.read || ops.update || ops.delete;
+  const keyColumns = table.primaryKey.length > 1 && itemOps ? columns(table, table.primaryKey) : [];
+  if (keyColumns.length > 1) spec.keys = keyColumns.map((c) => ({ column: c.name, type: c.sqlType.replace(/"/g, "") }));
+  const keyed = keyColumn !== undefined || keyColumns.length > 1;
   const expandable = [...vocab.expandable];
   if (ops.list) {
     spec.list = {
@@ -89,19 +94,19 @@ function resourceSpec(table: TableDescriptor): ResourceSpec | undefined {
       searchable: vocab.searchable.length > 0,
     };
   }
-  if (ops.read && keyColumn) spec.get = { selectable: [...vocab.selectable], expandable };
+  if (ops.read && keyed) spec.get = { selectable: [...vocab.selectable], expandable };
   if (ops.create) {
     const stamped = stampedColumns(table);
     spec.create = { fields: columns(table, vocab.createWritable).map((c) => field(c, true, stamped)) };
   }
-  if (ops.update && keyColumn) {
+  if (ops.update && keyed) {
     const settable = columns(table, vocab.updateWritable);
     spec.update = {
       fields: settable.map((c) => field(c, false)),
       nullable: settable.filter((c) => c.nullable).map((c) => c.name),
     };
   }
-  if (ops.delete && keyColumn) spec.delete = true;
+  if (ops.delete && keyed) spec.delete = true;
   // docs/decisions/1333-filtered-writes.md: over the list's filter flags.
   if (table.resource?.filteredWrites && spec.list && (spec.update || spec.delete)) spec.filteredWrites = true;
   // docs/decisions/1337-change-feed.md: `watch`, over the list's filter flags.

@@ -23,7 +23,7 @@ import {
 import { codeFits, type ModulePiece } from "../final-form.js";
 import { call, list, object, stringProperty, typeParam, typeRef } from "../ts-docs.js";
 import { constantCase, docComment, propertyKey } from "./names.js";
-import { clientTypeNames, singleKey } from "./types.js";
+import { clientTypeNames } from "./types.js";
 import { filterCodec, takesDate } from "./value-types.js";
 import { actionMethodName, actionRoute, actionTypeNames } from "../../actions.js";
 
@@ -140,7 +140,8 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   if (!resource) return [];
   const n = clientTypeNames(table);
   const expandable = table.relations.some((r) => r.expandable);
-  const key = singleKey(table);
+  // Read, update and delete take the whole key: one value, or an object of every key column (decision 1376).
+  const key = table.primaryKey.length > 0;
   const PATH = `${stem}_PATH`;
   const CODECS = `${stem}_CODECS`;
   const eParam = typeParam("const E", [`readonly ${n.relation}[]`, "undefined"], "undefined");
@@ -151,7 +152,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   const listQuery = ["query: ", typeRef(n.listQuery, sel), " = {}"];
   const page = typeRef("ListPage", [item]);
   const out: { doc: string; code: Doc }[] = [];
-  const itemPath = call("itemPath", [], [PATH, "id"]);
+  const itemPath = itemPathDoc(table, PATH);
   // Bodies with a column taking a `Date` are written through the core's writeBody (its wire form per column).
   const dated = bodyDateColumns(table).length > 0;
   const wire = (value: string): Doc =>
@@ -209,7 +210,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
       ),
     });
   }
-  const readDoc = `GET ${resource.path}/{id}: one row.\n@throws ProblemError 404 when there is no such row`;
+  const readDoc = `GET ${resource.path}${itemSuffix(table)}: one row.\n@throws ProblemError 404 when there is no such row`;
   if (resource.ops.read && key && expandable) {
     const read = typeRef(n.item, ["undefined", "E"]);
     out.push({
@@ -271,7 +272,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   }
   if (resource.ops.update && key) {
     out.push({
-      doc: `PATCH ${resource.path}/{id}: changes the fields given and returns the written row; with \`options.ifMatch\` (an \`etagOf\` tag) only if the row is still at that version.\n@throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422`,
+      doc: `PATCH ${resource.path}${itemSuffix(table)}: changes the fields given and returns the written row; with \`options.ifMatch\` (an \`etagOf\` tag) only if the row is still at that version.\n@throws ProblemError 400 (empty or refused change), 404, 409, 412 (changed since), 422`,
       code: method(
         "update",
         [],
@@ -311,7 +312,7 @@ function methods(table: TableDescriptor, stem: string): { doc: string; code: Doc
   for (const action of resource.actions ?? []) out.push(actionMethod(table, action, stem));
   if (resource.ops.delete && key) {
     out.push({
-      doc: `DELETE ${resource.path}/{id}: deletes the row; with \`options.ifMatch\` only if it is still at that version.\n@throws ProblemError 404 when there is no such row, 412 when it changed since`,
+      doc: `DELETE ${resource.path}${itemSuffix(table)}: deletes the row; with \`options.ifMatch\` only if it is still at that version.\n@throws ProblemError 404 when there is no such row, 412 when it changed since`,
       code: method("async delete", [], [`id: ${n.id}`, "options?: CallOptions"], typeRef("Promise", ["void"]), [
         [
           "await ",
@@ -413,4 +414,25 @@ export function resourcePieces(table: TableDescriptor): ModulePiece[] {
     { text: constants, form: "final" },
     { text: laidOut, form: codeFits(laidOut) ? "final" : "format" },
   ];
+}
+
+/**
+ * The expression of an item's path: `itemPath(PATH, id)` for a single key;
+ * for a composite key one `itemPath` per key column in key order, each
+ * value percent-encoded as its own segment (`/film-actors/1/2`;
+ * docs/decisions/1376-composite-key-address.md).
+ */
+function itemPathDoc(table: TableDescriptor, PATH: string): Doc {
+  if (table.primaryKey.length <= 1) return call("itemPath", [], [PATH, "id"]);
+  let path: Doc = PATH;
+  for (const k of table.primaryKey) {
+    const value = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? `id.${k}` : `id[${JSON.stringify(k)}]`;
+    path = call("itemPath", [], [path, value]);
+  }
+  return path;
+}
+
+/** The item path's segments as its documentation spells them: `/{id}`, or `/{film_id}/{actor_id}`. */
+function itemSuffix(table: TableDescriptor): string {
+  return table.primaryKey.length <= 1 ? "/{id}" : table.primaryKey.map((k) => `/{${k}}`).join("");
 }

@@ -11,7 +11,7 @@ import type { ModulePiece } from "../final-form.js";
 import { call } from "../ts-docs.js";
 import { camelCase, docComment, resourceName } from "./names.js";
 import { hasFilteredWrites, resourcePieces, upsertKeys } from "./resource-class.js";
-import { clientTypeNames, hasItemRoutes, singleKey } from "./types.js";
+import { clientTypeNames, hasItemRoutes } from "./types.js";
 import { actionTypeNames } from "../../actions.js";
 
 /** Members of `Client` (and its `HttpClient`) a resource member may not take (`credential`: docs/decisions/1367-access-rules.md). */
@@ -42,7 +42,8 @@ function namedTypes(table: TableDescriptor): string[] {
   const ops = table.resource?.ops;
   if (!ops) return [];
   const n = clientTypeNames(table);
-  const key = singleKey(table) !== undefined;
+  // Read, update and delete take every key column (docs/decisions/1376-composite-key-address.md).
+  const key = table.primaryKey.length > 0;
   const expandable = table.relations.some((r) => r.expandable);
   const read = ops.read && key;
   // updateWhere/deleteWhere (decision 1333) take a list's where; upsert (decision 1332) names key columns.

@@ -64,10 +64,24 @@ function findTable(service: ServiceDescriptor, name: string): TableDescriptor {
   return t;
 }
 
-/** The column of a single-column primary key, which item operations take; undefined for composite keys. */
+/** The column of a single-column primary key, which item actions take; undefined for composite keys. */
 export function singleKey(table: TableDescriptor): ColumnDescriptor | undefined {
   if (table.primaryKey.length !== 1) return undefined;
   return table.columns.find((c) => c.name === table.primaryKey[0]);
+}
+
+/**
+ * The primary-key columns of `table` in key order, which read, update and
+ * delete take (one path segment each; docs/decisions/1376-composite-key-address.md);
+ * empty when the table has none.
+ */
+export function keyColumnsOf(table: TableDescriptor): ColumnDescriptor[] {
+  return table.primaryKey.flatMap((k) => table.columns.filter((c) => c.name === k));
+}
+
+/** The TypeScript type a key column takes in an item path (URL text, so a bigint may also be a string). */
+function keyValueType(key: ColumnDescriptor): string {
+  return key.kind === "bigint" ? "number | bigint | string" : key.kind === "integer" ? "number" : "string";
 }
 
 function union(names: readonly string[]): string {
@@ -153,10 +167,16 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
     `${docComment(`The primary-key columns of ${what}, returned whatever \`select\` says.`)}export type ${names.key} = ${union(table.primaryKey)};`,
   );
   const key = singleKey(table);
+  const keyColumns = keyColumnsOf(table);
   if (key && hasItemRoutes(table)) {
-    const id = key.kind === "bigint" ? "number | bigint | string" : key.kind === "integer" ? "number" : "string";
     out.push(
-      `${docComment(`The \`{id}\` of an item of ${what}: its \`${key.name}\`.`)}export type ${names.id} = ${id};`,
+      `${docComment(`The \`{id}\` of an item of ${what}: its \`${key.name}\`.`)}export type ${names.id} = ${keyValueType(key)};`,
+    );
+  } else if (keyColumns.length > 1 && hasItemRoutes(table)) {
+    // docs/decisions/1376-composite-key-address.md: every key column by name, sent as path segments in key order.
+    const path = keyColumns.map((c) => `/{${c.name}}`).join("");
+    out.push(
+      `${docComment(`The key of an item of ${what}: its ${keyColumns.map((c) => `\`${c.name}\``).join(", ")}, sent as \`${path}\`.`)}export type ${names.id} = {\n${keyColumns.map((c) => `  ${propertyKey(c.name)}: ${keyValueType(c)};\n`).join("")}};`,
     );
   }
   if (resource.ops.list) {
@@ -202,7 +222,7 @@ function resourceDeclarations(service: ServiceDescriptor, table: TableDescriptor
   for (const action of resource.actions ?? []) out.push(...actionDeclarations(table, action));
   if (resource.ops.list) out.push(listQueryDeclaration(table));
   if (resource.events && resource.ops.list) out.push(eventsQueryDeclaration(table));
-  if (resource.ops.read && key && expandable.length > 0) {
+  if (resource.ops.read && keyColumns.length > 0 && expandable.length > 0) {
     out.push(
       `${docComment(`The query of a read of ${what}: \`expand\` is its only parameter.`)}export interface ${names.readQuery}<E extends readonly ${names.relation}[] | undefined = undefined> {\nexpand?: E;\n}`,
     );

@@ -15,7 +15,7 @@ import { vocabulary } from "../../../runtime/query/vocabulary.js";
 import { SharedComponents } from "./components.js";
 import { actionInputSchema, actionOutputSchema, resourcePaths } from "./operations.js";
 import { actionTypeNames } from "../../actions.js";
-import { filterTreeSchema } from "./parameters.js";
+import { filterTreeSchema, itemPathTemplate } from "./parameters.js";
 import { problemResponses, problemSchemas } from "./problems.js";
 import {
   createSchema,
@@ -116,7 +116,7 @@ export function openApiDocument(service: ServiceDescriptor, options: OpenApiOpti
     const p = resourcePaths(table, ref(names.filter), shared, gov);
     if (p.collection) paths[res.path] = p.collection;
     if (p.events) paths[`${res.path}/events`] = p.events;
-    if (p.item) paths[`${res.path}/{id}`] = p.item;
+    if (p.item) paths[itemPathTemplate(table, res.path)] = p.item;
     Object.assign(paths, p.actions);
   }
   Object.assign(schemas, shared.schemas, problemSchemas());

@@ -14,6 +14,7 @@ import { pascalCase } from "../hono/names.js";
 import {
   eventsParameters,
   filterParameters,
+  compositeKeyParameters,
   idParameter,
   listParameters,
   selectParameter,
@@ -185,7 +186,8 @@ export function resourcePaths(
     );
   }
   if (res.ops.create) {
-    const single = table.primaryKey.length === 1;
+    // A composite key's Location names its item path only where a read serves it (decision 1376).
+    const single = table.primaryKey.length === 1 || (table.primaryKey.length > 1 && res.ops.read);
     const batch: JsonSchema = { type: "array", items: ref(names.create), minItems: 1, maxItems: res.limits.maxBatch };
     const keys = conflictKeys(table);
     const upsert: (Parameter | ParameterRef)[] =
@@ -393,13 +395,16 @@ export function resourcePaths(
 
   const out: ResourcePaths = {};
   if (Object.keys(collection).length > 0) out.collection = collection;
-  const id = (): Parameter => {
-    const key =
-      vocabulary(table).visible.get(table.primaryKey[0]) ?? table.columns.find((c) => c.name === table.primaryKey[0]);
-    if (!key) throw new Error(`table ${table.name} has no primary-key column ${table.primaryKey[0]}`);
-    return idParameter(table, keySchema(key));
+  const keyColumnSchema = (name: string): JsonSchema => {
+    const key = vocabulary(table).visible.get(name) ?? table.columns.find((c) => c.name === name);
+    if (!key) throw new Error(`table ${table.name} has no primary-key column ${name}`);
+    return keySchema(key);
   };
-  if (Object.keys(item).length > 0) out.item = { parameters: [id()], ...item };
+  const id = (): Parameter => idParameter(table, keyColumnSchema(table.primaryKey[0]));
+  // A composite key is one path parameter per key column (docs/decisions/1376-composite-key-address.md).
+  const itemParameters = (): Parameter[] =>
+    table.primaryKey.length > 1 ? compositeKeyParameters(table, keyColumnSchema) : [id()];
+  if (Object.keys(item).length > 0) out.item = { parameters: itemParameters(), ...item };
   if (res.events && res.ops.list) out.events = { get: eventsOperation(table, treeSchema, shared, gov) };
   for (const action of res.actions ?? []) {
     const post = actionOperation(table, action, cond, gov);

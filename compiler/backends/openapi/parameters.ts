@@ -434,6 +434,34 @@ function pagingParameters(table: TableDescriptor): Parameter[] {
   ];
 }
 
+/**
+ * The item path of `table`'s resource under `path`: `/{id}` for a
+ * single-column key, one template per key column in key order for a
+ * composite key, named by the column (`/{film_id}/{actor_id}`;
+ * docs/decisions/1376-composite-key-address.md).
+ */
+export function itemPathTemplate(table: TableDescriptor, path: string): string {
+  if (table.primaryKey.length <= 1) return `${path}/{id}`;
+  return path + table.primaryKey.map((k) => `/{${k}}`).join("");
+}
+
+/**
+ * The path parameters of a composite key, one per key column in key order,
+ * each named by its column and typed by `keySchemaOf` (decision 1376).
+ */
+export function compositeKeyParameters(
+  table: TableDescriptor,
+  keySchemaOf: (column: string) => JsonSchema,
+): Parameter[] {
+  return table.primaryKey.map((k, i) => ({
+    name: k,
+    in: "path" as const,
+    required: true,
+    description: `Column ${i + 1} of ${table.primaryKey.length} of the row's primary key, ${code(k)}.`,
+    schema: keySchemaOf(k),
+  }));
+}
+
 /** The `{id}` path parameter: the single-column primary key, named only when the key is visible. */
 export function idParameter(table: TableDescriptor, keySchema: JsonSchema): Parameter {
   const key = table.primaryKey[0];

@@ -12,7 +12,7 @@ import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { requiredExtensions } from "./extensions.js";
 import { namedSequences } from "./sequences.js";
-import { createIndex, createTable, indexName, referencesClause } from "./table.js";
+import { createIndex, createTable, indexName, referencesClause, tableIndexes } from "./table.js";
 import { ddlType, stringLiteral } from "./types.js";
 import { CAPTURE_DDL, captureTrigger } from "../../../runtime/events/outbox.js";
 
@@ -102,7 +102,7 @@ export function emitSql(schema: Schema): string {
   for (const d of order.deferred) if (!afterIndexes.some((a) => a.column === d.column)) addForeignKey(d);
   const names = new Set<string>();
   for (const table of order.tables) {
-    for (const idx of table.indexes) {
+    for (const idx of tableIndexes(table)) {
       let name = indexName(table, idx);
       for (let n = 1; names.has(name); n++) name = `${indexName(table, idx)}${n}`;
       names.add(name);
@@ -164,6 +164,7 @@ function needsUniqueIndex(index: SchemaIndex, column: ColumnDecl): boolean {
   const t = target.table;
   const name = target.column.name;
   const single = (cols: readonly string[]): boolean => cols.length === 1 && cols[0] === name;
-  const byTable = single(t.primaryKey) || target.column.unique || t.uniques.some(single);
-  return !byTable && t.indexes.some((i) => i.unique && single(i.columns));
+  const byTable =
+    (single(t.primaryKey) && t.primaryKeyIndex === undefined) || target.column.unique || t.uniques.some(single);
+  return !byTable && tableIndexes(t).some((i) => i.unique && single(i.columns));
 }

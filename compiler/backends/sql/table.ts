@@ -3,7 +3,13 @@
  * Computed columns are SELECT expressions, not storage, and are left out.
  */
 import { columnSql, placeSql, quoteIdent } from "../../ident.js";
-import { storedColumns, type ColumnDecl, type DefaultValue, type IndexDecl, type TableDecl } from "../../../language/ir.js";
+import {
+  storedColumns,
+  type ColumnDecl,
+  type DefaultValue,
+  type IndexDecl,
+  type TableDecl,
+} from "../../../language/ir.js";
 import type { SchemaIndex } from "../../schema-index.js";
 import { ddlType, stringLiteral } from "./types.js";
 
@@ -33,7 +39,9 @@ export function referencesClause(index: SchemaIndex, column: ColumnDecl): string
 function columnLine(index: SchemaIndex, table: TableDecl, column: ColumnDecl, inlineRef: boolean): string {
   const parts = [columnSql(column), ddlType(column.type, index)];
   if (column.default) parts.push(defaultClause(column.default));
-  const inlineKey = table.primaryKey.length === 1 && table.primaryKey[0] === column.name;
+  // A key served by a unique index (`index:`) is no PRIMARY KEY constraint: its index is one of the table's.
+  const inlineKey =
+    table.primaryKeyIndex === undefined && table.primaryKey.length === 1 && table.primaryKey[0] === column.name;
   if (inlineKey) parts.push("PRIMARY KEY");
   else if (!column.nullable) parts.push("NOT NULL");
   if (column.unique) parts.push("UNIQUE");
@@ -56,9 +64,26 @@ export function createTable(index: SchemaIndex, table: TableDecl, deferred: Read
   const lines = storedColumns(table)
     .filter((c) => c.computed === undefined)
     .map((c) => columnLine(index, table, c, !deferred.has(c)));
-  if (table.primaryKey.length > 1) lines.push(`PRIMARY KEY (${columnList(table, table.primaryKey)})`);
+  if (table.primaryKey.length > 1 && table.primaryKeyIndex === undefined)
+    lines.push(`PRIMARY KEY (${columnList(table, table.primaryKey)})`);
   for (const unique of table.uniques) lines.push(`UNIQUE (${columnList(table, unique)})`);
   return `CREATE TABLE ${placeSql(table)} (\n${lines.map((l) => `  ${l}`).join(",\n")}\n);`;
+}
+
+/**
+ * The indexes `resc sql` creates for `table`: its `@@index` declarations,
+ * then the unique index a `@@primary_key([a, b], index: "name")` is served
+ * by (docs/decisions/1376-composite-key-address.md).
+ */
+export function tableIndexes(table: TableDecl): IndexDecl[] {
+  if (table.primaryKeyIndex === undefined) return table.indexes;
+  const key: IndexDecl = {
+    columns: [...table.primaryKey],
+    unique: true,
+    name: table.primaryKeyIndex,
+    span: table.span,
+  };
+  return [...table.indexes, key];
 }
 
 /** The name PostgreSQL itself would pick for an unnamed index: `<table>_<columns>_idx`, by database names. */
