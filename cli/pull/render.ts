@@ -23,7 +23,7 @@ import {
 } from "../migrate/catalog.js";
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
 import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
-import { secretReason } from "./secrets.js";
+import { secretReason } from "../../catalog/render/secrets.js";
 import { policyReport, type PulledPolicy, type PulledRowSecurity } from "./policies.js";
 import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 
