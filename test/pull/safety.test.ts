@@ -9,11 +9,10 @@
  * table; and the file compiles.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspect } from "../../cli/pull/introspect.js";
+import { driftSteps, introspect } from "../../catalog/index.js";
 import { pulledFile } from "../../cli/pull/pull-file.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { compileSource } from "../../compiler/index.js";
-import { driftSteps } from "../../cli/migrate/compare.js";
 import { emitSql } from "../../compiler/backends/sql/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 

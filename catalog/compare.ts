@@ -1,25 +1,19 @@
 /**
- * The comparisons the commands share: a schema against its migrations
- * (`migrate diff`) and a live database against a schema (`check
- * --database-url`), both as catalog steps.
+ * The comparisons the commands share, both as catalog steps: a live database against a schema (`check
+ * --database-url`, the drift gate) here, and what they are built from (the renames a schema declares, catalogs
+ * without comments or resc's own tables); a schema against its migrations is `cli/migrate/pending.ts`.
  */
-import path from "node:path";
-import { emitSql, schemaNamespaces } from "../../compiler/backends/sql/index.js";
-import { storedColumns, type Schema } from "../../language/ir.js";
-import type { Executor } from "../../runtime/exec/executor.js";
-import { expressibleCatalog } from "../pull/expressible.js";
-import { placedKey, readCatalog, type Catalog } from "./catalog.js";
+import { emitSql, schemaNamespaces } from "../compiler/backends/sql/index.js";
+import { storedColumns, type Schema } from "../language/ir.js";
+import type { Executor } from "../runtime/exec/executor.js";
+import { expressibleCatalog } from "./expressible.js";
+import { placedKey, type Catalog } from "./model.js";
+import { readCatalog } from "./read.js";
 import { diffCatalogs, type Step } from "./diff.js";
-import { readMigrations, type MigrationFile } from "./files.js";
-import { readPrelude } from "./functions.js";
-import { catalogOfDdl, scratchStates } from "./scratch.js";
-import type { ScratchDatabase } from "./scratch-database.js";
-import { isOwnTable } from "../../runtime/own-objects.js";
-
-/** The migrations directory of a schema file: `migrations/` beside it, unless given. */
-export function migrationsDir(schemaFile: string, dir?: string): string {
-  return dir ?? path.join(path.dirname(schemaFile), "migrations");
-}
+import { readPrelude } from "./project/prelude.js";
+import { catalogOfDdl } from "./project/scratch.js";
+import type { ScratchDatabase } from "./project/scratch-database.js";
+import { isOwnTable } from "../runtime/own-objects.js";
 
 /**
  * `catalog` without `COMMENT ON` texts: the drift gate compares structure, and a doc comment that differs from
@@ -57,18 +51,6 @@ export function declaredRenames(schema: Schema): Map<string, string> {
       if (c.renamedFrom !== undefined) out.set(`${table}.${c.dbName ?? c.name}`, c.renamedFrom);
   }
   return out;
-}
-
-/** The steps from what the committed migrations build to what `schema` declares. */
-export async function pendingSteps(
-  schema: Schema,
-  dir: string,
-): Promise<{ steps: Step[]; migrations: MigrationFile[] }> {
-  const migrations = await readMigrations(dir);
-  const states = await scratchStates(migrations, emitSql(schema), { schemas: schemaNamespaces(schema) });
-  // resc's own tables (the change feed's outbox, which `resc sql` creates) are written by the capture steps, not diffed.
-  const steps = diffCatalogs(withoutHistory(states.current), withoutHistory(states.desired), declaredRenames(schema));
-  return { steps, migrations };
 }
 
 /**

@@ -5,9 +5,9 @@
  * data is marked destructive and says why; `resc migrate diff` refuses to
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
-import { quoteIdent } from "../../compiler/ident.js";
-import { CAPTURE_DDL, captureTrigger } from "../../runtime/events/outbox.js";
-import { CAPTURE_TRIGGER } from "../../runtime/own-objects.js";
+import { quoteIdent } from "../compiler/ident.js";
+import { CAPTURE_DDL, captureTrigger } from "../runtime/events/outbox.js";
+import { CAPTURE_TRIGGER } from "../runtime/own-objects.js";
 import {
   INDEX_HEAD,
   placedKey,
@@ -18,7 +18,7 @@ import {
   type CatalogIndex,
   type CatalogTable,
   type Placed,
-} from "./catalog.js";
+} from "./model.js";
 
 /** One statement of a migration. */
 export interface Step {

@@ -1,15 +1,16 @@
 /**
  * Reads what `resc pull` describes from a live database: the catalog of
- * one namespace (`cli/migrate/catalog.ts`) and the objects it reports as
+ * one namespace (`catalog/read.ts`, the one reader) and the objects it reports as
  * left out (views, triggers, functions, row-level security and its policies).
  */
 import pg from "pg";
-import type { Executor } from "../../runtime/exec/executor.js";
-import { readCatalog, type Catalog } from "../migrate/catalog.js";
-import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../../runtime/own-objects.js";
-import { encodeArray } from "../../runtime/sql/bind.js";
-import type { Extras } from "./render.js";
-import type { PulledPolicy } from "./policies.js";
+import type { Executor } from "../runtime/exec/executor.js";
+import { readCatalog } from "./read.js";
+import type { Catalog } from "./model.js";
+import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../runtime/own-objects.js";
+import { encodeArray } from "../runtime/sql/bind.js";
+import type { Extras } from "./render/resource.js";
+import type { PulledPolicy } from "./render/policies.js";
 
 /**
  * Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`, not one

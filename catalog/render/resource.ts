@@ -20,10 +20,10 @@ import {
   type CatalogIndex,
   type CatalogTable,
   type Placed,
-} from "../migrate/catalog.js";
+} from "../model.js";
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
-import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
-import { secretReason } from "../../catalog/render/secrets.js";
+import { bareValue, nameBook, resourceType, type NameBook } from "../naming.js";
+import { secretReason } from "./secrets.js";
 import { policyReport, type PulledPolicy, type PulledRowSecurity } from "./policies.js";
 import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
 
