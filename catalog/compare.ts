@@ -1,9 +1,10 @@
 /**
- * The comparisons the commands share, both as catalog steps: a live database against a schema (`check
- * --database-url`, the drift gate) here, and what they are built from (the renames a schema declares, catalogs
+ * The comparisons the commands share, as catalog steps: a live database against a schema (`check
+ * --database-url`, the drift gate; and presence only, the live schema check of `resc dev --database-url` and
+ * `resc serve`'s /ready) here, and what they are built from (the renames a schema declares, catalogs
  * without comments or resc's own tables); a schema against its migrations is `cli/migrate/pending.ts`.
  */
-import { emitSql, schemaNamespaces } from "../compiler/backends/sql/index.js";
+import { emitSql, namespaces, schemaNamespaces } from "../compiler/backends/sql/index.js";
 import { storedColumns, type Schema } from "../language/ir.js";
 import type { Executor } from "../runtime/exec/executor.js";
 import { expressibleCatalog } from "./expressible.js";
@@ -12,6 +13,8 @@ import { readCatalog } from "./read.js";
 import { diffCatalogs, type Step } from "./diff.js";
 import { readPrelude } from "./project/prelude.js";
 import { catalogOfDdl } from "./project/scratch.js";
+import { declaredCatalog } from "./project/declared.js";
+import { mismatchSentences } from "./render/mismatches.js";
 import type { ScratchDatabase } from "./project/scratch-database.js";
 import { isOwnTable } from "../runtime/own-objects.js";
 
@@ -65,4 +68,27 @@ export async function driftSteps(db: Executor, schema: Schema, scratch?: Promise
   const prelude = await readPrelude(db);
   const desired = withoutHistory(await catalogOfDdl(emitSql(schema), { schemas, prelude, database: scratch }));
   return diffCatalogs(withoutComments(live), withoutComments(desired));
+}
+
+/** The search path's namespaces, in order (`current_schemas(false)`: those that exist, without `pg_catalog`). */
+const SEARCH_PATH = `select s.n from unnest(current_schemas(false)) with ordinality s(n, i) order by s.i`;
+
+/**
+ * Compares a live database with what `schema` declares, before `resc dev --database-url` serves it and whenever
+ * `resc serve`'s /ready is asked: one sentence per mismatch, empty when the database has everything the schema
+ * declares. Every declared table (or a view, materialized view or foreign table of that name), stored column
+ * (computed ones are expressions), enum or domain type, enum value and index (by method and columns) must exist;
+ * extra objects are fine. Of resc's own objects only the outbox and the capture triggers are asked for, when a
+ * resource declares `events`. Reads the search path's namespaces and those the schema names, by database names
+ * (docs/decisions/1257-database-names.md), with the one reader, compares with the differ's presence-only mode
+ * against the schema projected without a scratch database (`declaredCatalog`, made once per schema) and words
+ * what is missing (`render/mismatches.ts`; docs/decisions/1375-catalog-room.md).
+ * @throws the driver's error when the database cannot be queried
+ */
+export async function findSchemaMismatches(db: Executor, schema: Schema): Promise<string[]> {
+  const searchPath = (await db.query({ text: SEARCH_PATH, values: [] })).rows.map((r) => r.n!);
+  const read = [...new Set([...searchPath, ...namespaces(schema)])];
+  const live = await readCatalog(db, read, { views: true, ownTables: true });
+  const declared = declaredCatalog(schema);
+  return mismatchSentences(diffCatalogs(live, declared, new Map(), { presence: { searchPath } }), declared);
 }

@@ -16,6 +16,7 @@ export * from "./expressible.js";
 export * from "./naming.js";
 export * from "./project/prelude.js";
 export * from "./project/scratch.js";
+export * from "./project/declared.js";
 export * from "./project/scratch-database.js";
 export * from "./project/pglite-fresh.js";
 export * from "./render/resource.js";

@@ -41,10 +41,13 @@ export async function introspect(
   await client.connect();
   try {
     await client.query(`SELECT set_config('search_path', 'public', false)`);
+    // One client runs one query at a time: the reader's queries, sent at once, wait their turn here.
+    let turn: Promise<unknown> = Promise.resolve();
     const db: Executor = {
-      query: async (stmt) => {
-        const r = await client.query(stmt.text, stmt.values);
-        return { rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? 0 };
+      query: (stmt) => {
+        const run = turn.then(() => client.query(stmt.text, stmt.values));
+        turn = run.catch(() => {});
+        return run.then((r) => ({ rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? 0 }));
       },
       transaction: () => Promise.reject(new Error("not used")),
       script: async (sql) => {

@@ -24,6 +24,14 @@ import {
   type Placed,
 } from "./model.js";
 
+/** What {@link readCatalog} reads beyond a schema's tables; both off by default. */
+export interface ReadOptions {
+  /** Read views, materialized views and foreign tables too, as tables with columns (and a view's indexes). */
+  views?: boolean;
+  /** Keep resc's own tables (runtime/own-objects.ts), for a check that asks whether the outbox exists. */
+  ownTables?: boolean;
+}
+
 async function rows(db: Executor, text: string, values: string[]): Promise<Record<string, string | null>[]> {
   return (await db.query({ text, values })).rows;
 }
@@ -36,21 +44,32 @@ async function rows(db: Executor, text: string, values: string[]): Promise<Recor
  * default needs to exist), never their position. Types and references in
  * definitions are spelled as the session's search path shows them (read
  * with `public` on it, names elsewhere come back qualified).
+ * `options` widens the read for the presence-only comparison of the live schema check (`render/mismatches.ts`).
  * @throws the driver's error when the database cannot be queried
  */
-export async function readCatalog(db: Executor, schemas: string | readonly string[] = "public"): Promise<Catalog> {
+export async function readCatalog(
+  db: Executor,
+  schemas: string | readonly string[] = "public",
+  options: ReadOptions = {},
+): Promise<Catalog> {
+  // Views, materialized views and foreign tables have columns a declared table may be served from: read as tables
+  // only when asked (the live check has always found a declared table there; the language cannot create one).
+  const kinds = options.views ? `('r', 'p', 'v', 'm', 'f')` : `('r', 'p')`;
   const list = typeof schemas === "string" ? [schemas] : [...schemas];
   const schema = encodeArray(list);
-  const enums = await rows(
-    db,
-    `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
+  // Read at once: on a pool each query takes its own connection, so a read waits for the slowest, not the sum.
+  const [enums, domains, columns, constraints, partitionKeys, indexes, captures, sequences, extensions] =
+    await Promise.all([
+      rows(
+        db,
+        `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, string_agg(e.enumlabel, E'\\n' order by e.enumsortorder) as vals
      from pg_type t join pg_namespace n on n.oid = t.typnamespace join pg_enum e on e.enumtypid = t.oid
      where n.nspname = any($1::text[]) group by n.nspname, t.typname, t.oid order by n.nspname, t.typname`,
-    [schema],
-  );
-  const domains = await rows(
-    db,
-    `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
+        [schema],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, t.typname as name, format_type(t.oid, null) as spelled, format_type(t.typbasetype, t.typtypmod) as type, t.typnotnull::text as notnull,
             t.typdefault as def,
             (select string_agg(pg_get_constraintdef(c.oid), E'\\n' order by pg_get_constraintdef(c.oid))
                from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checks,
@@ -58,11 +77,11 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
                from pg_constraint c where c.contypid = t.oid and c.contype = 'c') as checknames
      from pg_type t join pg_namespace n on n.oid = t.typnamespace
      where n.nspname = any($1::text[]) and t.typtype = 'd' order by n.nspname, t.typname`,
-    [schema],
-  );
-  const columns = await rows(
-    db,
-    `select n.nspname as ns, c.relname as tbl, a.attname as name,
+        [schema],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, c.relname as tbl, a.attname as name,
             case when c.relkind = 'p' then pg_get_partkeydef(c.oid) end as partkey,
             col_description(c.oid, a.attnum) as comment, obj_description(c.oid, 'pg_class') as tcomment, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
@@ -74,26 +93,26 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
      left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition
+     where n.nspname = any($1::text[]) and c.relkind in ${kinds} and not c.relispartition
      order by n.nspname, c.relname, a.attnum`,
-    [schema],
-  );
-  const constraints = await rows(
-    db,
-    `select n.nspname as ns, c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
+        [schema],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, c.relname as tbl, k.conname as name, k.contype as kind, pg_get_constraintdef(k.oid) as def,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
             f.relname as ftbl, (select fn.nspname from pg_namespace fn where fn.oid = f.relnamespace) as fschema,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
      from pg_constraint k left join pg_class f on f.oid = k.confrelid join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by n.nspname, c.relname, k.conname`,
-    [schema],
-  );
-  // Foreign keys every partition of a partitioned table has, by definition, with the first partition's name.
-  const partitionKeys = await rows(
-    db,
-    `select n.nspname as ns, c.relname as tbl, min(k.conname) as name, pg_get_constraintdef(k.oid) as def,
+     where n.nspname = any($1::text[]) and c.relkind in ${kinds} and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by n.nspname, c.relname, k.conname`,
+        [schema],
+      ),
+      // Foreign keys every partition of a partitioned table has, by definition, with the first partition's name.
+      rows(
+        db,
+        `select n.nspname as ns, c.relname as tbl, min(k.conname) as name, pg_get_constraintdef(k.oid) as def,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
             f.relname as ftbl, fn.nspname as fschema,
@@ -107,11 +126,11 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
      group by n.nspname, c.relname, c.oid, pg_get_constraintdef(k.oid), cols, f.relname, fn.nspname, fcols
      having count(distinct i.inhrelid) = (select count(*) from pg_inherits j where j.inhparent = c.oid)
      order by 1, 2, 4`,
-    [schema],
-  );
-  const indexes = await rows(
-    db,
-    `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
+        [schema],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
             x.indisunique::text as uniq, (x.indpred is not null)::text as partial, (x.indexprs is not null)::text as expr,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(x.indkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.n) as cols,
@@ -120,37 +139,35 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
      from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class c on c.oid = x.indrelid
      join pg_am am on am.oid = i.relam
      join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = any($1::text[]) and c.relkind in ('r', 'p') and not c.relispartition
+     where n.nspname = any($1::text[]) and c.relkind in ${kinds} and not c.relispartition
        and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid and k.conrelid = x.indrelid)
      order by n.nspname, c.relname, i.relname`,
-    [schema],
-  );
-
-  const captures = await rows(
-    db,
-    `select n.nspname as ns, c.relname as tbl, encode(t.tgargs, 'escape') as args
+        [schema],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, c.relname as tbl, encode(t.tgargs, 'escape') as args
      from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = any($1::text[]) and t.tgname = $2 and not t.tgisinternal
      order by n.nspname, c.relname`,
-    [schema, CAPTURE_TRIGGER],
-  );
-
-  const sequences = await rows(
-    db,
-    `select n.nspname as ns, s.relname as name
+        [schema, CAPTURE_TRIGGER],
+      ),
+      rows(
+        db,
+        `select n.nspname as ns, s.relname as name
      from pg_class s join pg_namespace n on n.oid = s.relnamespace
      where n.nspname = any($1::text[]) and s.relkind = 'S'
        and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = s.oid
                          and d.refclassid = 'pg_class'::regclass and d.deptype = 'i')
      order by n.nspname, s.relname`,
-    [schema],
-  );
-
-  const extensions = await rows(
-    db,
-    `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text[] is not null order by extname`,
-    [schema],
-  );
+        [schema],
+      ),
+      rows(
+        db,
+        `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text[] is not null order by extname`,
+        [schema],
+      ),
+    ]);
 
   const tables = new Map<string, CatalogTable>();
   const serialSequences = new Set<string>();
@@ -247,7 +264,7 @@ export async function readCatalog(db: Executor, schemas: string | readonly strin
     // resc's own tables and what comes with them are never a schema's (docs/decisions/1357-resc-own-objects.md): left
     // out here, where every comparison and `resc pull` read, so no caller can forget to.
     tables: [...tables.values()]
-      .filter((t) => !isOwnTable(t.name))
+      .filter((t) => options.ownTables === true || !isOwnTable(t.name))
       .sort((a, b) => a.schema.localeCompare(b.schema) || a.name.localeCompare(b.name)),
     sequences: sequences
       .map((r): Placed => ({ schema: r.ns!, name: r.name! }))
