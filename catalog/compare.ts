@@ -88,7 +88,7 @@ const SEARCH_PATH = `select s.n from unnest(current_schemas(false)) with ordinal
 export async function findSchemaMismatches(db: Executor, schema: Schema): Promise<string[]> {
   const searchPath = (await db.query({ text: SEARCH_PATH, values: [] })).rows.map((r) => r.n!);
   const read = [...new Set([...searchPath, ...namespaces(schema)])];
-  const live = await readCatalog(db, read, { views: true, ownTables: true });
+  const live = await readCatalog(db, read, { views: true, ownTables: true, namesOnly: true });
   const declared = declaredCatalog(schema);
   return mismatchSentences(diffCatalogs(live, declared, new Map(), { presence: { searchPath } }), declared);
 }

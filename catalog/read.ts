@@ -24,10 +24,22 @@ import {
   type Placed,
 } from "./model.js";
 
+/** The sequence a column of `c` (attribute `a`) owns, a serial column's, by name. */
+const OWNED_SEQUENCE = `(select s.relname from pg_depend dep join pg_class s on s.oid = dep.objid and s.relkind = 'S'
+              where dep.classid = 'pg_class'::regclass and dep.refclassid = 'pg_class'::regclass
+                and dep.refobjid = c.oid and dep.refobjsubid = a.attnum and dep.deptype = 'a'
+              order by s.relname limit 1)`;
+
 /** What {@link readCatalog} reads beyond a schema's tables; both off by default. */
 export interface ReadOptions {
   /** Read views, materialized views and foreign tables too, as tables with columns (and a view's indexes). */
   views?: boolean;
+  /**
+   * Names only (enums and values, domains, tables, columns with types and nullability, indexes, keys, the change
+   * capture): no comments, defaults, owned sequences, foreign keys, checks, partitions' keys, sequences or
+   * extensions, which the presence-only comparison does not look at.
+   */
+  namesOnly?: boolean;
   /** Keep resc's own tables (runtime/own-objects.ts), for a check that asks whether the outbox exists. */
   ownTables?: boolean;
 }
@@ -55,6 +67,9 @@ export async function readCatalog(
   // Views, materialized views and foreign tables have columns a declared table may be served from: read as tables
   // only when asked (the live check has always found a declared table there; the language cannot create one).
   const kinds = options.views ? `('r', 'p', 'v', 'm', 'f')` : `('r', 'p')`;
+  // Names only: what a presence check compares, without the per-column and per-constraint work it would not use.
+  const full = options.namesOnly !== true;
+  const none = Promise.resolve([]);
   const list = typeof schemas === "string" ? [schemas] : [...schemas];
   const schema = encodeArray(list);
   // Read at once: on a pool each query takes its own connection, so a read waits for the slowest, not the sum.
@@ -83,13 +98,11 @@ export async function readCatalog(
         db,
         `select n.nspname as ns, c.relname as tbl, a.attname as name,
             case when c.relkind = 'p' then pg_get_partkeydef(c.oid) end as partkey,
-            col_description(c.oid, a.attnum) as comment, obj_description(c.oid, 'pg_class') as tcomment, format_type(a.atttypid, a.atttypmod) as type,
+            ${full ? "col_description(c.oid, a.attnum)" : "null"} as comment,
+            ${full ? "obj_description(c.oid, 'pg_class')" : "null"} as tcomment, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull::text as notnull, a.attidentity as ident, a.attgenerated as gen,
-            pg_get_expr(d.adbin, d.adrelid) as def,
-            (select s.relname from pg_depend dep join pg_class s on s.oid = dep.objid and s.relkind = 'S'
-              where dep.classid = 'pg_class'::regclass and dep.refclassid = 'pg_class'::regclass
-                and dep.refobjid = c.oid and dep.refobjsubid = a.attnum and dep.deptype = 'a'
-              order by s.relname limit 1) as ownseq
+            ${full ? "pg_get_expr(d.adbin, d.adrelid)" : "null"} as def,
+            ${full ? OWNED_SEQUENCE : "null"} as ownseq
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
      left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
@@ -106,13 +119,15 @@ export async function readCatalog(
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.confkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n) as fcols
      from pg_constraint k left join pg_class f on f.oid = k.confrelid join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = any($1::text[]) and c.relkind in ${kinds} and not c.relispartition and k.contype in ('p', 'u', 'f', 'c') order by n.nspname, c.relname, k.conname`,
+     where n.nspname = any($1::text[]) and c.relkind in ${kinds} and not c.relispartition and k.contype in ${full ? "('p', 'u', 'f', 'c')" : "('p', 'u')"} order by n.nspname, c.relname, k.conname`,
         [schema],
       ),
       // Foreign keys every partition of a partitioned table has, by definition, with the first partition's name.
-      rows(
-        db,
-        `select n.nspname as ns, c.relname as tbl, min(k.conname) as name, pg_get_constraintdef(k.oid) as def,
+      !full
+        ? none
+        : rows(
+            db,
+            `select n.nspname as ns, c.relname as tbl, min(k.conname) as name, pg_get_constraintdef(k.oid) as def,
             (select string_agg(a.attname, E'\n' order by u.ord) from unnest(k.conkey) with ordinality u(n, ord)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n) as cols,
             f.relname as ftbl, fn.nspname as fschema,
@@ -126,8 +141,8 @@ export async function readCatalog(
      group by n.nspname, c.relname, c.oid, pg_get_constraintdef(k.oid), cols, f.relname, fn.nspname, fcols
      having count(distinct i.inhrelid) = (select count(*) from pg_inherits j where j.inhparent = c.oid)
      order by 1, 2, 4`,
-        [schema],
-      ),
+            [schema],
+          ),
       rows(
         db,
         `select n.nspname as ns, c.relname as tbl, i.relname as name, pg_get_indexdef(x.indexrelid) as def, am.amname as method,
@@ -152,21 +167,25 @@ export async function readCatalog(
      order by n.nspname, c.relname`,
         [schema, CAPTURE_TRIGGER],
       ),
-      rows(
-        db,
-        `select n.nspname as ns, s.relname as name
+      !full
+        ? none
+        : rows(
+            db,
+            `select n.nspname as ns, s.relname as name
      from pg_class s join pg_namespace n on n.oid = s.relnamespace
      where n.nspname = any($1::text[]) and s.relkind = 'S'
        and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = s.oid
                          and d.refclassid = 'pg_class'::regclass and d.deptype = 'i')
      order by n.nspname, s.relname`,
-        [schema],
-      ),
-      rows(
-        db,
-        `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text[] is not null order by extname`,
-        [schema],
-      ),
+            [schema],
+          ),
+      !full
+        ? none
+        : rows(
+            db,
+            `select extname as name from pg_extension where extname <> 'plpgsql' and $1::text[] is not null order by extname`,
+            [schema],
+          ),
     ]);
 
   const tables = new Map<string, CatalogTable>();

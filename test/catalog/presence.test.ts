@@ -94,6 +94,20 @@ table tags {
     }
   });
 
+  it("finds a declared table in a view of that name, as it always has", async () => {
+    const { schema: overView } = compileText(`
+table book_titles {
+  id    bigint @primary_key
+  title text
+  resource "/book_titles" { ops = [list] }
+}
+`);
+    expect(await findSchemaMismatches(db.executor, overView)).toEqual(['table "book_titles" is missing']);
+    await db.executor.script("CREATE VIEW book_titles AS SELECT id, title FROM books");
+    expect(await findSchemaMismatches(db.executor, overView)).toEqual([]);
+    await db.executor.script("DROP VIEW book_titles");
+  });
+
   it("is the differ's mode, not a second differ: the same catalogs, only the steps adding what is missing", async () => {
     const live = await readCatalog(db.executor, ["public", "store"]);
     const declared = declaredCatalog(schema);
