@@ -32,7 +32,7 @@ export default class Check extends RescCommand {
     const { args, flags } = await this.parse(Check);
     // The drift gate's scratch database starts now, while the schema compiles and the live one is read
     // (docs/decisions/1260-scratch-database-snapshot.md).
-    const scratchDatabase = flags["database-url"] !== undefined ? import("./migrate/scratch-database.js") : undefined;
+    const scratchDatabase = flags["database-url"] !== undefined ? import("../catalog/index.js") : undefined;
     const scratch = scratchDatabase?.then((m) => m.startScratch(flags["scratch-database-url"]));
     scratch?.catch(() => {}); // awaited below; a start that fails is reported there
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));
@@ -45,7 +45,7 @@ export default class Check extends RescCommand {
     if (url === undefined) return;
     // Loaded only here: a plain check needs neither pg nor the scratch database (decision 1323).
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
-    const { driftSteps } = await import("./migrate/compare.js");
+    const { driftSteps } = await import("../catalog/index.js");
     const db = createPgExecutor({ connectionString: url, max: 1 });
     let steps: Awaited<ReturnType<typeof driftSteps>>;
     try {

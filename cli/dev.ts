@@ -239,7 +239,7 @@ export default class Dev extends RescCommand {
    */
   private async openServer(url: string, schema: Schema, file: string): Promise<Executor> {
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
-    const { findSchemaMismatches } = await import("./serving/schema-check.js");
+    const { findSchemaMismatches } = await import("../catalog/index.js");
     const db = createPgExecutor({ connectionString: url });
     let mismatches: string[];
     try {
@@ -267,7 +267,7 @@ export default class Dev extends RescCommand {
     const { EmbeddedDatabaseError, openEmbeddedDatabase } = await import("../runtime/exec/embedded.js");
     const { DataDirectoryLockedError } = await import("../runtime/exec/data-dir-lock.js");
     const { evolveEmbedded } = await import("./dev/evolve.js");
-    const { declaredRenames } = await import("./migrate/compare.js");
+    const { declaredRenames } = await import("../catalog/index.js");
     let seed: string | undefined;
     if (flags.seed) {
       try {

@@ -47,7 +47,7 @@ export default class Init extends RescCommand {
     const { compileSource } = await import("../compiler/compile.js");
     const { formatDiagnostics } = await import("../grammar/index.js");
     const { migrationText } = await import("./migrate/files.js");
-    const { pendingSteps } = await import("./migrate/compare.js");
+    const { pendingSteps } = await import("./migrate/pending.js");
     const { rescSource } = await import("./init/resc-source.js");
     const { packageJson } = await import("./init/package-json.js");
     const { stubbedHooksModule } = await import("./init/hooks-module.js");

@@ -33,14 +33,18 @@ export default class MigrateBaseline extends RescCommand {
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
-    const { migrationsDir, withoutComments, withoutHistory } = await import("./migrate/compare.js");
+    const { migrationsDir } = await import("./migrate/pending.js");
     const { emitSql, schemaNamespaces } = await import("../compiler/backends/sql/index.js");
-    const { readCatalog } = await import("./migrate/catalog.js");
+    const {
+      diffCatalogs,
+      expressibleCatalog,
+      readCatalog,
+      readPrelude,
+      scratchStates,
+      withoutComments,
+      withoutHistory,
+    } = await import("../catalog/index.js");
     type Catalog = Awaited<ReturnType<typeof readCatalog>>;
-    const { expressibleCatalog } = await import("./pull/expressible.js");
-    const { diffCatalogs } = await import("./migrate/diff.js");
-    const { scratchStates } = await import("./migrate/scratch.js");
-    const { readPrelude } = await import("./migrate/functions.js");
     const { migrationText, readMigrations, writeNextMigration, checksum } = await import("./migrate/files.js");
     const { recordBaseline } = await import("./migrate/history.js");
     const { createPgExecutor } = await import("../runtime/exec/pg.js");
@@ -49,7 +53,7 @@ export default class MigrateBaseline extends RescCommand {
     if (!url) this.fail(NO_DATABASE_URL_FLAG);
     // The scratch database starts first: its start is most of a baseline's time, and overlaps loading the
     // schema and reading the live database (docs/decisions/1260-scratch-database-snapshot.md).
-    const { startScratch, closeScratch } = await import("./migrate/scratch-database.js");
+    const { startScratch, closeScratch } = await import("../catalog/index.js");
     const scratch = startScratch(flags["scratch-database-url"]);
     let read: [Catalog, string[]];
     let states: Awaited<ReturnType<typeof scratchStates>>;

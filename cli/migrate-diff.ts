@@ -22,7 +22,7 @@ export default class MigrateDiff extends RescCommand {
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { loadSchema } = await import("./load.js");
-    const { migrationsDir, pendingSteps } = await import("./migrate/compare.js");
+    const { migrationsDir, pendingSteps } = await import("./migrate/pending.js");
     const { migrationText, writeNextMigration } = await import("./migrate/files.js");
     const { args, flags } = await this.parse(MigrateDiff);
     const r = await loadSchema(args.file, (s) => process.stderr.write(s));

@@ -36,7 +36,7 @@ export default class Pull extends RescCommand {
   async run(): Promise<void> {
     // Loaded here, not at start-up: `resc` imports every command class to read its flags (decision 1323).
     const { formatDiagnostics } = await import("../grammar/index.js");
-    const { introspect } = await import("./pull/introspect.js");
+    const { introspect } = await import("../catalog/index.js");
     const { pulledFile } = await import("./pull/pull-file.js");
     const { args, flags } = await this.parse(Pull);
     const url = databaseUrl(args.url);

@@ -145,7 +145,7 @@ export default class Serve extends RescCommand {
     // 1326), so the catalog is read while the rest of the server loads and is built. Nothing listens before the answer.
     const [{ loadSchemaCached }, { findSchemaMismatches }] = await Promise.all([
       import("./schema-cache.js"),
-      import("./serving/schema-check.js"),
+      import("../catalog/index.js"),
     ]);
     const cached = await loadSchemaCached(args.file, (s) => process.stderr.write(s), {
       cache: flags.cache,

@@ -16,11 +16,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitSql } from "../compiler/backends/sql/index.js";
 import { migrateEmbedded } from "../cli/dev/evolve.js";
-import { readCatalog } from "../cli/migrate/catalog.js";
-import { declaredRenames, driftSteps, pendingSteps } from "../cli/migrate/compare.js";
-import { readPrelude } from "../cli/migrate/functions.js";
+import { declaredRenames, driftSteps, findSchemaMismatches, readCatalog, readPrelude } from "../catalog/index.js";
+import { pendingSteps } from "../cli/migrate/pending.js";
 import { deployMigrations, HISTORY_TABLE_DDL } from "../cli/migrate/history.js";
-import { findSchemaMismatches } from "../cli/serving/schema-check.js";
 import { CAPTURE_DDL, captureTrigger } from "../runtime/events/outbox.js";
 import { WEBHOOK_DDL } from "../runtime/events/webhooks.js";
 import { createPgliteExecutor } from "../runtime/exec/pglite.js";
@@ -126,7 +124,7 @@ describe("the list of resc's own objects", () => {
       /CREATE\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(TABLE|INDEX|FUNCTION|TRIGGER|SEQUENCE|VIEW|TYPE)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\$\{[A-Z][A-Z0-9_]*\}|"?resc_\w+)/g;
     const byConstant = new Set<string>();
     const unknown: string[] = [];
-    for (const root of ["runtime", "cli", "compiler", "language", "grammar", "templates"])
+    for (const root of ["runtime", "catalog", "cli", "compiler", "language", "grammar", "templates"])
       for (const f of await sourceFiles(root))
         for (const [, kind, name] of (await readFile(f, "utf8")).matchAll(creates)) {
           if (name!.startsWith("${")) byConstant.add(f);

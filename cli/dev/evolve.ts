@@ -9,10 +9,7 @@
  */
 import { EmbeddedDatabaseError } from "../../runtime/exec/embedded.js";
 import type { Executor } from "../../runtime/exec/executor.js";
-import { readCatalog } from "../migrate/catalog.js";
-import { withoutHistory } from "../migrate/compare.js";
-import { diffCatalogs } from "../migrate/diff.js";
-import { catalogOfDdl } from "../migrate/scratch.js";
+import { catalogOfDdl, diffCatalogs, readCatalog, withoutHistory } from "../../catalog/index.js";
 
 /** What {@link migrateEmbedded} did: the steps applied, or the data-losing steps it refused. */
 export type EmbeddedMigration = { applied: number } | { refused: string[] };

@@ -18,10 +18,9 @@ import type { Schema } from "../../language/ir.js";
 import { SCHEMA_MARKER } from "../../runtime/exec/embedded.js";
 import type { Executor } from "../../runtime/exec/executor.js";
 import { loadSchema } from "../load.js";
-import { declaredRenames } from "../migrate/compare.js";
 import { createDevApp, type DevAppOptions } from "./app.js";
 import { migrateEmbedded } from "./evolve.js";
-import { findSchemaMismatches } from "../serving/schema-check.js";
+import { declaredRenames, findSchemaMismatches } from "../../catalog/index.js";
 
 /** What the watcher needs to rebuild the app. */
 export interface WatchOptions {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Step } from "./diff.js";
+import type { Step } from "../../catalog/index.js";
 
 /** A migration file read from disk. */
 export interface MigrationFile {

@@ -8,8 +8,7 @@
 import { compileSource } from "../../compiler/compile.js";
 import type { Diagnostic } from "../../language/ir.js";
 import { formatSource } from "../../grammar/format/index.js";
-import type { Catalog } from "../migrate/catalog.js";
-import { renderCatalog, type Extras } from "./render.js";
+import { renderCatalog, type Catalog, type Extras } from "../../catalog/index.js";
 
 /** A pulled file, or the text that did not parse (a fault of pull itself). */
 export type PulledFile =

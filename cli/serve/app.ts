@@ -15,7 +15,7 @@ import { mountDocs } from "../../runtime/http/docs.js";
 import { mountService, type EventOptions, type MountAuthOptions, type MountResult } from "../../runtime/http/mount.js";
 import type { WebhookSubscription } from "../../runtime/events/webhooks.js";
 import { answerProblems, withOperations, type Operations } from "../../runtime/ops/index.js";
-import { findSchemaMismatches } from "../serving/schema-check.js";
+import { findSchemaMismatches } from "../../catalog/index.js";
 
 /** What {@link createServeApp} needs. */
 export interface ServeAppOptions {

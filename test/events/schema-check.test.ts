@@ -5,9 +5,7 @@
  * capture back as `events = true` and leaves the outbox out.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findSchemaMismatches } from "../../cli/serving/schema-check.js";
-import { introspect } from "../../cli/pull/introspect.js";
-import { renderCatalog } from "../../cli/pull/render.js";
+import { findSchemaMismatches, introspect, renderCatalog } from "../../catalog/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/db.js";
 import { compileText } from "../support/service.js";
 

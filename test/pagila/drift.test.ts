@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftSteps } from "../../cli/migrate/compare.js";
+import { driftSteps } from "../../catalog/index.js";
 import { compileSource } from "../../compiler/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 import { loadPagila } from "../support/pagila.js";

@@ -6,9 +6,8 @@
  * declared rule meaning the same; the pulled file still compiles.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspect } from "../../cli/pull/introspect.js";
+import { introspect, policyReport, ruleTerms } from "../../catalog/index.js";
 import { pulledFile } from "../../cli/pull/pull-file.js";
-import { policyReport, ruleTerms } from "../../cli/pull/policies.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 
 describe("policy conditions as declared rules", () => {

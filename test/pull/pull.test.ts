@@ -11,10 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { findSchemaMismatches } from "../../cli/serving/schema-check.js";
-import { driftSteps } from "../../cli/migrate/compare.js";
-import { introspect } from "../../cli/pull/introspect.js";
-import { renderCatalog } from "../../cli/pull/render.js";
+import { driftSteps, findSchemaMismatches, introspect, renderCatalog } from "../../catalog/index.js";
 import { compileSource, emitSql } from "../../compiler/index.js";
 import { formatSource } from "../../grammar/format/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";

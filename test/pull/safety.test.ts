@@ -9,15 +9,14 @@
  * table; and the file compiles.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspect } from "../../cli/pull/introspect.js";
+import { driftSteps, introspect } from "../../catalog/index.js";
 import { pulledFile } from "../../cli/pull/pull-file.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { compileSource } from "../../compiler/index.js";
-import { driftSteps } from "../../cli/migrate/compare.js";
 import { emitSql } from "../../compiler/backends/sql/index.js";
 import { createTestDatabase, findServer, type TestDatabase } from "../support/db.js";
 import { loadMigrations, type MigratedSample } from "../support/samples.js";
-import { credentialColumns } from "../../cli/pull/secrets.js";
+import { credentialColumns } from "../../catalog/index.js";
 
 const server = process.env.RESC_TEST_PGLITE === "1" ? undefined : await findServer();
 let db: TestDatabase | undefined;
@@ -193,7 +192,7 @@ describe.skipIf(!server)("resc pull on what production databases carry", () => {
 type Col = { name: string; type: string; comment?: string; key?: boolean; reference?: boolean };
 
 /**
- * The credential rules, case by case (cli/pull/secrets.ts, docs/decisions/1256-pull-hides-secrets.md): the table,
+ * The credential rules, case by case (catalog/render/secrets.ts, docs/decisions/1256-pull-hides-secrets.md): the table,
  * the column judged, its siblings, and the reason it is hidden (a pattern) or undefined when it is served.
  */
 const CASES: readonly { table: string; column: Col; siblings?: Col[]; hidden: RegExp | undefined }[] = [

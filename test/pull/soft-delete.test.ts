@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { introspect } from "../../cli/pull/introspect.js";
+import { introspect } from "../../catalog/index.js";
 import { pulledFile } from "../../cli/pull/pull-file.js";
 import { buildDescriptor } from "../../compiler/descriptor.js";
 import { compileSource } from "../../compiler/index.js";

@@ -20,7 +20,7 @@ const NEXTVAL =
  * `public."My seq"` → `["public", "My seq"]`: the parts of a regclass
  * literal as PostgreSQL reads them (plain parts folded to lower case,
  * quoted ones as written). Shared by the DDL backend and the catalog
- * reader (cli/migrate/catalog.ts), which must agree on what a default names.
+ * reader (catalog/read.ts), which must agree on what a default names.
  */
 export function regclassParts(literal: string): string[] {
   const parts: string[] = [];

@@ -7,8 +7,9 @@
  */
 import type { Executor } from "../../runtime/exec/executor.js";
 import { embeddedScratch, type ScratchDatabase } from "./scratch-database.js";
-import { readCatalog, type Catalog } from "./catalog.js";
-import { applyPrelude, readPrelude } from "./functions.js";
+import { readCatalog } from "../read.js";
+import type { Catalog } from "../model.js";
+import { applyPrelude, readPrelude } from "./prelude.js";
 
 /** A migration file's name and text. */
 export interface MigrationText {

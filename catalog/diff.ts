@@ -5,9 +5,9 @@
  * data is marked destructive and says why; `resc migrate diff` refuses to
  * write such steps unless told to (docs/decisions/1240-migrations.md).
  */
-import { quoteIdent } from "../../compiler/ident.js";
-import { CAPTURE_DDL, captureTrigger } from "../../runtime/events/outbox.js";
-import { CAPTURE_TRIGGER } from "../../runtime/own-objects.js";
+import { quoteIdent } from "../compiler/ident.js";
+import { CAPTURE_DDL, captureTrigger } from "../runtime/events/outbox.js";
+import { CAPTURE_TRIGGER } from "../runtime/own-objects.js";
 import {
   INDEX_HEAD,
   placedKey,
@@ -18,13 +18,40 @@ import {
   type CatalogIndex,
   type CatalogTable,
   type Placed,
-} from "./catalog.js";
+} from "./model.js";
 
 /** One statement of a migration. */
 export interface Step {
   sql: string;
   /** Why this step can lose data (or fail on existing rows); absent for a safe step. */
   destructive?: string;
+  /**
+   * The object of the target this step creates because the source has none: what the presence-only comparison
+   * keeps and `render/mismatches.ts` words. Absent for every other step (changes, drops, renames, comments).
+   */
+  adds?: Missing;
+}
+
+/** An object the target has and the source lacks, as the presence-only comparison reports it. */
+export type Missing =
+  | { kind: "enum"; enum: Placed }
+  | { kind: "enum-value"; enum: Placed; value: string }
+  | { kind: "domain"; domain: Placed }
+  | { kind: "table"; table: Placed }
+  | { kind: "column"; table: Placed; column: string }
+  | { kind: "index"; table: Placed; columns: readonly string[]; method: string }
+  | { kind: "capture"; table: Placed };
+
+/** How {@link diffCatalogs} compares. */
+export interface DiffOptions {
+  /**
+   * Presence only (the live schema check of `resc dev --database-url` and `resc serve`'s /ready): only the steps
+   * creating what the target has and the source lacks, so extra objects in the source are fine and what both
+   * have is not compared further (types, defaults, constraints). A target object in `public` is found in any
+   * namespace of `searchPath` (an unplaced declaration is looked up through the search path), and an index is
+   * found by its method and columns, whatever its name, options or uniqueness, a key's index included.
+   */
+  presence?: { searchPath: readonly string[] };
 }
 
 const q = quoteIdent;
@@ -217,6 +244,7 @@ function enumSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
     if (!old) {
       ctx.early.push({
         sql: `CREATE TYPE ${placedSql(e)} AS ENUM (${e.values.map(lit).join(", ")});`,
+        adds: { kind: "enum", enum: e },
       });
       continue;
     }
@@ -225,6 +253,7 @@ function enumSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
       const before = e.values.slice(i + 1).find((x) => old.values.includes(x));
       ctx.early.push({
         sql: `ALTER TYPE ${placedSql(e)} ADD VALUE ${lit(v)}${before !== undefined ? ` BEFORE ${lit(before)}` : ""};`,
+        adds: { kind: "enum-value", enum: e, value: v },
       });
     });
     const gone = old.values.filter((v) => !e.values.includes(v));
@@ -250,7 +279,7 @@ function domainSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
     const old = fromDomains.get(placedKey(d));
     const label = placedKey(d);
     const create = `CREATE DOMAIN ${placedSql(d)} AS ${d.type}${d.default !== undefined ? ` DEFAULT ${d.default}` : ""}${d.notNull ? " NOT NULL" : ""}${d.checks.map((c) => ` ${c}`).join("")};`;
-    if (!old) ctx.early.push({ sql: create });
+    if (!old) ctx.early.push({ sql: create, adds: { kind: "domain", domain: d } });
     else if (old.type !== d.type) {
       ctx.early.push({
         sql: `-- domain ${label} changes its base type; PostgreSQL cannot alter that in place: recreate it by hand:\n-- ${create}`,
@@ -366,10 +395,12 @@ function createIndexStep(
   ix: CatalogIndex,
   ctx: DiffContext,
   added?: ReadonlyMap<string, CatalogColumn>,
+  adds?: Missing,
 ): void {
   const step: Step = {
     sql: `${ix.definition.replace(INDEX_HEAD, (_all, unique: string | undefined, name: string) => `CREATE ${unique ?? ""}INDEX ${name} ON ${placedSql(table)} `)};`,
   };
+  if (adds !== undefined) step.adds = adds;
   if (!ix.unique) {
     ctx.indexes.push(step);
     return;
@@ -391,7 +422,9 @@ function indexSteps(
   const newIx = new Map(t.indexes.map((i) => [i.shape, i]));
   for (const [shape, i] of oldIx)
     if (!newIx.has(shape)) ctx.indexes.push({ sql: `DROP INDEX ${placedSql({ schema: old.schema, name: i.name })};` });
-  for (const [shape, i] of newIx) if (!oldIx.has(shape)) createIndexStep(table, i, ctx, added);
+  for (const [shape, i] of newIx)
+    if (!oldIx.has(shape))
+      createIndexStep(table, i, ctx, added, { kind: "index", table, columns: i.columns ?? [], method: i.method });
 }
 
 /** `COMMENT ON TABLE`, or on column `column` of it: the text, or `NULL` to remove one. */
@@ -401,7 +434,7 @@ function commentStep(t: CatalogTable, comment: string | undefined, column?: stri
 }
 
 function newTableSteps(t: CatalogTable, ctx: DiffContext): void {
-  ctx.tablesNew.push({ sql: createTable(t) });
+  ctx.tablesNew.push({ sql: createTable(t), adds: { kind: "table", table: t } });
   if (t.comment !== undefined) ctx.tablesNew.push(commentStep(t, t.comment));
   for (const c of t.columns) if (c.comment !== undefined) ctx.tablesNew.push(commentStep(t, c.comment, c.name));
   for (const k of t.constraints.filter((k) => k.kind === "f"))
@@ -434,6 +467,7 @@ function tableColumnSteps(
     if (!prev) {
       const step: Step = {
         sql: `ALTER TABLE ${placedSql(t)} ADD COLUMN ${columnDefinition(c)};`,
+        adds: { kind: "column", table: t, column: c.name },
       };
       const filled = c.default !== undefined || c.identity || c.serial !== undefined || c.generated !== undefined;
       if (c.notNull && !filled) {
@@ -522,7 +556,71 @@ function captureSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
   const added = to.tables.filter((t) => t.capture !== undefined && before.get(placedKey(t))?.capture !== t.capture);
   if (added.length === 0) return;
   ctx.indexes.push(...CAPTURE_DDL.map((sql) => ({ sql })));
-  for (const t of added) ctx.indexes.push({ sql: captureTrigger(placedSql(t), lit(t.capture!)) });
+  for (const t of added) {
+    const step: Step = { sql: captureTrigger(placedSql(t), lit(t.capture!)) };
+    // Missing only on a table the source has without any trigger: a new table is missing as a whole.
+    const old = before.get(placedKey(t));
+    if (old !== undefined && old.capture === undefined) step.adds = { kind: "capture", table: t };
+    ctx.indexes.push(step);
+  }
+}
+
+/**
+ * `catalog` with every index as the presence-only comparison matches it: its method and columns
+ * (`USING btree (a, b)`), neither unique nor named; a primary key or unique constraint counts as the btree index
+ * backing it.
+ */
+function presenceShapes(catalog: Catalog): Catalog {
+  const shaped = (method: string, columns: readonly string[]): string => `USING ${method} (${columns.join(", ")})`;
+  return {
+    ...catalog,
+    tables: catalog.tables.map((t) => ({
+      ...t,
+      indexes: [
+        ...t.indexes.map((ix) => ({
+          ...ix,
+          unique: false,
+          shape: ix.columns !== undefined ? shaped(ix.method, ix.columns) : ix.shape,
+        })),
+        ...t.constraints
+          .filter((k) => k.kind === "p" || k.kind === "u")
+          .map((k) => ({
+            name: k.name,
+            shape: shaped("btree", k.columns),
+            definition: "",
+            method: "btree",
+            unique: false,
+            columns: k.columns,
+            partial: false,
+          })),
+      ],
+    })),
+  };
+}
+
+/**
+ * `catalog` as an unplaced name sees it: under `public` (where an unplaced declaration is projected) what the first
+ * namespace of `searchPath` holding that name has, as PostgreSQL resolves it; `public`'s own objects only when
+ * `public` is on the search path. Other namespaces keep their objects under their own names.
+ */
+function throughSearchPath(catalog: Catalog, searchPath: readonly string[]): Catalog {
+  const visible = <T extends Placed>(xs: readonly T[]): T[] => {
+    const out = xs.filter((x) => x.schema !== "public");
+    const have = new Set<string>();
+    for (const ns of searchPath)
+      for (const x of xs)
+        if (x.schema === ns && !have.has(x.name)) {
+          have.add(x.name);
+          out.push(ns === "public" ? x : { ...x, schema: "public" });
+        }
+    return out;
+  };
+  return {
+    ...catalog,
+    enums: visible(catalog.enums),
+    domains: visible(catalog.domains),
+    tables: visible(catalog.tables),
+  };
 }
 
 /**
@@ -532,8 +630,20 @@ function captureSteps(from: Catalog, to: Catalog, ctx: DiffContext): void {
  * indexes, then what goes away.
  * @param renames by database names ({@link placedKey}): `table.column` → the old column name, and `table` → the
  *   old table name (in the same namespace), from `@renamed_from`
+ * @param options `presence`: only the steps creating what `from` lacks, each with its {@link Step.adds}
  */
-export function diffCatalogs(from: Catalog, to: Catalog, renames: ReadonlyMap<string, string> = new Map()): Step[] {
+export function diffCatalogs(
+  from: Catalog,
+  to: Catalog,
+  renames: ReadonlyMap<string, string> = new Map(),
+  options: DiffOptions = {},
+): Step[] {
+  if (options.presence !== undefined) {
+    const { searchPath } = options.presence;
+    return diffCatalogs(throughSearchPath(presenceShapes(from), searchPath), presenceShapes(to)).filter(
+      (s) => s.adds !== undefined,
+    );
+  }
   const ctx: DiffContext = {
     early: [],
     dropConstraints: [],

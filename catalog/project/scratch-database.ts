@@ -23,7 +23,7 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
-/** An in-memory PGlite started from the snapshot of an empty data directory (`cli/migrate/pglite-fresh.ts`). */
+/** An in-memory PGlite started from the snapshot of an empty data directory (`pglite-fresh.ts`). */
 export async function embeddedScratch(): Promise<ScratchDatabase> {
   const { freshPGlite } = await import("./pglite-fresh.js");
   const { createPgliteExecutor } = await import("../../runtime/exec/pglite.js");

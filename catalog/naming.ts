@@ -1,6 +1,6 @@
 /**
  * How `resc pull` names what it adopts, shared with the drift gate
- * (`cli/pull/expressible.ts`): a database name becomes a plain lowercase
+ * (`catalog/expressible.ts`): a database name becomes a plain lowercase
  * name of the language (`"createdAt"` → `created_at`, `"UserAccount"` →
  * `user_account`), and the database name is kept with `@map`/`@@map`
  * whenever the two differ (docs/decisions/1257-database-names.md). Names are
@@ -8,8 +8,8 @@
  * share one namespace across every schema pulled (a second `customer`
  * becomes `sales_customer`), columns are unique within their table.
  */
-import { lookupBuiltin } from "../../language/types.js";
-import { placedKey, type Catalog, type Placed } from "../migrate/catalog.js";
+import { lookupBuiltin } from "../language/types.js";
+import { placedKey, type Catalog, type Placed } from "./model.js";
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 /** Declaration keywords: a type is read where a column's type is, so an enum or domain cannot be called one. */

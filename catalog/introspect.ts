@@ -1,15 +1,16 @@
 /**
  * Reads what `resc pull` describes from a live database: the catalog of
- * one namespace (`cli/migrate/catalog.ts`) and the objects it reports as
+ * one namespace (`catalog/read.ts`, the one reader) and the objects it reports as
  * left out (views, triggers, functions, row-level security and its policies).
  */
 import pg from "pg";
-import type { Executor } from "../../runtime/exec/executor.js";
-import { readCatalog, type Catalog } from "../migrate/catalog.js";
-import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../../runtime/own-objects.js";
-import { encodeArray } from "../../runtime/sql/bind.js";
-import type { Extras } from "./render.js";
-import type { PulledPolicy } from "./policies.js";
+import type { Executor } from "../runtime/exec/executor.js";
+import { readCatalog } from "./read.js";
+import type { Catalog } from "./model.js";
+import { OWN_FUNCTIONS, OWN_TABLE_NAMES, OWN_TRIGGERS } from "../runtime/own-objects.js";
+import { encodeArray } from "../runtime/sql/bind.js";
+import type { Extras } from "./render/resource.js";
+import type { PulledPolicy } from "./render/policies.js";
 
 /**
  * Namespaces of a database that hold what a user made: not PostgreSQL's own, not `information_schema`, not one
@@ -40,10 +41,13 @@ export async function introspect(
   await client.connect();
   try {
     await client.query(`SELECT set_config('search_path', 'public', false)`);
+    // One client runs one query at a time: the reader's queries, sent at once, wait their turn here.
+    let turn: Promise<unknown> = Promise.resolve();
     const db: Executor = {
-      query: async (stmt) => {
-        const r = await client.query(stmt.text, stmt.values);
-        return { rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? 0 };
+      query: (stmt) => {
+        const run = turn.then(() => client.query(stmt.text, stmt.values));
+        turn = run.catch(() => {});
+        return run.then((r) => ({ rows: r.rows as Record<string, string | null>[], rowCount: r.rowCount ?? 0 }));
       },
       transaction: () => Promise.reject(new Error("not used")),
       script: async (sql) => {

@@ -10,9 +10,9 @@
  * (docs/decisions/1256-pull-hides-secrets.md). `resc migrate diff`
  * compares two states resc built and does not use it.
  */
-import { placedKey, type Catalog, type CatalogConstraint, type CatalogTable, type Placed } from "../migrate/catalog.js";
-import { nextvalSequence, unwritableIndex, writableUnique } from "../migrate/catalog.js";
-import { regclassParts } from "../../compiler/backends/sql/sequences.js";
+import { placedKey, type Catalog, type CatalogConstraint, type CatalogTable, type Placed } from "./model.js";
+import { nextvalSequence, unwritableIndex, writableUnique } from "./model.js";
+import { regclassParts } from "../compiler/backends/sql/sequences.js";
 import { nameBook, resourceType } from "./naming.js";
 
 /** `FOREIGN KEY (a) REFERENCES t(id) ON DELETE CASCADE DEFERRABLE` → `FOREIGN KEY (a) REFERENCES t(id)`. */
@@ -23,7 +23,7 @@ function referenceOnly(definition: string): string {
 /**
  * `live` (read from the namespaces `schemas`) without what the language
  * cannot say, by the rules `resc pull` applies when it writes the file
- * (cli/pull/render.ts). Every name can be said (`@map`, `@@schema`,
+ * (catalog/render/resource.ts). Every name can be said (`@map`, `@@schema`,
  * docs/decisions/1257-database-names.md); a domain's NOT NULL and default
  * cannot, so they are read as absent.
  */

@@ -13,7 +13,7 @@
  * reach). Nothing is written into the schema: an `access` block needs the
  * `auth` block's roles and claims, which the database does not know.
  */
-import type { Placed } from "../migrate/catalog.js";
+import type { Placed } from "../model.js";
 
 /** One row of `pg_policies`, as `resc pull` reads it. */
 export interface PulledPolicy {

@@ -20,9 +20,9 @@ import {
   type CatalogIndex,
   type CatalogTable,
   type Placed,
-} from "../migrate/catalog.js";
+} from "../model.js";
 import { extensionsUsed } from "../../compiler/backends/sql/extensions.js";
-import { bareValue, nameBook, resourceType, type NameBook } from "./naming.js";
+import { bareValue, nameBook, resourceType, type NameBook } from "../naming.js";
 import { credentialColumns } from "./secrets.js";
 import { policyReport, type PulledPolicy, type PulledRowSecurity } from "./policies.js";
 import { RESERVED_PARAMETERS } from "../../runtime/query/parameters.js";
@@ -333,7 +333,7 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
     // The table's `@soft_delete`, once one is found, and the removal marks resc cannot apply (decision 1369).
     let softDeleted = false;
     const scopedBy: string[] = [];
-    // Which columns may hold a credential, judged with their siblings and table (cli/pull/secrets.ts).
+    // Which columns may hold a credential, judged with their siblings and table (catalog/render/secrets.ts).
     const fkColumns = new Set(t.constraints.filter((k) => k.kind === "f").flatMap((k) => k.columns));
     const secrets = credentialColumns(
       t.name,
