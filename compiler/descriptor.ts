@@ -43,7 +43,7 @@ import type {
 } from "../language/ir.js";
 import { plainColumn } from "../language/ir.js";
 import { SchemaIndex } from "./schema-index.js";
-import { indexName } from "./backends/sql/table.js";
+import { indexName } from "./ident.js";
 import { DEFAULT_CLAIMS_SETTING } from "../runtime/auth/database-settings.js";
 import { declaredRoles, grantedOps, rowRuleOps, stampedOnEveryCreate } from "./access.js";
 

@@ -3,6 +3,17 @@
  * only from the validated IR; quoting keeps a name that happens to be a
  * keyword, or holds capitals or a quote, meaning exactly what was written.
  */
+import { storedColumns, type IndexDecl, type TableDecl } from "../language/ir.js";
+
+/**
+ * The name of an `@@index` in the database: its own, else the one PostgreSQL itself would pick for an unnamed
+ * index, `<table>_<columns>_idx` by database names. The SQL backend creates it so, and the descriptor maps a
+ * violated index back to its columns by it (runtime/http/db-errors.ts).
+ */
+export function indexName(table: TableDecl, index: IndexDecl): string {
+  const columns = index.columns.map((c) => storedColumns(table).find((x) => x.name === c)?.dbName ?? c);
+  return index.name ?? `${table.dbName ?? table.name}_${columns.join("_")}_idx`;
+}
 
 /** `name` as a double-quoted SQL identifier, embedded quotes doubled: `a"b` → `"a""b"`. */
 export function quoteIdent(name: string): string {

@@ -170,7 +170,11 @@ interface TableShape {
   gin: Set<string>;
 }
 
-function shapeOf(t: CatalogTable): TableShape {
+/**
+ * @param credentials the columns judged credentials when none is taken for a key: a unique index over one of them
+ *   never becomes the table's key, which would put the credential in every item's address
+ */
+function shapeOf(t: CatalogTable, credentials: ReadonlySet<string>): TableShape {
   const pk = t.constraints.find((k) => k.kind === "p")?.columns ?? [];
   const indexedFirst = new Set<string>();
   const gin = new Set<string>();
@@ -183,7 +187,7 @@ function shapeOf(t: CatalogTable): TableShape {
     if (ix.method === "gin" && ix.columns.length === 1) gin.add(ix.columns[0]!);
   }
   if (pk.length > 0) return { table: t, primaryKey: pk, indexedFirst, gin };
-  const key = keyIndexOf(t);
+  const key = keyIndexOf(t, credentials);
   return key
     ? { table: t, primaryKey: [...key.columns!], keyIndex: key.name, indexedFirst, gin }
     : { table: t, primaryKey: pk, indexedFirst, gin };
@@ -192,10 +196,10 @@ function shapeOf(t: CatalogTable): TableShape {
 /**
  * The unique index a table without a primary key is keyed by: a plain
  * btree unique index (no predicate, no expression) whose columns are all
- * NOT NULL, the one with the fewest columns, then by name; undefined when
- * there is none (docs/decisions/1376-composite-key-address.md).
+ * NOT NULL and none a credential, the one with the fewest columns, then by
+ * name; undefined when there is none (docs/decisions/1376-composite-key-address.md).
  */
-function keyIndexOf(t: CatalogTable): CatalogIndex | undefined {
+function keyIndexOf(t: CatalogTable, credentials: ReadonlySet<string>): CatalogIndex | undefined {
   const notNull = new Set(t.columns.filter((c) => c.notNull).map((c) => c.name));
   return t.indexes
     .filter(
@@ -204,7 +208,7 @@ function keyIndexOf(t: CatalogTable): CatalogIndex | undefined {
         ix.method === "btree" &&
         unwritableIndex(ix) === undefined &&
         ix.columns!.length > 0 &&
-        ix.columns!.every((c) => notNull.has(c)),
+        ix.columns!.every((c) => notNull.has(c) && !credentials.has(c)),
     )
     .sort((a, b) => a.columns!.length - b.columns!.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
 }
@@ -326,25 +330,28 @@ export function renderCatalog(catalog: Catalog, extras: Extras): Rendered {
       skip(`table ${placedKey(t)}`, excluded);
       continue;
     }
-    const s = shapeOf(t);
-    const body: string[] = [];
-    const kept = new Set<string>();
     const relations = namesOn(t);
     // The table's `@soft_delete`, once one is found, and the removal marks resc cannot apply (decision 1369).
     let softDeleted = false;
     const scopedBy: string[] = [];
-    // Which columns may hold a credential, judged with their siblings and table (catalog/render/secrets.ts).
+    // Which columns may hold a credential, judged with their siblings and table (catalog/render/secrets.ts): first
+    // with no key, so a table keyed by a unique index is never keyed by a credential, then with the key it has.
     const fkColumns = new Set(t.constraints.filter((k) => k.kind === "f").flatMap((k) => k.columns));
-    const secrets = credentialColumns(
-      t.name,
-      t.columns.map((c) => ({
-        name: c.name,
-        type: domains.get(c.type)?.type ?? c.type,
-        ...(c.comment !== undefined ? { comment: c.comment } : {}),
-        key: s.primaryKey.includes(c.name),
-        reference: fkColumns.has(c.name),
-      })),
-    );
+    const judged = (key: readonly string[]): Map<string, string> =>
+      credentialColumns(
+        t.name,
+        t.columns.map((c) => ({
+          name: c.name,
+          type: domains.get(c.type)?.type ?? c.type,
+          ...(c.comment !== undefined ? { comment: c.comment } : {}),
+          key: key.includes(c.name),
+          reference: fkColumns.has(c.name),
+        })),
+      );
+    const s = shapeOf(t, new Set(judged([]).keys()));
+    const body: string[] = [];
+    const kept = new Set<string>();
+    const secrets = judged(s.primaryKey);
     for (const c of t.columns) {
       const cname = col(c.name);
       const written = resourceType(c.type, names.types);

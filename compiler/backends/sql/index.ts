@@ -5,14 +5,14 @@
  * double-quoted; the output is byte-for-byte deterministic
  * (docs/decisions/0211-ddl-shape.md).
  */
-import { columnSql, placeSql, quoteIdent } from "../../ident.js";
+import { columnSql, indexName, placeSql, quoteIdent } from "../../ident.js";
 import { storedColumns, type ColumnDecl, type DomainDecl, type Schema, type TableDecl } from "../../../language/ir.js";
 import { generatedSqlHeader } from "../../generated-file.js";
 import { SchemaIndex } from "../../schema-index.js";
 import { orderTables } from "./order.js";
 import { requiredExtensions } from "./extensions.js";
 import { namedSequences } from "./sequences.js";
-import { createIndex, createTable, indexName, referencesClause, tableIndexes } from "./table.js";
+import { createIndex, createTable, referencesClause, tableIndexes } from "./table.js";
 import { ddlType, stringLiteral } from "./types.js";
 import { CAPTURE_DDL, captureTrigger } from "../../../runtime/events/outbox.js";
 

@@ -86,12 +86,6 @@ export function tableIndexes(table: TableDecl): IndexDecl[] {
   return [...table.indexes, key];
 }
 
-/** The name PostgreSQL itself would pick for an unnamed index: `<table>_<columns>_idx`, by database names. */
-export function indexName(table: TableDecl, index: IndexDecl): string {
-  const columns = index.columns.map((c) => storedColumns(table).find((x) => x.name === c)?.dbName ?? c);
-  return index.name ?? `${table.dbName ?? table.name}_${columns.join("_")}_idx`;
-}
-
 /** `CREATE [UNIQUE] INDEX` for one `@@index`; btree is the default and is not spelled out. */
 export function createIndex(table: TableDecl, index: IndexDecl, name: string): string {
   const method = index.using && index.using.toLowerCase() !== "btree" ? ` USING ${index.using.toLowerCase()}` : "";
