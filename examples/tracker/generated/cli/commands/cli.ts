@@ -94,6 +94,12 @@ export interface ResourceSpec {
   description?: string;
   /** The single-column primary key, which item commands take as their argument. */
   key?: { column: string; type: string };
+  /**
+   * The columns of a composite primary key, in key order: item commands
+   * take one argument each, in that order, sent as one path segment each
+   * (docs/decisions/1376-composite-key-address.md).
+   */
+  keys?: { column: string; type: string }[];
   list?: ListSpec;
   get?: { selectable: string[]; expandable: string[] };
   create?: { fields: FieldSpec[] };
@@ -824,7 +830,34 @@ async function followCursors(
   return merged + "}";
 }
 
+/** Whether the resource's rows have an item path: a single or a composite key. */
+function keyed(r: ResourceSpec): boolean {
+  return r.key !== undefined || (r.keys !== undefined && r.keys.length > 0);
+}
+
+/** The arguments of an item command: `id`, or one per key column of a composite key, in key order. */
 function keyArg(r: ResourceSpec) {
+  if (r.keys && r.keys.length > 0) {
+    const count = r.keys.length;
+    return Object.fromEntries(
+      r.keys.map((k, i) => [
+        k.column,
+        Args.string({
+          required: true,
+          description:
+            "The " +
+            k.column +
+            " (" +
+            k.type +
+            ") of the row: column " +
+            (i + 1) +
+            " of " +
+            count +
+            " of its key.",
+        }),
+      ]),
+    );
+  }
   const key = r.key ?? { column: "id", type: "text" };
   return {
     id: Args.string({
@@ -832,6 +865,21 @@ function keyArg(r: ResourceSpec) {
       description: "The " + key.column + " (" + key.type + ") of the row.",
     }),
   };
+}
+
+/** The item path of the row the arguments name: each key value its own percent-encoded segment. */
+function rowPath(r: ResourceSpec, a: Record<string, unknown>): string {
+  if (!r.keys || r.keys.length === 0)
+    return itemPath(r.path, a["id"] as string);
+  let path = r.path;
+  for (const k of r.keys) path = itemPath(path, a[k.column] as string);
+  return path;
+}
+
+/** The item path as help spells it: `/{id}`, or `/{film_id}/{actor_id}`. */
+function keySuffix(r: ResourceSpec): string {
+  if (!r.keys || r.keys.length === 0) return "/{id}";
+  return r.keys.map((k) => "/{" + k.column + "}").join("");
 }
 
 function getCommand(
@@ -860,7 +908,7 @@ function getCommand(
   }
   return class extends ResourceCommand {
     static override summary =
-      "Read one of " + r.name + " (GET " + r.path + "/{id}).";
+      "Read one of " + r.name + " (GET " + r.path + keySuffix(r) + ").";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
@@ -879,7 +927,7 @@ function getCommand(
         expand === undefined ? [] : [["expand", expand]];
       const response = await this.client(f).send({
         method: "GET",
-        path: itemPath(r.path, a["id"] as string),
+        path: rowPath(r, a),
         query,
       });
       const row = response.body;
@@ -912,7 +960,8 @@ function projection(
   }
   const expanded =
     expand === undefined ? [] : expand.split(",").map((s) => s.trim());
-  return new Set([...(r.key ? [r.key.column] : []), ...names, ...expanded]);
+  const key = r.keys ?? (r.key ? [r.key] : []);
+  return new Set([...key.map((k) => k.column), ...names, ...expanded]);
 }
 
 /** The row's members named in `keep`, in the row's order, values as sent. */
@@ -1235,7 +1284,8 @@ function updateCommand(
       r.name +
       " (PATCH " +
       r.path +
-      "/{id}); only the flags given are sent.";
+      keySuffix(r) +
+      "); only the flags given are sent.";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
@@ -1266,7 +1316,7 @@ function updateCommand(
         );
       await this.write(
         f,
-        { method: "PATCH", path: itemPath(r.path, a["id"] as string), body },
+        { method: "PATCH", path: rowPath(r, a), body },
         { ifMatch: f["if-match"] as string | undefined },
       );
     }
@@ -1283,7 +1333,7 @@ function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
   };
   return class extends ResourceCommand {
     static override summary =
-      "Delete one of " + r.name + " (DELETE " + r.path + "/{id}).";
+      "Delete one of " + r.name + " (DELETE " + r.path + keySuffix(r) + ").";
     static override args = keyArg(r);
     static override flags = flags;
     protected readonly ctx = ctx;
@@ -1295,7 +1345,7 @@ function deleteCommand(ctx: Context, r: ResourceSpec): Command.Class {
       this.print(
         f,
         await this.client(f).do(
-          { method: "DELETE", path: itemPath(r.path, a["id"] as string) },
+          { method: "DELETE", path: rowPath(r, a) },
           { ifMatch: f["if-match"] as string | undefined },
         ),
       );
@@ -1347,14 +1397,16 @@ export function createCommandTree(
   for (const r of resources) {
     topics.push({ name: r.name, description: r.description ?? r.path });
     if (r.list) commands[r.name + ":list"] = listCommand(ctx, r, r.list);
-    if (r.get && r.key) commands[r.name + ":get"] = getCommand(ctx, r, r.get);
+    if (r.get && keyed(r))
+      commands[r.name + ":get"] = getCommand(ctx, r, r.get);
     if (r.create) {
       commands[r.name + ":create"] = createCommand(ctx, r, r.create);
       commands[r.name + ":create-many"] = createManyCommand(ctx, r);
     }
-    if (r.update && r.key)
+    if (r.update && keyed(r))
       commands[r.name + ":update"] = updateCommand(ctx, r, r.update);
-    if (r.delete && r.key) commands[r.name + ":delete"] = deleteCommand(ctx, r);
+    if (r.delete && keyed(r))
+      commands[r.name + ":delete"] = deleteCommand(ctx, r);
     if (r.filteredWrites && r.list && r.update)
       commands[r.name + ":update-where"] = filteredWriteCommand(
         ctx,
